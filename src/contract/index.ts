@@ -1,0 +1,3 @@
+export * from './finding.js';
+export * from './raw-result.js';
+export * from './page-scan.js';

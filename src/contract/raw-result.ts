@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/**
+ * The spec's "Raw scan result" (public-area.md §3): each engine's output in a fixed shape, kept
+ * for exports and the raw-results screens. Extra fields of the engines are passed through.
+ */
+export const ProcessingTimes = z.object({
+  load: z.number(),
+  axe: z.number(),
+  pa11y: z.number(),
+  ibm: z.number(),
+  total: z.number(),
+});
+export type ProcessingTimes = z.infer<typeof ProcessingTimes>;
+
+export const Pa11yRawIssue = z.looseObject({
+  type: z.string(),
+  code: z.string(),
+  message: z.string(),
+  context: z.string().nullable(),
+  selector: z.string(),
+});
+export const Pa11yRaw = z.object({
+  issues: z.array(Pa11yRawIssue),
+  documentTitle: z.string(),
+  error: z.string().nullable(),
+});
+export type Pa11yRaw = z.infer<typeof Pa11yRaw>;
+
+export const AxeRawNode = z.looseObject({
+  target: z.array(z.unknown()),
+  html: z.string(),
+});
+export const AxeRawRule = z.looseObject({
+  id: z.string(),
+  impact: z.string().nullable(),
+  description: z.string(),
+  helpUrl: z.string(),
+  nodes: z.array(AxeRawNode),
+});
+export const AxeRaw = z.object({
+  violations: z.array(AxeRawRule),
+  passes: z.array(AxeRawRule),
+  incomplete: z.array(AxeRawRule),
+  error: z.string().nullable(),
+});
+export type AxeRaw = z.infer<typeof AxeRaw>;
+
+export const IbmRawResult = z.looseObject({
+  ruleId: z.string(),
+  messageCode: z.string(),
+  /** violation | potentialviolation | recommendation | potentialrecommendation | manual */
+  level: z.string(),
+  message: z.string(),
+  path: z.object({ dom: z.string() }).loose(),
+});
+export const IbmRaw = z.object({
+  report: z.object({
+    results: z.array(IbmRawResult),
+    summary: z.object({
+      counts: z.object({
+        total: z.number(),
+        violation: z.number(),
+        potentialviolation: z.number(),
+        recommendation: z.number(),
+        potentialrecommendation: z.number(),
+        manual: z.number(),
+        information: z.number(),
+      }),
+    }),
+  }),
+  error: z.string().nullable(),
+});
+export type IbmRaw = z.infer<typeof IbmRaw>;
+
+export const RawScanResult = z.object({
+  meta: z.object({
+    url: z.string(),
+    scanId: z.string(),
+    timestamp: z.string(),
+    processingTimes: ProcessingTimes,
+  }),
+  pa11yRaw: Pa11yRaw,
+  axeRaw: AxeRaw,
+  ibmRaw: IbmRaw,
+});
+export type RawScanResult = z.infer<typeof RawScanResult>;
