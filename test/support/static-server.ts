@@ -42,6 +42,8 @@ export async function startStaticServer(
       return;
     }
     req.url = '/' + (req.url ?? '/').slice(mount.length);
-    files(req, res, () => res.writeHead(404).end('Not found'));
+    files(req, res, () => {
+      res.writeHead(404).end('Not found');
+    });
   });
 }
