@@ -3,11 +3,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // One Chromium per worker (see test/support/browser.ts); 2 cores, so 2 workers.
+    // 2 cores shared by Chromium and the workers, so 2 workers.
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     setupFiles: ['test/support/fail-on-console-error.ts'],
+    // One Chromium for the whole run; test files connect to it (test/support/browser.ts).
+    globalSetup: ['test/support/chromium-global-setup.ts'],
   },
 });

@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type LaunchOptions } from 'puppeteer-core';
+import { findChromium } from './chromium-path.js';
+
+/**
+ * Flags proven on this stack (notes/stack-prototype.md §1). Headless mode itself comes from
+ * puppeteer's `headless: true`. No sandbox because scanners usually run as root in containers;
+ * the request guard, not the sandbox, is what keeps scanned pages away from private networks.
+ */
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  '--disable-extensions',
+  '--mute-audio',
+  '--no-default-browser-check',
+] as const;
+
+export interface LaunchedChromium {
+  browser: Browser;
+  /** Closes the browser, kills it if it does not exit, and removes its profile folder. */
+  close(): Promise<void>;
+}
+
+const closeGraceMs = 5_000;
+
+/** Launches one headless Chromium with a fresh profile that is removed when it closes. */
+export async function launchChromium(options: LaunchOptions = {}): Promise<LaunchedChromium> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'conformly-chromium-'));
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath: findChromium(),
+      headless: true,
+      userDataDir,
+      ...options,
+      args: [...chromiumArgs, ...(options.args ?? [])],
+    });
+  } catch (error) {
+    await rm(userDataDir, { recursive: true, force: true });
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const child = browser.process();
+      await Promise.race([
+        browser.close().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, closeGraceMs).unref()),
+      ]);
+      // A hung or half-crashed browser can ignore Browser.close; never leave it running.
+      if (child && child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+      await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
+    })());
+  return { browser, close };
+}

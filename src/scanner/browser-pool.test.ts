@@ -1,0 +1,153 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedPagePool } from '../../test/support/browser.js';
+import { startServer, type TestServer } from '../../test/support/static-server.js';
+import { createPagePool } from './browser-pool.js';
+import type { PagePool } from './types.js';
+
+let site: TestServer;
+
+beforeAll(async () => {
+  site = await startServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<title>t</title><p>pool</p>');
+  });
+});
+afterAll(() => site.close());
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('a pool on the shared browser', () => {
+  let pool: PagePool;
+  beforeAll(() => {
+    pool = createSharedPagePool({ size: 1 });
+  });
+  afterAll(() => pool.close());
+
+  it('reuses its tab, reset to a blank page without cookies, storage or request listeners', async () => {
+    const first = await pool.withPage(async (page) => {
+      await page.goto(site.url);
+      await page.evaluate(() => {
+        document.cookie = 'visited=yes; max-age=3600';
+        localStorage.setItem('seen', '1');
+      });
+      page.on('request', () => undefined);
+      return page;
+    });
+    const second = await pool.withPage(async (page) => {
+      const blank = page.url();
+      const listeners = page.listenerCount('request');
+      await page.goto(site.url);
+      const leftovers = await page.evaluate(() => ({
+        cookie: document.cookie,
+        stored: localStorage.getItem('seen'),
+      }));
+      return { page, blank, listeners, leftovers };
+    });
+    expect(second.page).toBe(first);
+    expect(second.blank).toBe('about:blank');
+    expect(second.listeners).toBe(0);
+    expect(second.leftovers).toEqual({ cookie: '', stored: null });
+  });
+
+  it('queues borrowers in FIFO order and reports what is busy', async () => {
+    const hold = deferred();
+    const order: string[] = [];
+    const first = pool.withPage(async () => {
+      order.push('first');
+      await hold.promise;
+    });
+    const second = pool.withPage(async () => void order.push('second'));
+    const third = pool.withPage(async () => void order.push('third'));
+    await expect.poll(() => order).toEqual(['first']);
+    expect(pool.stats()).toEqual({ available: 0, active: 1, total: 1 });
+    hold.resolve();
+    await Promise.all([first, second, third]);
+    expect(order).toEqual(['first', 'second', 'third']);
+    expect(pool.stats()).toEqual({ available: 1, active: 0, total: 1 });
+  });
+
+  it('lets a waiting borrower give up through its AbortSignal', async () => {
+    const hold = deferred();
+    const busy = pool.withPage(() => hold.promise);
+    const controller = new AbortController();
+    let ran = false;
+    const waiting = pool.withPage(async () => {
+      ran = true;
+    }, controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    hold.resolve();
+    await busy;
+    expect(ran).toBe(false);
+    expect(pool.stats()).toEqual({ available: 1, active: 0, total: 1 });
+  });
+
+  it('frees the tab when the borrower throws', async () => {
+    await expect(
+      pool.withPage(async () => {
+        throw new Error('borrower failed');
+      }),
+    ).rejects.toThrow('borrower failed');
+    expect(pool.stats()).toEqual({ available: 1, active: 0, total: 1 });
+    await expect(pool.withPage(async (page) => page.evaluate(() => 6 * 7))).resolves.toBe(42);
+  });
+});
+
+/** Live (not zombie) processes in the tree under `root`, root included. */
+function processTree(root: number): number[] {
+  const parents = new Map<number, number>();
+  const alive = new Set<number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the ")" closing the command name: state, ppid, ...
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(ppid));
+      if (state !== 'Z') alive.add(Number(entry));
+    } catch {
+      // The process ended while we read the table.
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i += 1) {
+    for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
+  }
+  return tree.filter((pid) => alive.has(pid));
+}
+
+describe('a pool that owns its browser', () => {
+  it('relaunches a killed browser, then closes without leaving a Chromium process', async () => {
+    const pool = createPagePool({ size: 2 });
+    try {
+      const firstPid = await pool.withPage(async (page, browser) => {
+        await page.goto(site.url);
+        return browser.process()!.pid!;
+      });
+      process.kill(firstPid, 'SIGKILL');
+      await expect.poll(() => processTree(firstPid).length, { timeout: 10_000 }).toBe(0);
+
+      const { pid, title } = await pool.withPage(async (page, browser) => {
+        await page.goto(site.url);
+        return { pid: browser.process()!.pid!, title: await page.title() };
+      });
+      expect(pid).not.toBe(firstPid);
+      expect(title).toBe('t');
+      expect(pool.stats()).toEqual({ available: 2, active: 0, total: 2 });
+
+      const tree = processTree(pid);
+      expect(tree.length).toBeGreaterThan(1);
+      await pool.close();
+      await expect
+        .poll(() => tree.filter((p) => processTree(p).length > 0), { timeout: 10_000 })
+        .toEqual([]);
+      await expect(pool.withPage(async () => 1)).rejects.toThrow('closed');
+    } finally {
+      await pool.close();
+    }
+  });
+});

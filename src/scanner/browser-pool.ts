@@ -1,0 +1,222 @@
+import { availableParallelism } from 'node:os';
+import PQueue from 'p-queue';
+import puppeteer, {
+  type Browser,
+  type BrowserContext,
+  type LaunchOptions,
+  type Page,
+} from 'puppeteer-core';
+import { launchChromium } from './browser-launch.js';
+import type { PagePool, PoolStats } from './types.js';
+
+export interface PagePoolOptions {
+  /** Tabs, default from the core count (min 1, max 4: beyond that 2 cores only queue up). */
+  size?: number;
+  /** Extra puppeteer launch options (args are appended to ours). */
+  launchOptions?: LaunchOptions;
+  /** Use an already running Chromium instead of launching one; `close()` then only disconnects. */
+  browserWSEndpoint?: string;
+}
+
+export class PoolClosedError extends Error {
+  override name = 'PoolClosedError';
+  constructor() {
+    super('The browser pool is closed.');
+  }
+}
+
+/** One tab with its own browser context, so cookies and storage never leak between tabs. */
+interface Tab {
+  page: Page;
+  context: BrowserContext;
+  /** The browser this tab belongs to; a tab of a dead browser is thrown away. */
+  browser: Browser;
+}
+
+interface Connection {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+const resetTimeoutMs = 5_000;
+
+export function defaultPoolSize(): number {
+  return Math.min(4, Math.max(1, availableParallelism()));
+}
+
+/**
+ * One Chromium, N reusable tabs. Callers beyond N wait in FIFO order (p-queue) and may give up
+ * through their AbortSignal. A crashed or disconnected browser is relaunched on the next borrow.
+ */
+export function createPagePool(options: PagePoolOptions = {}): PagePool {
+  const size = Math.max(1, Math.floor(options.size ?? defaultPoolSize()));
+  const queue = new PQueue({ concurrency: size });
+  const closed = new AbortController();
+  const idle: Tab[] = [];
+  /** Every context this pool opened, so closing never touches a shared browser's other users. */
+  const contexts = new Set<BrowserContext>();
+  let active = 0;
+  let connection: Promise<Connection> | undefined;
+
+  function connect(): Promise<Connection> {
+    const opening = (async (): Promise<Connection> => {
+      if (options.browserWSEndpoint) {
+        const browser = await puppeteer.connect({ browserWSEndpoint: options.browserWSEndpoint });
+        return { browser, close: () => browser.disconnect() };
+      }
+      return launchChromium(options.launchOptions);
+    })();
+    connection = opening;
+    opening.then(
+      (opened) =>
+        opened.browser.once('disconnected', () => {
+          if (connection === opening) connection = undefined;
+          idle.length = 0;
+          contexts.clear();
+          // A crashed browser still has a profile folder (and maybe children) to clean up.
+          void opened.close().catch(() => undefined);
+        }),
+      () => {
+        if (connection === opening) connection = undefined;
+      },
+    );
+    return opening;
+  }
+
+  async function currentBrowser(): Promise<Browser> {
+    const { browser } = await (connection ?? connect());
+    if (browser.connected) return browser;
+    // Disconnected but the event has not fired yet: forget it and start over.
+    connection = undefined;
+    idle.length = 0;
+    contexts.clear();
+    return (await connect()).browser;
+  }
+
+  async function openTab(): Promise<Tab> {
+    const browser = await currentBrowser();
+    const context = await browser.createBrowserContext();
+    contexts.add(context);
+    const page = await context.newPage();
+    // A page's alert() or confirm() would block every engine; nobody is there to answer it.
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    return { page, context, browser };
+  }
+
+  async function borrow(): Promise<Tab> {
+    while (idle.length > 0) {
+      const tab = idle.pop()!;
+      if (tab.browser.connected && !tab.page.isClosed()) return tab;
+    }
+    return openTab();
+  }
+
+  async function discard(tab: Tab): Promise<void> {
+    contexts.delete(tab.context);
+    if (!tab.browser.connected) return;
+    await withTimeout(tab.context.close(), resetTimeoutMs).catch(() => undefined);
+  }
+
+  /** Makes a used tab look new: blank page, no leftover listeners, interception, cookies or storage. */
+  async function reset(tab: Tab): Promise<void> {
+    const { page } = tab;
+    page.removeAllListeners('request');
+    page.removeAllListeners('response');
+    page.removeAllListeners('console');
+    const origins = new Set(
+      page
+        .frames()
+        .map((frame) => originOf(frame.url()))
+        .filter((origin): origin is string => origin !== undefined),
+    );
+    await withTimeout(
+      (async () => {
+        await page.setRequestInterception(false);
+        await page.goto('about:blank');
+        const cdp = await page.createCDPSession();
+        try {
+          await cdp.send('Network.clearBrowserCookies');
+          for (const origin of origins) {
+            await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+          }
+        } finally {
+          await cdp.detach();
+        }
+      })(),
+      resetTimeoutMs,
+    );
+  }
+
+  async function release(tab: Tab): Promise<void> {
+    if (!closed.signal.aborted && tab.browser.connected && !tab.page.isClosed()) {
+      try {
+        await reset(tab);
+        idle.push(tab);
+        return;
+      } catch {
+        // A tab that cannot be reset (renderer hung or crashed) is replaced by a fresh one.
+      }
+    }
+    await discard(tab);
+  }
+
+  return {
+    async withPage(fn, signal) {
+      if (closed.signal.aborted) throw new PoolClosedError();
+      const waitSignal = signal ? AbortSignal.any([signal, closed.signal]) : closed.signal;
+      return queue.add(
+        async () => {
+          if (closed.signal.aborted) throw new PoolClosedError();
+          active += 1;
+          let tab: Tab | undefined;
+          try {
+            tab = await borrow();
+            return await fn(tab.page, tab.browser);
+          } finally {
+            if (tab) await release(tab);
+            active -= 1;
+          }
+        },
+        { signal: waitSignal },
+      ) as Promise<Awaited<ReturnType<typeof fn>>>;
+    },
+
+    stats(): PoolStats {
+      return { available: size - active, active, total: size };
+    },
+
+    async close() {
+      if (closed.signal.aborted) return;
+      closed.abort(new PoolClosedError());
+      const open = connection;
+      connection = undefined;
+      idle.length = 0;
+      if (!open) return;
+      const opened = await open.catch(() => undefined);
+      if (!opened) return;
+      if (options.browserWSEndpoint) {
+        // Someone else's browser: close only what this pool opened.
+        await Promise.all(
+          [...contexts].map((context) =>
+            withTimeout(context.close(), resetTimeoutMs).catch(() => undefined),
+          ),
+        );
+      }
+      contexts.clear();
+      await opened.close();
+    },
+  };
+}
+
+function originOf(url: string): string | undefined {
+  if (!/^https?:/.test(url)) return undefined;
+  return new URL(url).origin;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,53 @@
+import type { AxeResults, Result, RunOptions } from 'axe-core';
+import { AxeRaw } from '../../contract/index.js';
+import type { Engine } from './engine.js';
+import { packageScript, packageVersion } from './package-files.js';
+
+/** WCAG 2.0-2.2 A and AA rules, plus best practices (kept, and marked as such by analysis). */
+export const axeTags = [
+  'wcag2a',
+  'wcag2aa',
+  'wcag21a',
+  'wcag21aa',
+  'wcag22aa',
+  'best-practice',
+] as const;
+
+const runOptions: RunOptions = {
+  runOnly: { type: 'tag', values: [...axeTags] },
+  // Only these keep every node; passes and inapplicable get one node each, which bounds size.
+  resultTypes: ['violations', 'incomplete'],
+};
+
+export const axeEngine: Engine<'axe'> = {
+  id: 'axe',
+  version: packageVersion('axe-core'),
+
+  async run(page) {
+    await page.evaluate(packageScript('axe-core/axe.min.js'));
+    const result = await page.evaluate(async (options: RunOptions) => {
+      const axe = (
+        window as unknown as { axe: { run(ctx: Document, o: RunOptions): Promise<AxeResults> } }
+      ).axe;
+      const results = await axe.run(document, options);
+      return {
+        version: results.testEngine.version,
+        violations: results.violations,
+        incomplete: results.incomplete,
+        // Passes keep their rule, not their nodes: the raw result stays small on large pages.
+        passes: results.passes.map((rule: Result) => ({ ...rule, nodes: [] })),
+      };
+    }, runOptions);
+    const raw = AxeRaw.parse({
+      violations: result.violations,
+      passes: result.passes,
+      incomplete: result.incomplete,
+      error: null,
+    });
+    return { raw, version: result.version };
+  },
+
+  failed(error) {
+    return { violations: [], passes: [], incomplete: [], error };
+  },
+};

@@ -1,0 +1,37 @@
+import pa11y from 'pa11y';
+import type { Pa11yRaw } from '../../contract/index.js';
+import type { Engine } from './engine.js';
+import { packageVersion } from './package-files.js';
+
+const version = `${packageVersion('pa11y')} (HTML_CodeSniffer ${packageVersion('@pa11y/html_codesniffer', 'pa11y')})`;
+
+export const pa11yEngine: Engine<'pa11y'> = {
+  id: 'pa11y',
+  version,
+
+  async run(page, { browser, url, viewport }) {
+    const results = await pa11y(url, {
+      browser,
+      page,
+      // Reuse the page we loaded: no second navigation, same DOM as the other engines saw.
+      ignoreUrl: true,
+      runners: ['htmlcs'],
+      standard: 'WCAG2AA',
+      includeWarnings: true,
+      includeNotices: false,
+      // pa11y sets both on the page; ours keep the page as it was loaded.
+      viewport,
+      userAgent: '',
+    });
+    const raw: Pa11yRaw = {
+      issues: results.issues,
+      documentTitle: results.documentTitle,
+      error: null,
+    };
+    return { raw, version };
+  },
+
+  failed(error) {
+    return { issues: [], documentTitle: '', error };
+  },
+};

@@ -1,0 +1,27 @@
+/**
+ * Browsers in tests: one Chromium for the whole run, never one per test.
+ *
+ * `test/support/chromium-global-setup.ts` (vitest `globalSetup`) launches it once and provides its
+ * DevTools endpoint. A test file makes its own small pool of tabs on that browser:
+ *
+ *   const pool = createSharedPagePool();          // in beforeAll / at module level
+ *   afterAll(() => pool.close());                 // closes this pool's tabs, not the browser
+ *
+ * Tabs of each pool live in their own browser contexts, so files running in parallel workers do
+ * not see each other's cookies or storage. Tests about the browser itself (launch, crash, orphan
+ * processes) use `createPagePool()` without an endpoint so they own the browser they kill.
+ */
+import { inject } from 'vitest';
+import { createPagePool, type PagePoolOptions } from '../../src/scanner/browser-pool.js';
+import type { PagePool } from '../../src/scanner/types.js';
+
+export function sharedBrowserEndpoint(): string {
+  return inject('chromiumWsEndpoint');
+}
+
+/** A pool of `size` tabs (default 2: the machine has 2 cores) on the shared browser. */
+export function createSharedPagePool(
+  options: Omit<PagePoolOptions, 'browserWSEndpoint'> = {},
+): PagePool {
+  return createPagePool({ size: 2, ...options, browserWSEndpoint: sharedBrowserEndpoint() });
+}

@@ -1,0 +1,18 @@
+import type { TestProject } from 'vitest/node';
+import { launchChromium } from '../../src/scanner/browser-launch.js';
+
+/**
+ * Launches the one Chromium all test files share (see test/support/browser.ts) and hands its
+ * DevTools endpoint to the workers. Closed, with its profile folder, when the run ends.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const chromium = await launchChromium();
+  project.provide('chromiumWsEndpoint', chromium.browser.wsEndpoint());
+  return () => chromium.close();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    chromiumWsEndpoint: string;
+  }
+}
