@@ -1,0 +1,244 @@
+/**
+ * Builds the compact data tables the scanner's analysis reads (src/scanner/data/*.json) from the
+ * reference snapshots in ../shared/data (engine rule metadata, WCAG success criteria), the ACT
+ * corpus manifest and the engine-precision measurements, plus the hand-checked rule-key tables in
+ * src/scanner/analysis/rule-key-tables.ts.
+ *
+ *   npx tsx scripts/build-scanner-data.ts [--shared ../shared]
+ *
+ * The output is committed; the product never reads ../shared at run time.
+ */
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  axeExtraKeys,
+  ibmExtraKeys,
+  htmlcsKeyRows,
+  namedKeyTitles,
+  pageLevelKeys,
+} from '../src/scanner/analysis/rule-key-tables.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const sharedArg = process.argv.indexOf('--shared');
+const shared = resolve(
+  sharedArg > 0 ? (process.argv[sharedArg + 1] ?? '') : join(repoRoot, '..', 'shared'),
+);
+const outDir = join(repoRoot, 'src', 'scanner', 'data');
+
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(join(shared, path), 'utf8')) as T;
+
+type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
+const impactRank: Record<Impact, number> = { critical: 4, serious: 3, moderate: 2, minor: 1 };
+const maxImpact = (a: Impact | undefined, b: Impact): Impact =>
+  a === undefined || impactRank[b] > impactRank[a] ? b : a;
+
+// ---- WCAG success criteria -------------------------------------------------------------------
+interface ScSnapshot {
+  num: string;
+  handle: string;
+  level: 'A' | 'AA' | 'AAA' | '';
+  understandingUrl: string;
+  versions: string[];
+}
+const wcagSnapshot = readJson<{ successCriteria: ScSnapshot[] }>('data/wcag/success-criteria.json');
+const wcag: Record<string, { level: string; handle: string; url: string }> = {};
+for (const sc of wcagSnapshot.successCriteria) {
+  // 4.1.1 is obsolete in 2.2 and has no level there; it stays level A of WCAG 2.0/2.1.
+  wcag[sc.num] = { level: sc.level || 'A', handle: sc.handle, url: sc.understandingUrl };
+}
+
+// ---- ACT rule names ---------------------------------------------------------------------------
+interface ActRule {
+  id: string;
+  name: string;
+  counts: { passed: number; failed: number; inapplicable: number };
+}
+const manifest = readJson<{ rules: ActRule[] }>('corpus/act/manifest.json');
+const actNames = new Map(manifest.rules.map((r) => [r.id, r.name]));
+
+// ---- axe-core ---------------------------------------------------------------------------------
+interface AxeSnapshotRule {
+  ruleId: string;
+  help: string;
+  helpUrl: string;
+  impact: Impact;
+  wcag: string[];
+  bestPractice: boolean;
+  actIds: string[];
+}
+const axeSnapshot = readJson<{ source: { version: string }; rules: AxeSnapshotRule[] }>(
+  'data/engines/axe-core-rules.json',
+);
+const axeRules: Record<string, unknown> = {};
+const keyImpact: Record<string, Impact> = {};
+for (const r of axeSnapshot.rules) {
+  const keys = unique([...r.actIds, ...(axeExtraKeys[r.ruleId] ?? [])]);
+  if (keys.length === 0) keys.push(r.ruleId);
+  axeRules[r.ruleId] = {
+    keys,
+    wcag: r.wcag,
+    impact: r.impact,
+    bestPractice: r.bestPractice || r.wcag.length === 0,
+    help: r.help,
+    helpUrl: r.helpUrl,
+  };
+  for (const k of keys) keyImpact[k] = maxImpact(keyImpact[k], r.impact);
+}
+
+// ---- IBM Equal Access -------------------------------------------------------------------------
+type IbmAct = string | Record<string, Record<string, string>>;
+interface IbmSnapshotRule {
+  ruleTitle: string;
+  mappings: {
+    guidelines: string[];
+    checkpoints: string[];
+    level: 'VIOLATION' | 'RECOMMENDATION' | 'INFORMATION';
+    toolkitLevel: string;
+    reasonCodes?: string[];
+  }[];
+  act: IbmAct | IbmAct[];
+  helpUrl: string;
+}
+const ibmSnapshot = readJson<{
+  source: { version: string };
+  rules: Record<string, IbmSnapshotRule>;
+}>('data/engines/ibm-equal-access-rules.json');
+const policy = 'IBM_Accessibility';
+/** IBM ships no impact; its toolkit level (1 = fix first) is the closest signal. */
+const toolkitImpact: Record<string, Impact> = {
+  '1': 'serious',
+  '2': 'moderate',
+  '3': 'moderate',
+  '4': 'minor',
+};
+const ibmRules: Record<string, unknown> = {};
+for (const [ruleId, r] of Object.entries(ibmSnapshot.rules)) {
+  const checkpoints = r.mappings
+    .filter((m) => m.guidelines.includes(policy))
+    .map((m) => ({
+      wcag: m.checkpoints.filter((c) => c in wcag),
+      ...(m.reasonCodes ? { reasons: m.reasonCodes } : {}),
+    }));
+  const mapping = r.mappings.find((m) => m.guidelines.includes(policy));
+  const acts = Array.isArray(r.act) ? r.act : r.act ? [r.act] : [];
+  const keys: string[] = [];
+  const reasonKeys: Record<string, string[]> = {};
+  for (const a of acts) {
+    if (typeof a === 'string') {
+      keys.push(a);
+      continue;
+    }
+    for (const [actId, outcomes] of Object.entries(a)) {
+      // Reasons the ACT rule does not call "fail" are still the same check, just stricter.
+      keys.push(actId);
+      for (const [reason, outcome] of Object.entries(outcomes)) {
+        if (outcome === 'fail') (reasonKeys[reason] ??= []).push(actId);
+      }
+    }
+  }
+  keys.push(...(ibmExtraKeys[ruleId] ?? []));
+  if (keys.length === 0) keys.push(`ibm:${ruleId}`);
+  let impact: Impact =
+    mapping?.level === 'VIOLATION' ? (toolkitImpact[mapping.toolkitLevel] ?? 'moderate') : 'minor';
+  for (const k of [...keys, ...Object.values(reasonKeys).flat()]) {
+    if (keyImpact[k]) impact = maxImpact(impact, keyImpact[k]);
+  }
+  ibmRules[ruleId] = {
+    title: r.ruleTitle,
+    helpUrl: r.helpUrl,
+    checkpoints,
+    keys: unique(keys),
+    ...(Object.keys(reasonKeys).length > 0 ? { reasonKeys } : {}),
+    impact,
+  };
+}
+
+// ---- Rule keys --------------------------------------------------------------------------------
+const usedKeys = new Set<string>([
+  ...Object.values(axeRules).flatMap((r) => (r as { keys: string[] }).keys),
+  ...Object.values(ibmRules).flatMap((r) => {
+    const x = r as { keys: string[]; reasonKeys?: Record<string, string[]> };
+    return [...x.keys, ...Object.values(x.reasonKeys ?? {}).flat()];
+  }),
+  ...htmlcsKeyRows.map((r) => r.key),
+  ...Object.keys(namedKeyTitles),
+]);
+const ruleKeys: Record<string, { title: string; act: boolean; impact?: Impact; pageLevel?: true }> =
+  {};
+for (const key of [...usedKeys].sort()) {
+  const actName = actNames.get(key);
+  const axeRule =
+    axeSnapshot.rules.find((r) => r.ruleId === key) ??
+    axeSnapshot.rules.find((r) => (axeRules[r.ruleId] as { keys: string[] }).keys.includes(key));
+  const ibmRule = key.startsWith('ibm:') ? ibmSnapshot.rules[key.slice(4)] : undefined;
+  const title = actName ?? namedKeyTitles[key] ?? axeRule?.help ?? ibmRule?.ruleTitle ?? key;
+  ruleKeys[key] = {
+    title: title.replace(/`/g, ''),
+    act: actName !== undefined || /^[0-9a-z]{6}$/.test(key),
+    ...(keyImpact[key] ? { impact: keyImpact[key] } : {}),
+    ...(pageLevelKeys.includes(key) ? { pageLevel: true as const } : {}),
+  };
+}
+
+// ---- Precision measured on the ACT corpus -----------------------------------------------------
+/**
+ * Parses the per-rule table of notes/engine-precision.md: "TD/FA" per engine, where FA counts
+ * passed or inapplicable cases that got a violation. A pair is precise when it raised no false
+ * alarm on the corpus. Pairs the corpus did not exercise (0 detected, 0 false alarms) are left out
+ * and fall back to the engine default.
+ */
+const precisionNote = readFileSync(join(shared, 'notes', 'engine-precision.md'), 'utf8');
+const pairs: Record<
+  string,
+  { precise: boolean; falseAlarms: number; cases: number; detected: number; failedCases: number }
+> = {};
+const columns: [number, string][] = [
+  [4, 'axe'],
+  [5, 'pa11y'],
+  [6, 'ibm'],
+];
+for (const line of precisionNote.split('\n')) {
+  const cells = line.split('|').map((c) => c.trim());
+  const ruleId = cells[1] ?? '';
+  if (!/^[0-9a-z]{6}$/.test(ruleId) || !actNames.has(ruleId)) continue;
+  const [failed, passed, inapplicable] = (cells[4] ?? '').split('/').map(Number);
+  if (failed === undefined || passed === undefined || inapplicable === undefined) continue;
+  for (const [col, engine] of columns) {
+    const m = /^(\d+)\/(\d+)/.exec(cells[col + 1] ?? '');
+    if (!m) continue;
+    const detected = Number(m[1]);
+    const falseAlarms = Number(m[2]);
+    if (detected === 0 && falseAlarms === 0) continue;
+    pairs[`${engine}:${ruleId}`] = {
+      precise: falseAlarms === 0,
+      falseAlarms,
+      cases: passed + inapplicable,
+      detected,
+      failedCases: failed,
+    };
+  }
+}
+const precision = {
+  source:
+    'ACT corpus (855 cases), violations only, axe-core 4.14.1, HTML_CodeSniffer 2.6.0 (pa11y 9.1.1), IBM ace 4.0.34: notes/engine-precision.md',
+  /** Pairs not measured: axe and IBM are precise on the corpus overall, HTML_CodeSniffer is not. */
+  defaultPrecise: { axe: true, pa11y: false, ibm: true },
+  pairs,
+};
+
+// ---- Write ------------------------------------------------------------------------------------
+mkdirSync(outDir, { recursive: true });
+const write = (name: string, data: unknown): void => {
+  writeFileSync(join(outDir, name), `${JSON.stringify(data, null, 1)}\n`);
+  console.log(`wrote src/scanner/data/${name}`);
+};
+write('wcag.json', wcag);
+write('axe-rules.json', { version: axeSnapshot.source.version, rules: axeRules });
+write('ibm-rules.json', { version: ibmSnapshot.source.version, policy, rules: ibmRules });
+write('rule-keys.json', ruleKeys);
+write('precision.json', precision);
+
+function unique<T>(xs: readonly T[]): T[] {
+  return [...new Set(xs)];
+}

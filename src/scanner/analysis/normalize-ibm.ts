@@ -1,0 +1,60 @@
+import type { Finding, FindingKind, IbmRaw } from '../../contract/index.js';
+import { ibmKeys, ibmRule, keyImpact } from './rule-keys.js';
+import { sortCriteria, strictestLevel } from './wcag.js';
+import { xpathToCss } from './element.js';
+
+/**
+ * IBM result levels to kinds. manual and information results need a person or only inform; they
+ * stay in the raw result and are not issues.
+ */
+const kindByLevel: Record<string, FindingKind> = {
+  violation: 'violation',
+  potentialviolation: 'needs-review',
+  recommendation: 'best-practice',
+  potentialrecommendation: 'best-practice',
+};
+
+export function normalizeIbm(raw: IbmRaw): Finding[] {
+  const out: Finding[] = [];
+  for (const r of raw.report.results) {
+    let kind = kindByLevel[r.level];
+    if (!kind) continue;
+    const reasonId =
+      typeof r.reasonId === 'string'
+        ? r.reasonId
+        : r.messageCode
+          ? String(r.messageCode)
+          : undefined;
+    const data = ibmRule(r.ruleId);
+    const wcag = sortCriteria(
+      (data?.checkpoints ?? [])
+        .filter((c) => !c.reasons || (reasonId !== undefined && c.reasons.includes(reasonId)))
+        .flatMap((c) => c.wcag),
+    );
+    // IBM's HTML and ARIA checkpoints are spec conformance, not WCAG: no criterion requires them.
+    if (wcag.length === 0 && kind === 'violation') kind = 'best-practice';
+    const keys = ibmKeys(r.ruleId, reasonId);
+    const dom = r.path.dom;
+    out.push({
+      engine: 'ibm',
+      ruleId: r.ruleId,
+      ruleKey: keys[0] ?? r.ruleId,
+      wcag,
+      level: strictestLevel(wcag),
+      impact: keyImpact(keys) ?? data?.impact ?? 'moderate',
+      kind,
+      selector: xpathToCss(dom),
+      html: typeof r.snippet === 'string' ? r.snippet : '',
+      message: r.message,
+      helpUrl: data?.helpUrl ?? '',
+      extras: {
+        ruleKeys: keys,
+        domPath: dom,
+        level: r.level,
+        ...(reasonId !== undefined ? { reasonId } : {}),
+        ...(data ? { ruleTitle: data.title } : {}),
+      },
+    });
+  }
+  return out;
+}

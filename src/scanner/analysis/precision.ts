@@ -1,0 +1,33 @@
+import type { EngineId } from '../../contract/index.js';
+import precisionTable from '../data/precision.json' with { type: 'json' };
+
+/**
+ * Per engine and rule key: did the engine raise false alarms for this check on the ACT corpus?
+ * Data in src/scanner/data/precision.json (format in docs/scoring.md), regenerated whenever an
+ * engine is upgraded and re-measured.
+ */
+export interface PrecisionEntry {
+  precise: boolean;
+  falseAlarms: number;
+  cases: number;
+}
+
+interface PrecisionTable {
+  defaultPrecise: Record<EngineId, boolean>;
+  pairs: Record<string, PrecisionEntry>;
+}
+
+const table = precisionTable as unknown as PrecisionTable;
+
+export function precisionEntry(engine: EngineId, key: string): PrecisionEntry | undefined {
+  return table.pairs[`${engine}:${key}`];
+}
+
+/** The first key with a measurement decides; unmeasured pairs take the engine's default. */
+export function isPrecise(engine: EngineId, keys: readonly string[]): boolean {
+  for (const key of keys) {
+    const entry = precisionEntry(engine, key);
+    if (entry) return entry.precise;
+  }
+  return table.defaultPrecise[engine];
+}
