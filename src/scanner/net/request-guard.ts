@@ -56,10 +56,9 @@ export async function installRequestGuard(
   }
   const policy = createTargetPolicy(options);
 
-  const onRequest = (request: HTTPRequest): void => {
-    if (request.isInterceptResolutionHandled()) return;
-    request.enqueueInterceptAction(() => judge(request, policy, blocked));
-  };
+  // Page wraps each 'request' listener in enqueueInterceptAction and awaits what it returns, so
+  // returning the pending check holds the request until it is decided.
+  const onRequest = (request: HTTPRequest): Promise<void> => judge(request, policy, blocked);
 
   await page.setBypassServiceWorker(true);
   await page.setRequestInterception(true);
