@@ -122,44 +122,75 @@ export function pathsAgree(a: ElementPath, b: ElementPath): boolean {
   return true;
 }
 
+export interface OpeningTag {
+  tag: string;
+  attrs: Map<string, string>;
+  /** The snippet was cut inside the opening tag ("..."), so attributes may be missing. */
+  truncated: boolean;
+}
+
+const attrRe = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"?|'([^']*)'?|([^\s>]+)))?/g;
+
 /**
- * The element's opening tag, whitespace collapsed, for comparing snippets: axe and pa11y give
- * (truncated) outer HTML, IBM only the opening tag. Returns '' when there is no snippet.
+ * The element's opening tag from a snippet: axe and pa11y give (truncated) outer HTML in source
+ * attribute order, IBM only the opening tag with attributes in reverse order. Null when there is
+ * no snippet.
  */
-export function openingTag(html: string): string {
+export function parseOpeningTag(html: string): OpeningTag | null {
   const s = html.trim();
-  if (!s.startsWith('<')) return '';
+  const m = /^<([a-zA-Z][\w-]*)/.exec(s);
+  if (!m) return null;
   let quote = '';
-  let end = s.length;
-  for (let i = 1; i < s.length; i++) {
+  let end = -1;
+  for (let i = m[0].length; i < s.length; i++) {
     const c = s[i];
     if (quote) {
       if (c === quote) quote = '';
     } else if (c === '"' || c === "'") {
       quote = c;
     } else if (c === '>') {
-      end = i + 1;
+      end = i;
       break;
     }
   }
-  return s
-    .slice(0, end)
-    .replace(/\s+/g, ' ')
-    .replace(/\s*\/?>$/, '>')
-    .replace(/^<([a-zA-Z][\w-]*)/, (_, tag: string) => `<${tag.toLowerCase()}`);
+  const body = s.slice(m[0].length, end < 0 ? s.length : end);
+  const truncated = end < 0 || /\.\.\.$/.test(body.trimEnd());
+  const attrs = new Map<string, string>();
+  for (const a of body.replace(/\.\.\.$/, '').matchAll(attrRe)) {
+    const name = (a[1] ?? '').toLowerCase();
+    if (name === '' || name === '/') continue;
+    attrs.set(name, (a[2] ?? a[3] ?? a[4] ?? '').replace(/\s+/g, ' ').trim());
+  }
+  return { tag: (m[1] ?? '').toLowerCase(), attrs, truncated };
 }
 
-/** Opening tags agree when equal, or when one was cut short ("...") and the other extends it. */
-export function openingTagsAgree(a: string, b: string): boolean {
-  if (a === '' || b === '') return true;
-  if (a === b) return true;
-  const cut = (s: string): string | null =>
-    /\.\.\.>?$/.test(s) ? s.replace(/\.\.\.>?$/, '') : null;
-  const ca = cut(a);
-  const cb = cut(b);
-  if (ca !== null && ca.length >= 8 && b.startsWith(ca)) return true;
-  if (cb !== null && cb.length >= 8 && a.startsWith(cb)) return true;
-  return false;
+/** A comparable text form: tag plus attributes sorted by name. */
+export function openingTagKey(tag: OpeningTag | null): string {
+  if (!tag) return '';
+  const attrs = [...tag.attrs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `<${tag.tag}${attrs.map(([k, v]) => ` ${k}="${v}"`).join('')}${tag.truncated ? '...' : ''}>`;
+}
+
+/**
+ * Opening tags agree when the tag names match and every attribute both show has the same value
+ * (a cut value may be a prefix); unless one was cut short, both must show the same attributes.
+ * A missing snippet contradicts nothing.
+ */
+export function openingTagsAgree(a: OpeningTag | null, b: OpeningTag | null): boolean {
+  if (!a || !b) return true;
+  if (a.tag !== b.tag) return false;
+  if (!a.truncated && !b.truncated && a.attrs.size !== b.attrs.size) return false;
+  for (const [name, va] of a.attrs) {
+    const vb = b.attrs.get(name);
+    if (vb === undefined) {
+      if (!b.truncated) return false;
+      continue;
+    }
+    if (va !== vb && !(b.truncated && va.startsWith(vb)) && !(a.truncated && vb.startsWith(va))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** `/html[1]/body[1]/main[1]/img[2]` -> `html > body > main > img:nth-of-type(2)`. */

@@ -3,7 +3,15 @@ import type { EngineId, Finding, FindingKind, Impact, Issue } from '../../contra
 import { engineIds, impacts } from '../../contract/index.js';
 import { classify } from './classify.js';
 import type { ElementPath } from './element.js';
-import { openingTag, openingTagsAgree, parseCssPath, parseXPath, pathsAgree } from './element.js';
+import type { OpeningTag } from './element.js';
+import {
+  openingTagKey,
+  openingTagsAgree,
+  parseCssPath,
+  parseOpeningTag,
+  parseXPath,
+  pathsAgree,
+} from './element.js';
 import { axeRule, isPageLevelKey, ruleKeyTitle } from './rule-keys.js';
 import { sortCriteria, strictestLevel } from './wcag.js';
 
@@ -46,7 +54,7 @@ interface Located {
   keys: string[];
   pageLevel: boolean;
   path: ElementPath | null;
-  tag: string;
+  tag: OpeningTag | null;
   /** Position among this engine rule's findings with the same opening tag (document order). */
   ordinal: number;
   mergeable: boolean;
@@ -68,8 +76,8 @@ function locate(findings: readonly Finding[]): Located[] {
   const ordinals = new Map<string, string[]>();
   return findings.map((finding) => {
     const keys = keysOf(finding);
-    const tag = openingTag(finding.html);
-    const bucket = `${finding.engine}\u0000${finding.ruleId}\u0000${tag}`;
+    const tag = parseOpeningTag(finding.html);
+    const bucket = `${finding.engine}\u0000${finding.ruleId}\u0000${openingTagKey(tag)}`;
     const seen = ordinals.get(bucket) ?? [];
     let ordinal = seen.indexOf(finding.selector);
     if (ordinal < 0) {
@@ -95,7 +103,7 @@ function sameElement(a: Located, b: Located): boolean {
   if (!openingTagsAgree(a.tag, b.tag)) return false;
   if (a.path && b.path) return pathsAgree(a.path, b.path);
   // Without two paths, only equal opening tags at the same position in each engine's list.
-  return a.tag !== '' && b.tag !== '' && a.ordinal === b.ordinal;
+  return a.tag !== null && b.tag !== null && a.ordinal === b.ordinal;
 }
 
 class Groups {
