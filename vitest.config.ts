@@ -10,6 +10,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     setupFiles: ['test/support/fail-on-console-error.ts'],
     // One Chromium for the whole run; test files connect to it (test/support/browser.ts).
-    globalSetup: ['test/support/chromium-global-setup.ts'],
+    // A migrated PGlite template each test file copies (test/support/db.ts).
+    globalSetup: ['test/support/chromium-global-setup.ts', 'test/support/db-global-setup.ts'],
   },
 });

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+
+/**
+ * Every setting of the service, read from the environment once at start-up. Nothing else in the
+ * codebase reads process.env: entry points call loadConfig() and pass the result down.
+ * Defaults make `npm start` work with no variables at all.
+ */
+
+/** Unset and empty mean the same: docker-compose and CI often export empty strings. */
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .optional()
+    .transform((value) =>
+      value === undefined || value === '' ? fallback : ['true', '1', 'yes'].includes(value),
+    );
+
+const integer = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (!value) return fallback;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const url = (protocols: readonly string[]) =>
+  optionalText.refine(
+    (value) => {
+      if (value === undefined) return true;
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+const EnvSchema = z.object({
+  PORT: integer(3000, 1, 65_535),
+  HOST: optionalText,
+  LOG_LEVEL: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() ? value.trim() : undefined),
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  /** Where the embedded database keeps its files; `memory://` keeps it in memory only. */
+  DATA_DIR: optionalText.transform((value) => value ?? './data'),
+  /** A Postgres connection string; when unset the embedded database (PGlite) is used. */
+  DATABASE_URL: url(['postgres:', 'postgresql:']),
+  /** Browser tabs each worker scans in at once. */
+  SCAN_CONCURRENCY: integer(2, 1, 16),
+  /** Let the scanner reach loopback and private addresses (tests, local use). */
+  ALLOW_PRIVATE_TARGETS: flag(false),
+  CHROMIUM_PATH: optionalText,
+  SMTP_URL: url(['smtp:', 'smtps:']),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  STRIPE_SECRET_KEY: optionalText,
+  AI_BASE_URL: url(['http:', 'https:']),
+  AI_API_KEY: optionalText,
+  AI_MODEL: optionalText,
+});
+
+export interface Config {
+  port: number;
+  /** Interface to listen on; unset means all interfaces. */
+  host: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  dataDir: string;
+  databaseUrl: string | undefined;
+  scanConcurrency: number;
+  allowPrivateTargets: boolean;
+  chromiumPath: string | undefined;
+  smtpUrl: string | undefined;
+  /** Google sign-in, when both id and secret are set. */
+  google: { clientId: string; clientSecret: string } | undefined;
+  stripeSecretKey: string | undefined;
+  /** An OpenAI-compatible endpoint for AI summaries, when AI_BASE_URL and AI_MODEL are set. */
+  ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const isSet = (value: string | undefined) => Boolean(value?.trim());
+
+/** Rules that span variables, checked on the raw text so they are reported with the rest. */
+function crossVariableProblems(env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  if (isSet(env.GOOGLE_CLIENT_ID) !== isSet(env.GOOGLE_CLIENT_SECRET)) {
+    problems.push('GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: set both or neither');
+  }
+  if (isSet(env.AI_BASE_URL) !== isSet(env.AI_MODEL)) {
+    problems.push(
+      'AI_BASE_URL, AI_MODEL: set both (an OpenAI-compatible endpoint and its model) or neither',
+    );
+  }
+  if (isSet(env.AI_API_KEY) && !isSet(env.AI_BASE_URL)) {
+    problems.push('AI_API_KEY: needs AI_BASE_URL and AI_MODEL');
+  }
+  return problems;
+}
+
+/** Parses the environment; throws a ConfigError naming every bad variable at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  const problems = [
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+    ...crossVariableProblems(env),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    scanConcurrency: e.SCAN_CONCURRENCY,
+    allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS,
+    chromiumPath: e.CHROMIUM_PATH,
+    smtpUrl: e.SMTP_URL,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
+        : undefined,
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    ai:
+      e.AI_BASE_URL && e.AI_MODEL
+        ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL }
+        : undefined,
+  };
+}

@@ -1,0 +1,95 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz, updatedAt } from './columns.js';
+
+/**
+ * Accounts (spec dashboard-area §3 "users"). Secrets the spec lists in clear (password, codes,
+ * tokens) are stored only as hashes: the column names say so. The spec's refreshToken is replaced
+ * by server-side `sessions`.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    /** Memory-hard KDF output; null for accounts that only sign in with Google. */
+    passwordHash: text('password_hash'),
+    plan: text('plan').notNull().default('compliance_shield'),
+    stripeCustomerId: text('stripe_customer_id'),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    subscriptionStatus: text('subscription_status').notNull().default('inactive'),
+    trialStartDate: timestamptz('trial_start_date'),
+    trialEndDate: timestamptz('trial_end_date'),
+    trialUsed: boolean('trial_used').notNull().default(false),
+    cardAdded: boolean('card_added').notNull().default(false),
+    verificationCodeHash: text('verification_code_hash'),
+    verificationCodeExpiresAt: timestamptz('verification_code_expires_at'),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    passwordResetTokenHash: text('password_reset_token_hash'),
+    passwordResetTokenExpiresAt: timestamptz('password_reset_token_expires_at'),
+    passwordResetCodeHash: text('password_reset_code_hash'),
+    passwordResetCodeExpiresAt: timestamptz('password_reset_code_expires_at'),
+    passwordResetCodeUsed: boolean('password_reset_code_used').notNull().default(false),
+    googleId: text('google_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // "Ann@x.org" and "ann@x.org" are one mailbox, so one account.
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    uniqueIndex('users_google_id_key').on(t.googleId),
+    uniqueIndex('users_password_reset_token_hash_key').on(t.passwordResetTokenHash),
+  ],
+);
+
+/** A signed-in browser. The cookie holds a random token; only its SHA-256 is stored here. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    csrfSecret: text('csrf_secret').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamptz('last_seen_at').notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [
+    index('sessions_user_id_idx').on(t.userId),
+    index('sessions_expires_at_idx').on(t.expiresAt),
+  ],
+);
+
+/** Sign-in, sign-up and reset attempts; also the source for login rate limits. */
+export const authLogs = pgTable(
+  'auth_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    event: text('event').notNull(),
+    success: boolean('success').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('auth_logs_email_created_at_idx').on(t.email, t.createdAt),
+    index('auth_logs_ip_created_at_idx').on(t.ip, t.createdAt),
+    index('auth_logs_user_id_idx').on(t.userId),
+  ],
+);

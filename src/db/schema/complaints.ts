@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { users } from './accounts.js';
+import { createdAt, oneOf, updatedAt } from './columns.js';
+
+export const complaintTypes = ['accessibility', 'technical', 'compliance', 'general'] as const;
+export const complaintStatuses = ['new', 'in_progress', 'resolved', 'closed'] as const;
+export const complaintPriorities = ['urgent', 'high', 'medium', 'low'] as const;
+
+/** One message in a complaint's thread (spec "Complaint" entry). */
+export interface ComplaintEntry {
+  id: string;
+  author: string;
+  message: string;
+  isInternal: boolean;
+  timestamp: string;
+}
+
+/** A visitor's report about a domain's accessibility (spec "complaints"). */
+export const complaints = pgTable(
+  'complaints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    domain: text('domain').notNull(),
+    type: text('type', { enum: complaintTypes }).notNull().default('general'),
+    status: text('status', { enum: complaintStatuses }).notNull().default('new'),
+    subject: text('subject'),
+    message: text('message').notNull(),
+    submitterEmail: text('submitter_email').notNull(),
+    submitterName: text('submitter_name'),
+    priority: text('priority', { enum: complaintPriorities }).notNull().default('medium'),
+    assignedTo: uuid('assigned_to').references(() => users.id, { onDelete: 'set null' }),
+    internalNotes: text('internal_notes'),
+    conversation: jsonb('conversation')
+      .$type<ComplaintEntry[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    oneOf('complaints_type_check', t.type, complaintTypes),
+    oneOf('complaints_status_check', t.status, complaintStatuses),
+    oneOf('complaints_priority_check', t.priority, complaintPriorities),
+    index('complaints_domain_created_at_idx').on(t.domain, t.createdAt),
+    index('complaints_status_idx').on(t.status),
+  ],
+);

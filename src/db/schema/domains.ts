@@ -1,0 +1,98 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './accounts.js';
+import { subscriptions } from './billing.js';
+import { createdAt, oneOf, timestamptz, updatedAt } from './columns.js';
+
+/** Spec dashboard-area §4, "Domain status". */
+export const domainStatuses = ['active', 'trial', 'grace_period', 'expired', 'archived'] as const;
+export type DomainStatus = (typeof domainStatuses)[number];
+
+/** Badge configurator settings (spec dashboard-area §3, "Badge config"). */
+export interface BadgeSettings {
+  variant?: string;
+  size?: string;
+  iconSize?: 16 | 24 | 32;
+  orientation?: string;
+  theme?: 'light' | 'dark';
+  showPercentage?: boolean;
+  showDate?: boolean;
+}
+
+/** A website an owner monitors, priced by its position among the owner's domains. */
+export const domains = pgTable(
+  'domains',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id, {
+      onDelete: 'set null',
+    }),
+    domain: text('domain').notNull(),
+    status: text('status', { enum: domainStatuses }).notNull().default('trial'),
+    /** 1 for the owner's first domain; sets the tier price ($49, $39, $29, $19, then $9). */
+    domainIndex: integer('domain_index').notNull(),
+    /** US cents per month. */
+    monthlyPrice: integer('monthly_price').notNull(),
+    trialStartedAt: timestamptz('trial_started_at'),
+    trialEndsAt: timestamptz('trial_ends_at'),
+    gracePeriodEndsAt: timestamptz('grace_period_ends_at'),
+    expiredAt: timestamptz('expired_at'),
+    archivedAt: timestamptz('archived_at'),
+    monitoringSince: timestamptz('monitoring_since'),
+    lastScanAt: timestamptz('last_scan_at'),
+    badgeActive: boolean('badge_active').notNull().default(false),
+    badgeSettings: jsonb('badge_settings')
+      .$type<BadgeSettings>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    oneOf('domains_status_check', t.status, domainStatuses),
+    check('domains_domain_index_check', sql`${t.domainIndex} >= 1`),
+    check('domains_monthly_price_check', sql`${t.monthlyPrice} >= 0`),
+    uniqueIndex('domains_user_id_domain_key').on(t.userId, t.domain),
+    // A site is monitored by one account at a time; archived and expired claims do not block.
+    uniqueIndex('domains_monitored_domain_key')
+      .on(t.domain)
+      .where(sql`${t.status} in ('active', 'trial', 'grace_period')`),
+    index('domains_status_idx').on(t.status),
+  ],
+);
+
+/**
+ * What happened to a domain over time (spec "domain_history"). Kept when the account goes, so a
+ * domain's free trial cannot be taken twice.
+ */
+export const domainHistory = pgTable(
+  'domain_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    domain: text('domain').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    status: text('status'),
+    trialUsed: boolean('trial_used').notNull().default(false),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id, {
+      onDelete: 'set null',
+    }),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('domain_history_domain_created_at_idx').on(t.domain, t.createdAt)],
+);

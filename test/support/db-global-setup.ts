@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../src/db/client.js';
+import { migrationsFolder } from '../../src/db/migrate.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cacheDir = join(root, 'node_modules', '.cache', 'conformly');
+
+/**
+ * A fresh PGlite takes seconds to initialise, a copy of a dumped one about a second. So the run
+ * builds one migrated database, dumps it, and each test file starts its own copy from the dump
+ * (test/support/db.ts). The dump is cached on disk under a key of the migrations and the PGlite
+ * version, so only a schema change pays the full start again.
+ */
+export default async function setup(project: TestProject): Promise<void> {
+  const key = await templateKey();
+  const path = join(cacheDir, `pglite-template-${key}.tar`);
+  if (!(await exists(path))) {
+    const database = await openDatabase({ dataDir: 'memory://', databaseUrl: undefined });
+    try {
+      const client = (database.db as unknown as { $client: PGlite }).$client;
+      const dump = await client.dumpDataDir('none');
+      await mkdir(cacheDir, { recursive: true });
+      // Write then rename, so a run killed half-way never leaves a truncated template behind.
+      const partial = `${path}.${process.pid}.partial`;
+      await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+      await rename(partial, path);
+    } finally {
+      await database.close();
+    }
+  }
+  project.provide('pgliteTemplatePath', path);
+}
+
+async function templateKey(): Promise<string> {
+  const hash = createHash('sha256');
+  const pglitePackage = JSON.parse(
+    await readFile(join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8'),
+  ) as { version: string };
+  hash.update(pglitePackage.version);
+  for (const name of (await readdir(migrationsFolder, { recursive: true })).sort()) {
+    const file = join(migrationsFolder, name);
+    if ((await stat(file)).isFile()) hash.update(name).update(await readFile(file));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A dumped PGlite data directory with every migration applied. */
+    pgliteTemplatePath: string;
+  }
+}
