@@ -1,0 +1,349 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
+import {
+  engineIds,
+  type EngineId,
+  type PageScanResult,
+  type ProcessingTimes,
+  type RawScanResult,
+  type Screenshot,
+} from '../contract/index.js';
+import { analyzeRawResult } from './analysis/index.js';
+import type { RawParts } from './engines/engine.js';
+import { engineRunOrder, getEngine } from './engines/registry.js';
+import { takeScreenshots } from './screenshots.js';
+import type { PagePool, ScanOptions, ScanProgressEvent } from './types.js';
+import {
+  assertPublicTarget,
+  installRequestGuard,
+  normalizeTargetUrl,
+  type RequestGuard,
+} from './url-safety.js';
+
+export const scanDefaults = {
+  timeoutMs: 60_000,
+  engineTimeoutMs: 30_000,
+  viewport: { width: 1280, height: 1024 },
+  /** After `load`, wait for the network to go quiet, but never longer than this. */
+  networkQuietCapMs: 2_000,
+  networkQuietMs: 500,
+} as const;
+
+/** The page could not be loaded: refused address, network error, HTTP error or missing selector. */
+export class PageLoadError extends Error {
+  override name = 'PageLoadError';
+}
+
+/** The whole-page budget (`timeoutMs`) ran out. */
+export class ScanTimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+/** Everything the steps of one scan share. */
+interface ScanState {
+  readonly url: URL;
+  readonly options: ScanOptions;
+  readonly engines: EngineId[];
+  readonly scanId: string;
+  readonly startedAt: Date;
+  readonly started: number;
+  /** Aborts on user abort or when the page budget runs out. */
+  signal: AbortSignal;
+  page?: Page;
+  browser?: Browser;
+  /** Opened before any engine runs: a session cannot attach to a renderer stuck in a loop. */
+  cdp?: CDPSession;
+  guard?: RequestGuard;
+  finalUrl: string;
+  title: string;
+  times: ProcessingTimes;
+  engineVersions: Partial<Record<EngineId, string>>;
+  engineErrors: Partial<Record<EngineId, string>>;
+  raw: Partial<RawParts>;
+  screenshots: Screenshot[];
+}
+
+/**
+ * Scans one page: one navigation, then every selected engine on that same page (each with its own
+ * timeout; a failing engine is recorded and the others still count), screenshots, analysis.
+ * Rejects with UrlSafetyError, PageLoadError, ScanTimeoutError, or the abort reason.
+ */
+export async function scanPage(
+  pool: PagePool,
+  input: string,
+  options: ScanOptions = {},
+): Promise<PageScanResult> {
+  const url = normalizeTargetUrl(input);
+  const state: ScanState = {
+    url,
+    options,
+    engines: engineRunOrder(options.engines ?? engineIds),
+    scanId: options.scanId ?? randomUUID(),
+    startedAt: new Date(),
+    started: performance.now(),
+    signal: options.signal ?? new AbortController().signal,
+    finalUrl: url.href,
+    title: '',
+    times: { load: 0, axe: 0, pa11y: 0, ibm: 0, total: 0 },
+    engineVersions: {},
+    engineErrors: {},
+    raw: {},
+    screenshots: [],
+  };
+  throwIfAborted(state.signal);
+  report(state, { stage: 'loading', percent: 0, message: `Checking ${url.href}` });
+  await assertPublicTarget(url, { allowPrivateNetwork: options.allowPrivateNetwork });
+
+  await pool.withPage(async (page, browser) => {
+    // The page budget starts with the tab, not while waiting for one.
+    const budget = startBudget(state, options.timeoutMs ?? scanDefaults.timeoutMs);
+    Object.assign(state, { page, browser });
+    try {
+      await step(state, prepareTab);
+      await step(state, navigate);
+      await step(state, settle);
+      await step(state, readPage);
+      await step(state, runEngines);
+      await step(state, captureScreenshots);
+    } finally {
+      budget.stop();
+      await cleanUp(state);
+    }
+  }, options.signal);
+
+  report(state, { stage: 'analyzing', percent: 95, message: 'Merging and scoring findings' });
+  const result = buildResult(state);
+  report(state, { stage: 'done', percent: 100, message: `Scanned ${state.finalUrl}` });
+  return result;
+}
+
+async function prepareTab(state: ScanState): Promise<void> {
+  const page = state.page!;
+  await page.setViewport(scanDefaults.viewport);
+  // Engines are injected as page scripts; a strict Content-Security-Policy must not stop them.
+  await page.setBypassCSP(true);
+  state.cdp = await page.createCDPSession();
+  state.guard = await installRequestGuard(page, {
+    allowPrivateNetwork: state.options.allowPrivateNetwork,
+  });
+}
+
+async function navigate(state: ScanState): Promise<void> {
+  const page = state.page!;
+  const started = performance.now();
+  let response;
+  try {
+    response = await page.goto(state.url.href, { waitUntil: 'load', timeout: 0 });
+  } catch (error) {
+    const refused = state.guard?.blocked.find((request) => request.navigation);
+    if (refused) throw new PageLoadError(refused.message);
+    throw new PageLoadError(`Could not load ${state.url.href}: ${messageOf(error)}`);
+  } finally {
+    state.times.load = elapsed(started);
+  }
+  if (response && response.status() >= 400) {
+    throw new PageLoadError(
+      `${state.url.href} answered HTTP ${response.status()} ${response.statusText()}`.trim(),
+    );
+  }
+}
+
+/** Gives late scripts a moment (network quiet, capped), then what a single-page app asked for. */
+async function settle(state: ScanState): Promise<void> {
+  const page = state.page!;
+  const started = performance.now();
+  await page
+    .waitForNetworkIdle({
+      idleTime: scanDefaults.networkQuietMs,
+      timeout: scanDefaults.networkQuietCapMs,
+    })
+    .catch(() => undefined);
+  const { waitForSelector, waitMs } = state.options;
+  if (waitForSelector) {
+    try {
+      await page.waitForSelector(waitForSelector, { timeout: 0, signal: state.signal });
+    } catch (error) {
+      if (state.signal.aborted) throw error;
+      throw new PageLoadError(`Waiting for "${waitForSelector}" failed: ${messageOf(error)}`);
+    }
+  }
+  if (waitMs) await delay(waitMs, state.signal);
+  state.times.load += elapsed(started);
+}
+
+async function readPage(state: ScanState): Promise<void> {
+  const page = state.page!;
+  state.finalUrl = page.url();
+  state.title = await page.title();
+}
+
+async function runEngines(state: ScanState): Promise<void> {
+  const page = state.page!;
+  const context = { browser: state.browser!, url: state.finalUrl, viewport: scanDefaults.viewport };
+  const timeoutMs = state.options.engineTimeoutMs ?? scanDefaults.engineTimeoutMs;
+  for (const [index, id] of state.engines.entries()) {
+    const engine = getEngine(id);
+    report(state, {
+      stage: 'engine',
+      engine: id,
+      percent: Math.round(10 + (75 * index) / state.engines.length),
+      message: `Running ${id}`,
+    });
+    const started = performance.now();
+    try {
+      const run = await withTimeout(
+        engine.run(page, context),
+        timeoutMs,
+        `${id} did not finish within ${timeoutMs} ms`,
+      );
+      setRaw(state, id, run.raw);
+      state.engineVersions[id] = run.version;
+    } catch (error) {
+      if (state.signal.aborted) throw error;
+      state.engineErrors[id] = messageOf(error);
+      setRaw(state, id, engine.failed(messageOf(error)));
+      state.engineVersions[id] = engine.version;
+      // A timed-out engine may still be running in the page; stop it so the next one can start.
+      await stopPageScripts(state);
+    } finally {
+      state.times[id] = elapsed(started);
+    }
+  }
+}
+
+async function captureScreenshots(state: ScanState): Promise<void> {
+  if (state.options.screenshots === false) return;
+  report(state, { stage: 'screenshots', percent: 88, message: 'Taking screenshots' });
+  try {
+    state.screenshots = await takeScreenshots(state.page!, scanDefaults.viewport);
+  } catch (error) {
+    if (state.signal.aborted) throw error;
+    // Screenshots illustrate a report; a page that cannot be captured still gets its findings.
+    state.screenshots = [];
+  }
+}
+
+async function cleanUp(state: ScanState): Promise<void> {
+  // An abort can land while an engine loops in the page; the tab reset needs it stopped first.
+  if (state.signal.aborted) await stopPageScripts(state);
+  await state.guard?.dispose().catch(() => undefined);
+  await state.cdp?.detach().catch(() => undefined);
+}
+
+function buildResult(state: ScanState): PageScanResult {
+  state.times.total = elapsed(state.started);
+  const raw: RawScanResult = {
+    meta: {
+      url: state.finalUrl,
+      scanId: state.scanId,
+      timestamp: state.startedAt.toISOString(),
+      processingTimes: state.times,
+    },
+    axeRaw: state.raw.axe ?? getEngine('axe').failed('not selected'),
+    pa11yRaw: state.raw.pa11y ?? getEngine('pa11y').failed('not selected'),
+    ibmRaw: state.raw.ibm ?? getEngine('ibm').failed('not selected'),
+  };
+  const { issues, summary, score } = analyzeRawResult(raw, state.engines);
+  return {
+    url: state.url.href,
+    finalUrl: state.finalUrl,
+    title: state.title,
+    startedAt: state.startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    engines: state.engines,
+    engineVersions: state.engineVersions,
+    engineErrors: state.engineErrors,
+    processingTimes: state.times,
+    issues,
+    summary,
+    score,
+    screenshots: state.screenshots,
+    raw,
+  };
+}
+
+/* ---------- plumbing shared by the steps ---------- */
+
+/** Runs one step, but stops waiting for it as soon as the scan is aborted or out of time. */
+async function step(state: ScanState, run: (state: ScanState) => Promise<void>): Promise<void> {
+  throwIfAborted(state.signal);
+  await untilAborted(run(state), state.signal);
+}
+
+function startBudget(state: ScanState, timeoutMs: number): { stop(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new ScanTimeoutError(`The page scan took longer than ${timeoutMs} ms and was stopped.`),
+      ),
+    timeoutMs,
+  );
+  state.signal = AbortSignal.any([state.signal, controller.signal]);
+  return { stop: () => clearTimeout(timer) };
+}
+
+function setRaw<Id extends EngineId>(state: ScanState, id: Id, raw: RawParts[Id]): void {
+  (state.raw as Record<Id, RawParts[Id]>)[id] = raw;
+}
+
+/**
+ * Ends whatever script the page is running (an engine stuck in a loop would otherwise block the
+ * next engine, the screenshots and the tab reset), then makes sure the page answers again.
+ */
+async function stopPageScripts(state: ScanState): Promise<void> {
+  if (!state.cdp || !state.page || state.page.isClosed()) return;
+  await state.cdp.send('Runtime.terminateExecution').catch(() => undefined);
+  await withTimeout(state.page.evaluate('0'), 2_000, 'page unresponsive').catch(() => undefined);
+}
+
+function report(state: ScanState, event: ScanProgressEvent): void {
+  try {
+    state.options.onProgress?.(event);
+  } catch {
+    // A failing progress listener (a closed SSE stream, say) must not fail the scan itself.
+  }
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  promise.catch(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  // The loser keeps running until stopped; its late rejection must not go unhandled.
+  promise.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return untilAborted(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()), signal);
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw abortReason(signal);
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new DOMException('The scan was aborted.', 'AbortError');
+}
+
+function elapsed(since: number): number {
+  return Math.round(performance.now() - since);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,71 @@
+import type { Page, ScreenshotClip } from 'puppeteer-core';
+import type { Screenshot } from '../contract/index.js';
+
+export interface ScreenshotLimits {
+  /** Full-page shots stop here; a 30,000 px page would otherwise make a huge, useless image. */
+  maxFullPageHeight: number;
+  /** Largest decoded JPEG kept, in bytes. */
+  maxBytes: number;
+  /** JPEG qualities tried in turn until the image fits `maxBytes`. */
+  qualities: readonly number[];
+}
+
+export const defaultScreenshotLimits: ScreenshotLimits = {
+  maxFullPageHeight: 6_000,
+  maxBytes: 512 * 1024,
+  qualities: [70, 50, 35, 20],
+};
+
+/**
+ * A viewport shot and a full-page shot (clipped to `maxFullPageHeight`), each as JPEG under
+ * `maxBytes`: quality is lowered first, then the image is halved. A shot that still does not fit
+ * is left out rather than stored oversized.
+ */
+export async function takeScreenshots(
+  page: Page,
+  viewport: { width: number; height: number },
+  limits: ScreenshotLimits = defaultScreenshotLimits,
+): Promise<Screenshot[]> {
+  const shots: Screenshot[] = [];
+  const top = { x: 0, y: 0, width: viewport.width, height: viewport.height };
+  const visible = await capture(page, 'viewport', top, false, limits);
+  if (visible) shots.push(visible);
+  const pageHeight = await page.evaluate(() =>
+    Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
+  );
+  const height = Math.max(1, Math.min(pageHeight, limits.maxFullPageHeight));
+  const whole = { x: 0, y: 0, width: viewport.width, height };
+  const full = await capture(page, 'full-page', whole, true, limits);
+  if (full) shots.push(full);
+  return shots;
+}
+
+async function capture(
+  page: Page,
+  kind: Screenshot['kind'],
+  clip: ScreenshotClip,
+  beyondViewport: boolean,
+  limits: ScreenshotLimits,
+): Promise<Screenshot | undefined> {
+  for (const scale of [1, 0.5]) {
+    for (const quality of limits.qualities) {
+      const data = await page.screenshot({
+        type: 'jpeg',
+        quality,
+        encoding: 'base64',
+        clip: { ...clip, scale },
+        captureBeyondViewport: beyondViewport,
+      });
+      if (decodedBytes(data) <= limits.maxBytes) {
+        const width = Math.round(clip.width * scale);
+        const height = Math.round(clip.height * scale);
+        return { kind, mimeType: 'image/jpeg', width, height, data };
+      }
+    }
+  }
+  return undefined;
+}
+
+function decodedBytes(base64: string): number {
+  return Math.floor((base64.length * 3) / 4);
+}
