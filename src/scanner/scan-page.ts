@@ -19,6 +19,7 @@ import {
   installRequestGuard,
   normalizeTargetUrl,
   type RequestGuard,
+  type UrlSafetyOptions,
 } from './url-safety.js';
 
 export const scanDefaults = {
@@ -93,7 +94,7 @@ export async function scanPage(
   };
   throwIfAborted(state.signal);
   report(state, { stage: 'loading', percent: 0, message: `Checking ${url.href}` });
-  await assertPublicTarget(url, { allowPrivateNetwork: options.allowPrivateNetwork });
+  await assertPublicTarget(url, safetyOptions(options));
 
   await pool.withPage(async (page, browser) => {
     // The page budget starts with the tab, not while waiting for one.
@@ -124,9 +125,7 @@ async function prepareTab(state: ScanState): Promise<void> {
   // Engines are injected as page scripts; a strict Content-Security-Policy must not stop them.
   await page.setBypassCSP(true);
   state.cdp = await page.createCDPSession();
-  state.guard = await installRequestGuard(page, {
-    allowPrivateNetwork: state.options.allowPrivateNetwork,
-  });
+  state.guard = await installRequestGuard(page, safetyOptions(state.options));
 }
 
 async function navigate(state: ScanState): Promise<void> {
@@ -231,6 +230,9 @@ async function cleanUp(state: ScanState): Promise<void> {
   await state.cdp?.detach().catch(() => undefined);
 }
 
+/** The raw part of an engine the caller did not select: it did not run, so it has no findings. */
+const notSelected = 'Not run: engine not selected for this scan.';
+
 function buildResult(state: ScanState): PageScanResult {
   state.times.total = elapsed(state.started);
   const raw: RawScanResult = {
@@ -240,9 +242,9 @@ function buildResult(state: ScanState): PageScanResult {
       timestamp: state.startedAt.toISOString(),
       processingTimes: state.times,
     },
-    axeRaw: state.raw.axe ?? getEngine('axe').failed('not selected'),
-    pa11yRaw: state.raw.pa11y ?? getEngine('pa11y').failed('not selected'),
-    ibmRaw: state.raw.ibm ?? getEngine('ibm').failed('not selected'),
+    axeRaw: state.raw.axe ?? getEngine('axe').failed(notSelected),
+    pa11yRaw: state.raw.pa11y ?? getEngine('pa11y').failed(notSelected),
+    ibmRaw: state.raw.ibm ?? getEngine('ibm').failed(notSelected),
   };
   const { issues, summary, score } = analyzeRawResult(raw, state.engines);
   return {
@@ -264,6 +266,13 @@ function buildResult(state: ScanState): PageScanResult {
 }
 
 /* ---------- plumbing shared by the steps ---------- */
+
+function safetyOptions(options: ScanOptions): UrlSafetyOptions {
+  return {
+    allowPrivateNetwork: options.allowPrivateNetwork,
+    allowedPrivateOrigins: options.allowedPrivateOrigins,
+  };
+}
 
 /** Runs one step, but stops waiting for it as soon as the scan is aborted or out of time. */
 async function step(state: ScanState, run: (state: ScanState) => Promise<void>): Promise<void> {

@@ -15,6 +15,8 @@ export interface ScanOptions {
   waitMs?: number;
   /** Allow loopback/private/link-local targets. Off by default; tests and local use only. */
   allowPrivateNetwork?: boolean;
+  /** Private origins (scheme://host:port) allowed one by one, e.g. an intranet host. */
+  allowedPrivateOrigins?: string[];
   /** Take viewport and full-page screenshots, default true. */
   screenshots?: boolean;
   /** Abort the scan (user abort or job cancel). */

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedPagePool } from '../../test/support/browser.js';
+import { startStaticServer, type TestServer } from '../../test/support/static-server.js';
+import { fixtureSiteRoot } from '../../test/scanner/expectations.js';
+import { PageScanResult, RawScanResult } from '../contract/index.js';
+import { PageLoadError, scanPage } from './scan-page.js';
+import type { PagePool, ScanProgressEvent } from './types.js';
+import { UrlSafetyError } from './url-safety.js';
+
+let site: TestServer;
+let pool: PagePool;
+const allIdle = { available: 2, active: 0, total: 2 };
+
+beforeAll(async () => {
+  site = await startStaticServer(fixtureSiteRoot, {
+    routes: {
+      '/moved': (_req, res) => res.writeHead(301, { location: '/missing-alt.html' }).end(),
+      // The port is irrelevant: the guard refuses 127.0.0.2 before any connection.
+      '/to-private': (_req, res) =>
+        res.writeHead(302, { location: 'http://127.0.0.2:9/admin' }).end(),
+    },
+  });
+  pool = createSharedPagePool({ size: 2 });
+});
+afterAll(async () => {
+  await pool?.close();
+  await site?.close();
+});
+
+const local = { allowPrivateNetwork: true } as const;
+
+describe('scanPage', () => {
+  it('scans after redirects, keeps the raw result in the spec shape and reports progress', async () => {
+    const events: ScanProgressEvent[] = [];
+    const result = await scanPage(pool, `${site.url}/moved`, {
+      ...local,
+      scanId: 'scan-1',
+      onProgress: (event) => events.push(event),
+    });
+
+    expect(PageScanResult.parse(result)).toBeTruthy();
+    expect(RawScanResult.parse(result.raw)).toBeTruthy();
+    expect(result.url).toBe(`${site.url}/moved`);
+    expect(result.finalUrl).toBe(`${site.url}/missing-alt.html`);
+    expect(result.title).toBe('Missing alternative text');
+    expect(result.raw.meta.scanId).toBe('scan-1');
+    expect(result.engineErrors).toEqual({});
+    expect(Object.keys(result.engineVersions)).toEqual(['axe', 'pa11y', 'ibm']);
+    expect(result.engineVersions.axe).toMatch(/^4\.\d+\.\d+$/);
+    for (const key of ['load', 'axe', 'pa11y', 'ibm', 'total'] as const) {
+      expect(result.processingTimes[key]).toBeGreaterThan(0);
+    }
+    expect(result.raw.axeRaw.violations.map((v) => v.id)).toContain('image-alt');
+    expect(result.raw.axeRaw.passes.every((p) => p.nodes.length === 0)).toBe(true);
+    expect(result.raw.pa11yRaw.documentTitle).toBe('Missing alternative text');
+    expect(result.raw.pa11yRaw.issues.some((i) => i.type === 'error')).toBe(true);
+    const ibm = result.raw.ibmRaw.report;
+    expect(ibm.results.length).toBe(ibm.summary.counts.total);
+    expect(ibm.summary.counts.violation).toBeGreaterThan(0);
+    expect(ibm.results.every((r) => r.level !== 'pass')).toBe(true);
+
+    expect(events.map((e) => `${e.stage}${e.engine ? `:${e.engine}` : ''}`)).toEqual([
+      'loading',
+      'engine:axe',
+      'engine:pa11y',
+      'engine:ibm',
+      'screenshots',
+      'analyzing',
+      'done',
+    ]);
+    const percents = events.map((e) => e.percent);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(percents.at(-1)).toBe(100);
+  });
+
+  it('takes a viewport and a full-page JPEG, the full page clipped in height and under the byte cap', async () => {
+    const result = await scanPage(pool, `${site.url}/large.html`, { ...local, engines: ['axe'] });
+    const [viewport, fullPage] = result.screenshots;
+    expect(viewport).toMatchObject({ kind: 'viewport', width: 1280, height: 1024 });
+    expect(fullPage?.kind).toBe('full-page');
+    expect(fullPage!.height).toBeGreaterThan(viewport!.height);
+    expect(fullPage!.height).toBeLessThanOrEqual(6_000);
+    for (const shot of result.screenshots) {
+      const bytes = Buffer.from(shot.data, 'base64');
+      expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+      expect(bytes.length).toBeLessThanOrEqual(512 * 1024);
+    }
+  });
+
+  it('runs only the selected engines and marks the others as not run', async () => {
+    const result = await scanPage(pool, `${site.url}/missing-alt.html`, {
+      ...local,
+      engines: ['ibm'],
+      screenshots: false,
+    });
+    expect(result.engines).toEqual(['ibm']);
+    expect(result.screenshots).toEqual([]);
+    expect(result.processingTimes.axe).toBe(0);
+    expect(result.raw.axeRaw.error).toMatch(/not selected/);
+    expect(result.raw.pa11yRaw.error).toMatch(/not selected/);
+    expect(result.raw.ibmRaw.error).toBeNull();
+    expect(result.engineErrors).toEqual({});
+    expect(new Set(result.issues.flatMap((i) => i.engines))).toEqual(new Set(['ibm']));
+  });
+
+  it('stops on user abort while an engine is stuck, and frees the tab for the next scan', async () => {
+    const controller = new AbortController();
+    const scan = scanPage(pool, `${site.url}/engine-hangs.html`, {
+      ...local,
+      engineTimeoutMs: 60_000,
+      signal: controller.signal,
+      onProgress: (event) => {
+        if (event.engine === 'axe') setTimeout(() => controller.abort(), 300);
+      },
+    });
+    await expect(scan).rejects.toMatchObject({ name: 'AbortError' });
+    await expect.poll(() => pool.stats()).toEqual(allIdle);
+
+    const next = await scanPage(pool, `${site.url}/clean.html`, { ...local, engines: ['axe'] });
+    expect(next.engineErrors).toEqual({});
+  });
+
+  it('stops when the page budget runs out, and frees the tab', async () => {
+    const scan = scanPage(pool, `${site.url}/engine-hangs.html`, {
+      ...local,
+      timeoutMs: 1_500,
+      engineTimeoutMs: 60_000,
+    });
+    await expect(scan).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect.poll(() => pool.stats()).toEqual(allIdle);
+  });
+
+  it('rejects an already aborted scan without taking a tab', async () => {
+    const scan = scanPage(pool, `${site.url}/clean.html`, {
+      ...local,
+      signal: AbortSignal.abort(),
+    });
+    await expect(scan).rejects.toMatchObject({ name: 'AbortError' });
+    expect(pool.stats()).toEqual(allIdle);
+  });
+
+  it('refuses a loopback target unless private networks are allowed', async () => {
+    await expect(scanPage(pool, `${site.url}/clean.html`)).rejects.toBeInstanceOf(UrlSafetyError);
+    expect(pool.stats()).toEqual(allIdle);
+  });
+
+  it('names the private address a redirect tried to reach', async () => {
+    const scan = scanPage(pool, `${site.url}/to-private`, { allowedPrivateOrigins: [site.url] });
+    await expect(scan).rejects.toBeInstanceOf(PageLoadError);
+    await expect(scan).rejects.toThrow('127.0.0.2');
+    expect(pool.stats()).toEqual(allIdle);
+  });
+
+  it('fails with the HTTP status when the page does not exist', async () => {
+    const scan = scanPage(pool, `${site.url}/no-such-page.html`, local);
+    await expect(scan).rejects.toBeInstanceOf(PageLoadError);
+    await expect(scan).rejects.toThrow('HTTP 404');
+  });
+
+  it('fails clearly when a single-page app never renders what it was told to wait for', async () => {
+    const scan = scanPage(pool, `${site.url}/clean.html`, {
+      ...local,
+      timeoutMs: 2_000,
+      waitForSelector: '#never',
+    });
+    await expect(scan).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(pool.stats()).toEqual(allIdle);
+  });
+});
