@@ -1,3 +1,4 @@
 export * from './finding.js';
 export * from './raw-result.js';
 export * from './page-scan.js';
+export * from './discovery.js';
