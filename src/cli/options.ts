@@ -1,0 +1,47 @@
+import { InvalidArgumentError } from 'commander';
+import { engineIds, impacts, type EngineId, type Impact } from '../contract/index.js';
+
+export const formats = ['pretty', 'json', 'sarif', 'junit', 'csv', 'markdown'] as const;
+export type Format = (typeof formats)[number];
+
+/** Options shared by `scan` and `crawl`, as commander hands them over after parsing. */
+export interface CommonOptions {
+  format: Format;
+  output?: string;
+  failOn?: Impact;
+  engines?: EngineId[];
+  concurrency?: number;
+  timeout?: number;
+  waitFor?: string;
+  allowPrivate?: boolean;
+  includeReview?: boolean;
+  includeRaw?: boolean;
+}
+
+export { impacts };
+
+/** "axe,ibm" -> ['axe', 'ibm']; unknown names are bad input. */
+export function parseEngines(value: string): EngineId[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  if (names.length === 0) throw new InvalidArgumentError(`Choose from ${engineIds.join(', ')}.`);
+  const unknown = names.filter((name) => !(engineIds as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError(
+      `Unknown engine ${unknown.join(', ')}; choose from ${engineIds.join(', ')}.`,
+    );
+  }
+  return [...new Set(names)] as EngineId[];
+}
+
+/** A whole number of at least `min`, written plainly ("10", not "1e1" or "10abc"). */
+export function positiveInteger(min = 1): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value.trim()) || Number(value) < min) {
+      throw new InvalidArgumentError(`Expected a whole number of at least ${min}.`);
+    }
+    return Number(value);
+  };
+}
