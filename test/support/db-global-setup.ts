@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/client.js';
 import { migrationsFolder } from '../../src/db/migrate.js';
+import { createQueue } from '../../src/jobs/boss.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cacheDir = join(root, 'node_modules', '.cache', 'conformly');
@@ -13,8 +14,9 @@ const cacheDir = join(root, 'node_modules', '.cache', 'conformly');
 /**
  * A fresh PGlite takes seconds to initialise, a copy of a dumped one about a second. So the run
  * builds one migrated database, dumps it, and each test file starts its own copy from the dump
- * (test/support/db.ts). The dump is cached on disk under a key of the migrations and the PGlite
- * version, so only a schema change pays the full start again.
+ * (test/support/db.ts), with the migrations applied and pg-boss installed. The dump is cached on
+ * disk under a key of the migrations and the PGlite and pg-boss versions, so only a change to one
+ * of them pays the full start again.
  */
 export default async function setup(project: TestProject): Promise<void> {
   const key = await templateKey();
@@ -22,6 +24,9 @@ export default async function setup(project: TestProject): Promise<void> {
   if (!(await exists(path))) {
     const database = await openDatabase({ dataDir: 'memory://', databaseUrl: undefined });
     try {
+      // pg-boss installs its own schema on first start (seconds on PGlite); the template has it.
+      const boss = await createQueue(database);
+      await boss.stop({ graceful: false, wait: true });
       const client = (database.db as unknown as { $client: PGlite }).$client;
       const dump = await client.dumpDataDir('none');
       await mkdir(cacheDir, { recursive: true });
@@ -29,6 +34,12 @@ export default async function setup(project: TestProject): Promise<void> {
       const partial = `${path}.${process.pid}.partial`;
       await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
       await rename(partial, path);
+      // Templates of earlier schemas are 40 MB each; keep only the current one.
+      for (const name of await readdir(cacheDir)) {
+        if (name.startsWith('pglite-template-') && join(cacheDir, name) !== path) {
+          await rm(join(cacheDir, name), { force: true });
+        }
+      }
     } finally {
       await database.close();
     }
@@ -38,10 +49,12 @@ export default async function setup(project: TestProject): Promise<void> {
 
 async function templateKey(): Promise<string> {
   const hash = createHash('sha256');
-  const pglitePackage = JSON.parse(
-    await readFile(join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8'),
-  ) as { version: string };
-  hash.update(pglitePackage.version);
+  for (const name of ['@electric-sql/pglite', 'pg-boss']) {
+    const manifest = JSON.parse(
+      await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8'),
+    ) as { version: string };
+    hash.update(`${name}@${manifest.version}`);
+  }
   for (const name of (await readdir(migrationsFolder, { recursive: true })).sort()) {
     const file = join(migrationsFolder, name);
     if ((await stat(file)).isFile()) hash.update(name).update(await readFile(file));

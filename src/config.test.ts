@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('needs no variables at all', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: undefined,
+      logLevel: 'info',
+      dataDir: './data',
+      databaseUrl: undefined,
+      scanConcurrency: 2,
+      allowPrivateTargets: false,
+      chromiumPath: undefined,
+      smtpUrl: undefined,
+      google: undefined,
+      stripeSecretKey: undefined,
+      ai: undefined,
+    });
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATA_DIR: 'memory://',
+      DATABASE_URL: 'postgres://app@db:5432/conformly',
+      SCAN_CONCURRENCY: '4',
+      ALLOW_PRIVATE_TARGETS: 'true',
+      CHROMIUM_PATH: '/usr/lib/chromium/chromium',
+      SMTP_URL: 'smtp://mail:25',
+      GOOGLE_CLIENT_ID: 'id',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      AI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      AI_MODEL: 'llama3',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      dataDir: 'memory://',
+      databaseUrl: 'postgres://app@db:5432/conformly',
+      scanConcurrency: 4,
+      allowPrivateTargets: true,
+      google: { clientId: 'id', clientSecret: 'secret' },
+      ai: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: undefined, model: 'llama3' },
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(
+      loadConfig({ PORT: '', DATABASE_URL: '', ALLOW_PRIVATE_TARGETS: '', LOG_LEVEL: '' }),
+    ).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      allowPrivateTargets: false,
+      logLevel: 'info',
+    });
+  });
+
+  it('lists every bad variable at once', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      SCAN_CONCURRENCY: '0',
+      ALLOW_PRIVATE_TARGETS: 'maybe',
+      GOOGLE_CLIENT_ID: 'only-the-id',
+    });
+    expect(problems).toEqual([
+      'PORT: must be a whole number from 1 to 65535',
+      'DATABASE_URL: must be a URL starting with postgres:// or postgresql://',
+      'SCAN_CONCURRENCY: must be a whole number from 1 to 16',
+      expect.stringMatching(/^ALLOW_PRIVATE_TARGETS: /),
+      'GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: set both or neither',
+    ]);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^Invalid configuration:\n {2}- PORT: /);
+  });
+});

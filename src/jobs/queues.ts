@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { EngineId } from '../contract/index.js';
+
+/**
+ * The background jobs of the service: their names, the payload each accepts, and how pg-boss
+ * retries and expires them. A scan's job id IS the scan's row id, which makes sending idempotent:
+ * pg-boss inserts with ON CONFLICT DO NOTHING, so a second send for the same scan is a no-op.
+ */
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .refine(
+    (value) => {
+      try {
+        return ['http:', 'https:'].includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an http or https URL' },
+  );
+
+/** Scan one URL for one row of `scans`. */
+export const ScanPagePayload = z.strictObject({
+  scanId: z.uuid('must be a scan id (uuid)'),
+  url: httpUrl,
+  /** Engines to run; all three when absent. */
+  engines: z.array(EngineId).min(1, 'needs at least one engine').optional(),
+  screenshots: z.boolean().optional(),
+});
+export type ScanPagePayload = z.infer<typeof ScanPagePayload>;
+
+/** Scan the pages of one `audit_sessions` row (spec: at most 10 per audit). */
+export const AuditSitePayload = z.strictObject({
+  auditSessionId: z.uuid('must be an audit session id (uuid)'),
+  urls: z
+    .array(httpUrl)
+    .min(1, 'needs at least one URL')
+    .max(10, 'Maximum 10 URLs allowed per audit'),
+});
+export type AuditSitePayload = z.infer<typeof AuditSitePayload>;
+
+interface RetryPolicy {
+  /** Attempts after the first one. */
+  retryLimit: number;
+  /** Seconds before the first retry; doubled (with jitter) for each later one. */
+  retryDelay: number;
+  retryBackoff: boolean;
+  /**
+   * An active job older than this is taken as dead (its worker crashed or was killed) and
+   * retried, so no scan stays "running" forever.
+   */
+  expireInSeconds: number;
+}
+
+interface JobDefinition<Payload extends z.ZodType> {
+  payload: Payload;
+  /** The job id: the id of the row the job works on. */
+  jobId(payload: z.infer<Payload>): string;
+  retry: RetryPolicy;
+}
+
+export const jobs = {
+  'scan-page': {
+    payload: ScanPagePayload,
+    jobId: (payload: ScanPagePayload) => payload.scanId,
+    // A page scan has a 60 s budget plus screenshots; five minutes means its worker is gone.
+    retry: { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 },
+  },
+  'audit-site': {
+    payload: AuditSitePayload,
+    jobId: (payload: AuditSitePayload) => payload.auditSessionId,
+    // Up to ten page budgets one after another, with room to spare.
+    retry: { retryLimit: 1, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
+  },
+} satisfies Record<string, JobDefinition<z.ZodType>>;
+
+export type QueueName = keyof typeof jobs;
+export const queueNames = Object.keys(jobs) as QueueName[];
+export type JobPayload<Q extends QueueName> = z.infer<(typeof jobs)[Q]['payload']>;
+
+/** A payload that does not match its job's schema; the message names every bad field. */
+export class InvalidJobPayloadError extends Error {
+  constructor(
+    readonly queue: QueueName,
+    readonly problems: string[],
+  ) {
+    super(`Invalid payload for job "${queue}": ${problems.join('; ')}`);
+    this.name = 'InvalidJobPayloadError';
+  }
+}
+
+/** Validates a payload for `queue`, on the sending side and again in the worker. */
+export function parseJobPayload<Q extends QueueName>(queue: Q, data: unknown): JobPayload<Q> {
+  const result = jobs[queue].payload.safeParse(data);
+  if (!result.success) {
+    throw new InvalidJobPayloadError(
+      queue,
+      result.error.issues.map((issue) =>
+        issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+      ),
+    );
+  }
+  return result.data as JobPayload<Q>;
+}
