@@ -16,50 +16,47 @@ export interface HomepageSnapshot {
 }
 
 /** Reads the rendered homepage's links with where each one sits. */
-export function snapshotHomepage(page: Page): Promise<HomepageSnapshot> {
-  return page.evaluate(collectInPage);
+export async function snapshotHomepage(page: Page): Promise<HomepageSnapshot> {
+  return (await page.evaluate(COLLECT_IN_PAGE)) as HomepageSnapshot;
 }
 
 /**
- * Runs inside the page, so it closes over nothing. A link's location is its most telling
- * ancestor: anything in the footer (contentinfo) is a footer link, even in a nav there; then nav,
- * header (banner), main. Landmark elements and roles first, then the class and id names sites
- * without landmarks use ("navbar", "site-footer").
+ * Runs inside the page. Kept as source text, not a function: tsx and esbuild wrap named inner
+ * functions in a __name() helper the page does not have.
+ *
+ * A link's location is its most telling ancestor: anything in the footer (contentinfo) is a footer
+ * link, even inside a nav there; then nav, header (banner), main. Landmark elements and roles
+ * decide; sites without landmarks are read by class and id names ("navbar", "site-footer").
+ * <header> and <footer> are banner and contentinfo only outside sectioning elements.
  */
-function collectInPage(): HomepageSnapshot {
-  type Location = 'nav' | 'header' | 'primary' | 'footer' | 'other';
-  // <header>/<footer> are banner/contentinfo only outside article, aside, main, nav and section.
-  const sectioning =
-    'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
-  const hints: [Location, RegExp][] = [
-    ['footer', /(^|[-_\s])(footer|foot|colophon)([-_\s]|$)/i],
-    ['nav', /(^|[-_\s])(nav|navbar|navigation|menu|menubar)([-_\s]|$)/i],
-    ['header', /(^|[-_\s])(header|masthead|topbar)([-_\s]|$)/i],
-    ['primary', /(^|[-_\s])(main|content|main-content)([-_\s]|$)/i],
+const COLLECT_IN_PAGE = `(() => {
+  const sectioning = 'article, aside, main, nav, section, [role=article], [role=complementary], [role=main], [role=navigation], [role=region]';
+  const hints = [
+    ['footer', /(^|[-_\\s])(footer|foot|colophon)([-_\\s]|$)/i],
+    ['nav', /(^|[-_\\s])(nav|navbar|navigation|menu|menubar)([-_\\s]|$)/i],
+    ['header', /(^|[-_\\s])(header|masthead|topbar)([-_\\s]|$)/i],
+    ['primary', /(^|[-_\\s])(main|content|main-content)([-_\\s]|$)/i],
   ];
-
-  function landmarkOf(element: Element): Location | undefined {
+  const rank = ['footer', 'nav', 'header', 'primary'];
+  const landmarkOf = (element) => {
     const tag = element.localName;
     const role = element.getAttribute('role');
-    if (role === 'contentinfo' || (tag === 'footer' && !element.parentElement?.closest(sectioning)))
-      return 'footer';
+    const outsideSections = !element.parentElement || !element.parentElement.closest(sectioning);
+    if (role === 'contentinfo' || (tag === 'footer' && outsideSections)) return 'footer';
     if (role === 'navigation' || tag === 'nav') return 'nav';
-    if (role === 'banner' || (tag === 'header' && !element.parentElement?.closest(sectioning)))
-      return 'header';
+    if (role === 'banner' || (tag === 'header' && outsideSections)) return 'header';
     if (role === 'main' || tag === 'main') return 'primary';
     return undefined;
-  }
-
-  function hintOf(element: Element): Location | undefined {
-    const names = `${element.id} ${typeof element.className === 'string' ? element.className : ''}`;
+  };
+  const hintOf = (element) => {
+    const names = element.id + ' ' + (typeof element.className === 'string' ? element.className : '');
     if (names.trim() === '') return undefined;
-    return hints.find(([, pattern]) => pattern.test(names))?.[0];
-  }
-
-  const rank: Location[] = ['footer', 'nav', 'header', 'primary'];
-  function locate(link: Element): Location {
-    const landmarks = new Set<Location>();
-    const hinted = new Set<Location>();
+    const hit = hints.find((hint) => hint[1].test(names));
+    return hit ? hit[0] : undefined;
+  };
+  const locate = (link) => {
+    const landmarks = new Set();
+    const hinted = new Set();
     for (let node = link.parentElement; node; node = node.parentElement) {
       const landmark = landmarkOf(node);
       if (landmark) landmarks.add(landmark);
@@ -67,23 +64,20 @@ function collectInPage(): HomepageSnapshot {
       if (hint) hinted.add(hint);
     }
     const found = landmarks.size > 0 ? landmarks : hinted;
-    return rank.find((location) => found.has(location)) ?? 'other';
-  }
-
-  function textOf(link: HTMLElement): string {
+    return rank.find((where) => found.has(where)) || 'other';
+  };
+  const textOf = (link) => {
+    const image = link.querySelector('img[alt]');
     const text =
       link.innerText ||
       link.getAttribute('aria-label') ||
-      link.querySelector('img[alt]')?.getAttribute('alt') ||
+      (image && image.getAttribute('alt')) ||
       link.getAttribute('title') ||
       '';
-    return text.replace(/\s+/g, ' ').trim().slice(0, 200);
-  }
-
-  const links: PageLink[] = [];
-  for (const link of document.querySelectorAll<HTMLAnchorElement | HTMLAreaElement>(
-    'a[href], area[href]',
-  )) {
+    return text.replace(/\\s+/g, ' ').trim().slice(0, 200);
+  };
+  const links = [];
+  for (const link of document.querySelectorAll('a[href], area[href]')) {
     links.push({ href: link.href, text: textOf(link), location: locate(link) });
   }
   return {
@@ -92,4 +86,4 @@ function collectInPage(): HomepageSnapshot {
     hasPasswordField: document.querySelector('input[type=password]') !== null,
     links,
   };
-}
+})()`;
