@@ -31,6 +31,8 @@ interface Tab {
   context: BrowserContext;
   /** The browser this tab belongs to; a tab of a dead browser is thrown away. */
   browser: Browser;
+  /** Set when the renderer crashed: nothing sent to the page will be answered any more. */
+  crashed: boolean;
 }
 
 interface Connection {
@@ -99,8 +101,20 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
     contexts.add(context);
     const page = await context.newPage();
     // A page's alert() or confirm() would block every engine; nobody is there to answer it.
-    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-    return { page, context, browser };
+    // A "leave this page?" prompt is accepted, or the tab could never be reset.
+    page.on('dialog', (dialog) => {
+      const answer = dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss();
+      answer.catch(() => undefined);
+    });
+    const tab: Tab = { page, context, browser, crashed: false };
+    watchForCrash(tab);
+    return tab;
+  }
+
+  function watchForCrash(tab: Tab): void {
+    tab.page.once('error', () => {
+      tab.crashed = true;
+    });
   }
 
   async function borrow(): Promise<Tab> {
@@ -123,6 +137,9 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
     page.removeAllListeners('request');
     page.removeAllListeners('response');
     page.removeAllListeners('console');
+    page.removeAllListeners('error');
+    page.removeAllListeners('pageerror');
+    watchForCrash(tab);
     const origins = new Set(
       page
         .frames()
@@ -148,7 +165,7 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
   }
 
   async function release(tab: Tab): Promise<void> {
-    if (!closed.signal.aborted && tab.browser.connected && !tab.page.isClosed()) {
+    if (!closed.signal.aborted && tab.browser.connected && !tab.crashed && !tab.page.isClosed()) {
       try {
         await reset(tab);
         idle.push(tab);

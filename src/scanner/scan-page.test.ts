@@ -1,5 +1,6 @@
+import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedPagePool } from '../../test/support/browser.js';
+import { createSharedPagePool, sharedBrowserEndpoint } from '../../test/support/browser.js';
 import { startStaticServer, type TestServer } from '../../test/support/static-server.js';
 import { fixtureSiteRoot } from '../../test/scanner/expectations.js';
 import { PageScanResult, RawScanResult } from '../contract/index.js';
@@ -128,6 +129,32 @@ describe('scanPage', () => {
     });
     await expect(scan).rejects.toMatchObject({ name: 'TimeoutError' });
     await expect.poll(() => pool.stats()).toEqual(allIdle);
+  });
+
+  it('fails fast when the page crashes its tab, and replaces the tab', async () => {
+    // A second connection to the same browser plays the out-of-memory killer.
+    const observer = await puppeteer.connect({ browserWSEndpoint: sharedBrowserEndpoint() });
+    try {
+      const scan = scanPage(pool, `${site.url}/large.html`, {
+        ...local,
+        engineTimeoutMs: 60_000,
+        onProgress: (event) => {
+          if (event.engine !== 'axe') return;
+          void (async () => {
+            const target = observer.targets().find((t) => t.url().endsWith('/large.html'));
+            const cdp = await target!.createCDPSession();
+            await cdp.send('Page.crash').catch(() => undefined);
+          })();
+        },
+      });
+      await expect(scan).rejects.toBeInstanceOf(PageLoadError);
+      await expect(scan).rejects.toThrow('crashed');
+      await expect.poll(() => pool.stats()).toEqual(allIdle);
+      const next = await scanPage(pool, `${site.url}/clean.html`, { ...local, engines: ['axe'] });
+      expect(next.engineErrors).toEqual({});
+    } finally {
+      await observer.disconnect();
+    }
   });
 
   it('rejects an already aborted scan without taking a tab', async () => {

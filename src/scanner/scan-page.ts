@@ -56,6 +56,7 @@ interface ScanState {
   /** Opened before any engine runs: a session cannot attach to a renderer stuck in a loop. */
   cdp?: CDPSession;
   guard?: RequestGuard;
+  onCrash?: () => void;
   finalUrl: string;
   title: string;
   times: ProcessingTimes;
@@ -121,6 +122,12 @@ export async function scanPage(
 
 async function prepareTab(state: ScanState): Promise<void> {
   const page = state.page!;
+  // A crashed renderer answers nothing; without this every engine would wait for its timeout.
+  const crashed = new AbortController();
+  state.onCrash = () =>
+    crashed.abort(new PageLoadError('The page crashed its browser tab (out of memory?).'));
+  page.once('error', state.onCrash);
+  state.signal = AbortSignal.any([state.signal, crashed.signal]);
   await page.setViewport(scanDefaults.viewport);
   // Engines are injected as page scripts; a strict Content-Security-Policy must not stop them.
   await page.setBypassCSP(true);
@@ -163,7 +170,7 @@ async function settle(state: ScanState): Promise<void> {
     try {
       await page.waitForSelector(waitForSelector, { timeout: 0, signal: state.signal });
     } catch (error) {
-      if (state.signal.aborted) throw error;
+      throwIfAborted(state.signal);
       throw new PageLoadError(`Waiting for "${waitForSelector}" failed: ${messageOf(error)}`);
     }
   }
@@ -199,7 +206,7 @@ async function runEngines(state: ScanState): Promise<void> {
       setRaw(state, id, run.raw);
       state.engineVersions[id] = run.version;
     } catch (error) {
-      if (state.signal.aborted) throw error;
+      throwIfAborted(state.signal);
       state.engineErrors[id] = messageOf(error);
       setRaw(state, id, engine.failed(messageOf(error)));
       state.engineVersions[id] = engine.version;
@@ -216,19 +223,27 @@ async function captureScreenshots(state: ScanState): Promise<void> {
   report(state, { stage: 'screenshots', percent: 88, message: 'Taking screenshots' });
   try {
     state.screenshots = await takeScreenshots(state.page!, scanDefaults.viewport);
-  } catch (error) {
-    if (state.signal.aborted) throw error;
+  } catch {
+    throwIfAborted(state.signal);
     // Screenshots illustrate a report; a page that cannot be captured still gets its findings.
     state.screenshots = [];
   }
 }
 
+/** Each part is bounded: on a crashed tab these calls may never be answered. */
 async function cleanUp(state: ScanState): Promise<void> {
+  if (state.onCrash) state.page?.off('error', state.onCrash);
+  // A crashed tab answers nothing; the pool throws it away.
+  if (state.signal.aborted && state.signal.reason instanceof PageLoadError) return;
+  const bounded = (work: Promise<unknown> | undefined) =>
+    work && withTimeout(work, cleanupTimeoutMs, 'cleanup timed out').catch(() => undefined);
   // An abort can land while an engine loops in the page; the tab reset needs it stopped first.
-  if (state.signal.aborted) await stopPageScripts(state);
-  await state.guard?.dispose().catch(() => undefined);
-  await state.cdp?.detach().catch(() => undefined);
+  if (state.signal.aborted) await bounded(stopPageScripts(state));
+  await bounded(state.guard?.dispose());
+  await bounded(state.cdp?.detach());
 }
+
+const cleanupTimeoutMs = 2_000;
 
 /** The raw part of an engine the caller did not select: it did not run, so it has no findings. */
 const notSelected = 'Not run: engine not selected for this scan.';
