@@ -1,6 +1,6 @@
 /**
  * The `conformly` command end to end: the package bin spawned as a user runs it, against the
- * fixture site on 127.0.0.1. Each scan launches its own Chromium, so only three tests scan.
+ * fixture site on 127.0.0.1. Each scan launches its own Chromium, so only four tests scan.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageScanResult } from '../contract/index.js';
 import { startStaticServer, type TestServer } from '../../test/support/static-server.js';
@@ -148,6 +149,49 @@ describe('conformly scan', () => {
       expect(run.stderr).toMatch(cases[index]?.[1] as RegExp);
       expect(run.stdout).toBe('');
     });
+  });
+
+  it('crawl discovers pages from the homepage and scans them, one JUnit suite per page', async () => {
+    const bakery = await startStaticServer(
+      fileURLToPath(new URL('../../test/fixtures/cli/site/', import.meta.url)),
+    );
+    try {
+      const run = await conformly(
+        'crawl',
+        `${bakery.url}/`,
+        '--max-pages',
+        '3',
+        '--allow-private',
+        '--format',
+        'junit',
+      );
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(`Discovering pages on ${bakery.url}/`);
+      const parsed = new XMLParser({
+        ignoreAttributes: false,
+        attributeNamePrefix: '',
+        isArray: (name) => name === 'testsuite' || name === 'testcase',
+      }).parse(run.stdout) as {
+        testsuites: {
+          testsuite: {
+            name: string;
+            testcase: { name: string; failure?: { '#text': string } }[];
+          }[];
+        };
+      };
+      const suites = parsed.testsuites.testsuite;
+      expect(suites[0]?.name).toBe(`${bakery.url}/`);
+      expect(suites.map((suite) => suite.name).sort()).toEqual(
+        [`${bakery.url}/`, `${bakery.url}/contact.html`, `${bakery.url}/menu.html`].sort(),
+      );
+      const menu = suites.find((suite) => suite.name.endsWith('/menu.html'));
+      const failures = menu?.testcase.flatMap((test) =>
+        test.failure ? [test.failure['#text']] : [],
+      );
+      expect(failures?.join('\n')).toContain('#loaf');
+    } finally {
+      await bakery.close();
+    }
   });
 
   it('prints usage for --help and the version for --version', async () => {

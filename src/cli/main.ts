@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
+import type { CrawlOptions } from './commands/crawl.js';
 import type { CliContext } from './commands/run-scan.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { formats, impacts, parseEngines, positiveInteger, type CommonOptions } from './options.js';
@@ -79,6 +80,17 @@ Examples:
     // Loaded on use: usage errors and --help then answer without loading the browser stack.
     chosen.action = async (context) =>
       (await import('./commands/scan.js')).scanCommand(urls, options, context);
+  });
+
+  addCommonOptions(
+    program
+      .command('crawl')
+      .description('discover the most important pages of a site from its homepage, then scan them')
+      .argument('<url>', 'the homepage')
+      .option('-n, --max-pages <n>', 'pages to scan, homepage included', positiveInteger(1), 10),
+  ).action((url: string, options: CrawlOptions) => {
+    chosen.action = async (context) =>
+      (await import('./commands/crawl.js')).crawlCommand(url, options, context);
   });
 
   return program;

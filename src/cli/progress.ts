@@ -4,6 +4,8 @@ import type { PageScanResult } from '../contract/index.js';
 /** Where the CLI tells the person what is happening; never stdout, which carries the results. */
 export interface Progress {
   log(message: string): void;
+  /** Once known (a crawl learns it after discovery). */
+  setTotal(total: number): void;
   pageDone(url: string, result: PageScanResult): void;
   pageFailed(url: string, error: string): void;
   stop(): void;
@@ -22,6 +24,9 @@ export function createProgress(
   if (!stream.isTTY || total < 2) {
     return {
       log: (message) => stream.write(`${message}\n`),
+      setTotal: (count) => {
+        total = count;
+      },
       pageDone: (url, result) => stream.write(`${counter()} ${url}: ${pageSummary(result)}\n`),
       pageFailed: (url, error) => stream.write(`${counter()} ${url}: failed: ${error}\n`),
       stop: () => undefined,
@@ -43,6 +48,7 @@ export function createProgress(
   const above = (line: string) => bars.log(`${line}\n`);
   return {
     log: above,
+    setTotal: (count) => bar.setTotal(count),
     pageDone: (url, result) => {
       bar.increment({ last: `${url}: ${pageSummary(result)}` });
     },
