@@ -1,8 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableName, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../test/support/db.js';
 import type { Database } from './client.js';
 import { pgErrorCode, pgErrorCodes } from './errors.js';
+import * as rows from './rows.js';
 import {
   addOns,
   artifacts,
@@ -277,9 +278,36 @@ describe.each(databaseTargets)('data model on $name', ({ open }) => {
       db().insert(engineResults).values({ pageScanId: page!.id, engine: 'pa11y' }),
       pgErrorCodes.uniqueViolation,
     );
-    // Deleting the audit takes its pages and their results with it.
+  });
+
+  it('deletes an audit with its pages, their results, issues and artifacts', async () => {
+    const [audit] = await db()
+      .insert(auditSessions)
+      .values({ baseUrl: 'https://example.org/', domain: 'example.org' })
+      .returning();
+    const [page] = await db()
+      .insert(pageScans)
+      .values({ auditSessionId: audit!.id, position: 0, url: 'https://example.org/' })
+      .returning();
+    await db().insert(engineResults).values({ pageScanId: page!.id, engine: 'axe' });
+    const bytes = Buffer.from('PK');
+    await db().insert(artifacts).values({
+      pageScanId: page!.id,
+      kind: 'screenshot',
+      mimeType: 'image/jpeg',
+      byteSize: bytes.length,
+      bytes,
+    });
+
     await db().delete(auditSessions).where(eq(auditSessions.id, audit!.id));
-    expect(await db().select().from(engineResults).where(eq(engineResults.id, result!.id))).toEqual(
+
+    expect(
+      await db().select().from(pageScans).where(eq(pageScans.auditSessionId, audit!.id)),
+    ).toEqual([]);
+    expect(
+      await db().select().from(engineResults).where(eq(engineResults.pageScanId, page!.id)),
+    ).toEqual([]);
+    expect(await db().select().from(artifacts).where(eq(artifacts.pageScanId, page!.id))).toEqual(
       [],
     );
   });
@@ -453,5 +481,31 @@ describe.each(databaseTargets)('data model on $name', ({ open }) => {
       .from(complaints)
       .where(eq(complaints.id, complaint!.id));
     expect(keptComplaint?.assignedTo).toBeNull();
+  });
+
+  // Last, so every table holds rows written by the tests above.
+  it('reads back rows that match their drizzle-zod row schemas', async () => {
+    const tables = [
+      [users, rows.UserRow],
+      [sessions, rows.SessionRow],
+      [authLogs, rows.AuthLogRow],
+      [outboxEmails, rows.OutboxEmailRow],
+      [scans, rows.ScanRow],
+      [issues, rows.IssueRow],
+      [auditSessions, rows.AuditSessionRow],
+      [pageScans, rows.PageScanRow],
+      [engineResults, rows.EngineResultRow],
+      [artifacts, rows.ArtifactRow],
+      [subscriptions, rows.SubscriptionRow],
+      [addOns, rows.AddOnRow],
+      [domains, rows.DomainRow],
+      [domainHistory, rows.DomainHistoryRow],
+      [complaints, rows.ComplaintRow],
+    ] as const;
+    for (const [table, schema] of tables) {
+      const stored = await db().select().from(table);
+      expect(stored.length, `rows in ${getTableName(table)}`).toBeGreaterThan(0);
+      for (const row of stored) schema.parse(row);
+    }
   });
 });
