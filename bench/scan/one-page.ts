@@ -1,0 +1,159 @@
+import { loadavg } from 'node:os';
+import type { BenchPage } from './site.js';
+import { median, round } from './stats.js';
+import { runTool } from './run-command.js';
+import { conformlyScan, type ToolCommand } from './tools.js';
+
+/**
+ * Part (a): one page, wall clock of whole commands as users type them. `conformly scan` (one
+ * browser, one page load, three engines) against pa11y, @axe-core/cli and achecker run one after
+ * another (three browsers, three loads). Runs alternate which side goes first, so a load spike from
+ * elsewhere on the machine hits both sides alike.
+ */
+
+export interface OnePageOptions {
+  baseUrl: string;
+  pages: { label: string; page: BenchPage; target: number }[];
+  separate: (url: string) => ToolCommand[];
+  runs: number;
+  warmup: number;
+  log: (line: string) => void;
+}
+
+interface ProcessingTimes {
+  load: number;
+  axe: number;
+  pa11y: number;
+  ibm: number;
+  total: number;
+}
+
+export interface OnePageResult {
+  label: string;
+  path: string;
+  elements: number;
+  runs: number;
+  warmup: number;
+  conformly: {
+    runsMs: number[];
+    medianMs: number;
+    findings: number;
+    processingTimes?: ProcessingTimes;
+  };
+  separate: {
+    runsMs: number[];
+    medianMs: number;
+    tools: Record<string, { runsMs: number[]; medianMs: number; findings: number }>;
+  };
+  /** separate median / conformly median. */
+  ratio: number;
+  target: number;
+  met: boolean;
+  load: { start: number[]; end: number[] };
+}
+
+export async function measureOnePage(options: OnePageOptions): Promise<OnePageResult[]> {
+  const results: OnePageResult[] = [];
+  for (const { label, page, target } of options.pages) {
+    const url = `${options.baseUrl}${page.path}`;
+    const load = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
+    const conformly = conformlyScan(url);
+    const tools = options.separate(url);
+    const conformlyRuns: number[] = [];
+    const separateRuns: number[] = [];
+    const toolRuns: Record<string, number[]> = Object.fromEntries(
+      tools.map((tool) => [tool.name, []]),
+    );
+    const toolFindings: Record<string, number> = {};
+    let conformlyFindings = 0;
+    let processingTimes: ProcessingTimes | undefined;
+
+    for (let iteration = 0; iteration < options.warmup + options.runs; iteration += 1) {
+      const measured = iteration >= options.warmup;
+      const runConformly = async () => {
+        const run = await runTool(conformly);
+        conformlyFindings = run.findings;
+        processingTimes = readProcessingTimes(run.stdout) ?? processingTimes;
+        return run.ms;
+      };
+      const runSeparate = async () => {
+        let total = 0;
+        for (const tool of tools) {
+          const run = await runTool(tool);
+          total += run.ms;
+          toolFindings[tool.name] = run.findings;
+          if (measured) toolRuns[tool.name]!.push(run.ms);
+        }
+        return total;
+      };
+      let conformlyMs: number;
+      let separateMs: number;
+      if (iteration % 2 === 0) {
+        conformlyMs = await runConformly();
+        separateMs = await runSeparate();
+      } else {
+        separateMs = await runSeparate();
+        conformlyMs = await runConformly();
+      }
+      options.log(
+        `  ${label} ${measured ? `run ${iteration - options.warmup + 1}/${options.runs}` : 'warm-up'}: conformly ${conformlyMs} ms, three tools ${separateMs} ms`,
+      );
+      if (measured) {
+        conformlyRuns.push(conformlyMs);
+        separateRuns.push(separateMs);
+      }
+    }
+
+    load.end = loadavg().map((value) => round(value, 2));
+    const conformlyMedian = median(conformlyRuns);
+    const separateMedian = median(separateRuns);
+    const ratio = round(separateMedian / conformlyMedian, 2);
+    results.push({
+      label,
+      path: page.path,
+      elements: page.elements,
+      runs: options.runs,
+      warmup: options.warmup,
+      conformly: {
+        runsMs: conformlyRuns,
+        medianMs: conformlyMedian,
+        findings: conformlyFindings,
+        processingTimes,
+      },
+      separate: {
+        runsMs: separateRuns,
+        medianMs: separateMedian,
+        tools: Object.fromEntries(
+          tools.map((tool) => [
+            tool.name,
+            {
+              runsMs: toolRuns[tool.name]!,
+              medianMs: median(toolRuns[tool.name]!),
+              findings: toolFindings[tool.name] ?? 0,
+            },
+          ]),
+        ),
+      },
+      ratio,
+      target,
+      met: ratio >= target,
+      load,
+    });
+  }
+  return results;
+}
+
+/** The CLI's JSON carries per-page processing times; they show where the one-page time goes. */
+function readProcessingTimes(stdout: string): ProcessingTimes | undefined {
+  try {
+    const parsed = JSON.parse(stdout) as unknown;
+    const first = (Array.isArray(parsed) ? parsed[0] : parsed) as
+      Record<string, unknown> | undefined;
+    const page = (Array.isArray(first?.pages) ? first.pages[0] : first) as
+      Record<string, unknown> | undefined;
+    const times = page?.processingTimes as ProcessingTimes | undefined;
+    return times && typeof times.total === 'number' ? times : undefined;
+  } catch {
+    return undefined;
+  }
+}

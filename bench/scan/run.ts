@@ -1,0 +1,424 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import CliTable from 'cli-table3';
+import { measureOnePage, type OnePageResult } from './one-page.js';
+import { analyzeSoak, type SoakResult } from './soak.js';
+import { startBenchSite } from './site.js';
+import { round } from './stats.js';
+import { runLibrary, runPa11yCi, type LibraryRun, type Pa11yCiRun } from './throughput.js';
+import {
+  benchDir,
+  chromiumBinary,
+  ensureTools,
+  repoDir,
+  separateTools,
+  startRuleServer,
+  toolVersions,
+} from './tools.js';
+
+/**
+ * `npm run bench:scan`: (a) one page against the three tools run separately, (b) throughput of a
+ * 50-page site, (c) memory over 500 pages. Prints a table per part and writes
+ * bench/results/scan-<timestamp>.json and bench/results/latest.json. Exits 1 when memory grows
+ * over the soak run (the only hard failure: targets are reported, not enforced).
+ */
+
+const { values: args } = parseArgs({
+  options: {
+    parts: { type: 'string', default: 'a,b,c' },
+    runs: { type: 'string' },
+    warmup: { type: 'string' },
+    'soak-pages': { type: 'string' },
+    concurrency: { type: 'string' },
+    'pa11y-ci-concurrency': { type: 'string' },
+    smoke: { type: 'boolean', default: false },
+    'wait-quiet': { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (args.help) {
+  console.log(`npm run bench:scan -- [options]
+  --parts a,b,c              which parts to run (default all)
+  --runs N --warmup N        one-page runs per side (default 7 and 1; smoke 1 and 0)
+  --concurrency 1,2,4,auto   conformly tab counts for part b
+  --pa11y-ci-concurrency 1,2,4
+  --soak-pages N             part c pages (default 500; smoke 40)
+  --smoke                    a short run to check the harness (numbers not comparable)
+  --wait-quiet MINUTES       wait up to MINUTES for the 1-minute load average to drop below 1.0`);
+  process.exit(0);
+}
+
+const smoke = args.smoke;
+const parts = new Set(args.parts.split(',').map((part) => part.trim()));
+const runs = Number(args.runs ?? (smoke ? 1 : 7));
+const warmup = Number(args.warmup ?? (smoke ? 0 : 1));
+const soakPages = Number(args['soak-pages'] ?? (smoke ? 40 : 500));
+const concurrencies = (args.concurrency ?? (smoke ? '1,auto' : '1,2,4,auto'))
+  .split(',')
+  .map((value) => (value === 'auto' ? 'auto' : Number(value)));
+const pa11yCiConcurrencies = (args['pa11y-ci-concurrency'] ?? (smoke ? '1' : '1,2,4'))
+  .split(',')
+  .map(Number);
+const sitePagesUsed = smoke ? 10 : 50;
+
+const targets = {
+  smallRatio: 3.5,
+  largeRatio: 2,
+  autoPagesPerMin: 90,
+  peakMbAt4Tabs: 1024,
+};
+
+const log = (line: string) => console.log(line);
+
+/** Plain tables: results get pasted into notes and logs, where colour codes are noise. */
+function plainTable(options: { head: string[] }) {
+  return new CliTable({ ...options, style: { head: [], border: [] } });
+}
+const loadNow = () => loadavg().map((value) => round(value, 2));
+
+async function waitForQuiet(minutes: number): Promise<void> {
+  const deadline = Date.now() + minutes * 60_000;
+  while (loadavg()[0]! >= 1 && Date.now() < deadline) {
+    log(`Load average ${loadNow().join(' ')}; waiting for < 1.0 ...`);
+    await new Promise((resolve) => setTimeout(resolve, 15_000));
+  }
+}
+
+function gitCommit(): { commit: string; dirty: boolean } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: repoDir,
+      encoding: 'utf8',
+    }).trim();
+    const status = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bin'], {
+      cwd: repoDir,
+      encoding: 'utf8',
+    });
+    return { commit, dirty: status.trim().length > 0 };
+  } catch {
+    return { commit: 'unknown', dirty: true };
+  }
+}
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(chromiumBinary, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+function printOnePage(results: OnePageResult[]): void {
+  const table = plainTable({
+    head: [
+      'Page',
+      'Elements',
+      'conformly',
+      'pa11y',
+      'axe',
+      'achecker',
+      '3 tools',
+      'Ratio',
+      'Target',
+    ],
+  });
+  for (const result of results) {
+    const tool = (name: string) => `${(result.separate.tools[name]?.medianMs ?? NaN) / 1000} s`;
+    table.push([
+      result.label,
+      result.elements,
+      `${result.conformly.medianMs / 1000} s`,
+      tool('pa11y'),
+      tool('axe'),
+      tool('achecker'),
+      `${result.separate.medianMs / 1000} s`,
+      `${result.ratio}x`,
+      `>= ${result.target}x ${result.met ? 'met' : 'MISSED'}`,
+    ]);
+  }
+  log(
+    `\n(a) One page, median of ${runs} runs after ${warmup} warm-up (wall clock of whole commands)`,
+  );
+  log(table.toString());
+  for (const result of results) {
+    const times = result.conformly.processingTimes;
+    if (times) {
+      log(
+        `  ${result.label}: conformly inside the scan: load ${times.load} ms, axe ${times.axe} ms, pa11y ${times.pa11y} ms, ibm ${times.ibm} ms, scan total ${times.total} ms of ${result.conformly.medianMs} ms wall`,
+      );
+    }
+  }
+}
+
+function printThroughput(library: LibraryRun[], pa11yCi: Pa11yCiRun[]): void {
+  const table = plainTable({
+    head: [
+      'Tool',
+      'Tabs',
+      'Pages',
+      'Failed',
+      'Pages/min',
+      'Pages/min (process)',
+      'Peak PSS',
+      'Peak RSS',
+      'Load avg',
+    ],
+  });
+  for (const run of library) {
+    table.push([
+      `conformly (${run.concurrency})`,
+      run.tabs,
+      run.pages,
+      run.failed,
+      run.pagesPerMin,
+      run.pagesPerMinWholeProcess,
+      `${run.peakPssMb} MB`,
+      `${run.peakRssMb} MB`,
+      run.load.start[0],
+    ]);
+  }
+  for (const run of pa11yCi) {
+    table.push([
+      'pa11y-ci (htmlcs only)',
+      run.concurrency,
+      run.pages,
+      run.pageErrors,
+      '-',
+      run.pagesPerMin,
+      `${run.peakPssMb} MB`,
+      `${run.peakRssMb} MB`,
+      run.load.start[0],
+    ]);
+  }
+  log(
+    `\n(b) Throughput, ${library[0]?.pages ?? pa11yCi[0]?.pages} pages (all three engines, screenshots on)`,
+  );
+  log(table.toString());
+  const breakdown = plainTable({
+    head: ['Tabs', 'load', 'axe', 'pa11y', 'ibm', 'other', 'mean page', 'median page'],
+  });
+  for (const run of library) {
+    const cell = (key: keyof LibraryRun['shares']) =>
+      `${run.meanTimes[key]} ms (${run.shares[key]}%)`;
+    breakdown.push([
+      String(run.concurrency),
+      cell('load'),
+      cell('axe'),
+      cell('pa11y'),
+      cell('ibm'),
+      cell('other'),
+      `${run.meanTimes.total} ms`,
+      `${run.medianPageMs} ms`,
+    ]);
+  }
+  log(
+    'Where a page scan spends its time (mean per page; "other" = tab setup, screenshots, analysis)',
+  );
+  log(breakdown.toString());
+}
+
+function printSoak(soak: SoakResult): void {
+  const table = plainTable({ head: ['Pages done', 'Tree PSS', 'Tree RSS', 'Processes'] });
+  for (const point of soak.checkpoints) {
+    table.push([point.pages, `${point.pssMb} MB`, `${point.rssMb} MB`, point.processes]);
+  }
+  log(
+    `\n(c) Memory over ${soak.pages} pages, one pool of ${soak.tabs} tabs (${soak.pagesPerMin} pages/min)`,
+  );
+  log(table.toString());
+  log(
+    `  baseline ${soak.baselinePssMb} MB, end ${soak.endPssMb} MB, growth ${round(soak.growth * 100, 1)}%, slope ${soak.slopeMbPer100Pages} MB per 100 pages: ${soak.flat ? 'FLAT' : 'GROWING'}`,
+  );
+  log(`  criterion: ${soak.criterion}`);
+}
+
+async function main(): Promise<void> {
+  if (args['wait-quiet']) await waitForQuiet(Number(args['wait-quiet']));
+  ensureTools();
+  const startedAt = new Date();
+  const loadAtStart = loadNow();
+  if (loadAtStart[0]! >= 1) {
+    log(
+      `Warning: load average is ${loadAtStart.join(' ')}; other work on this machine will disturb the numbers.`,
+    );
+  }
+  const site = await startBenchSite();
+  const ruleServer = await startRuleServer();
+  const workDir = mkdtempSync(join(tmpdir(), 'conformly-bench-'));
+  const siteUrls = site.pages.slice(0, sitePagesUsed).map((page) => `${site.url}${page.path}`);
+  let onePage: OnePageResult[] | { skipped: string } | undefined;
+  const throughput: { conformly: LibraryRun[]; pa11yCi: Pa11yCiRun[] } = {
+    conformly: [],
+    pa11yCi: [],
+  };
+  let soak: (SoakResult & { samples: LibraryRun['samples'] }) | undefined;
+
+  try {
+    if (parts.has('a')) {
+      if (!existsSync(join(repoDir, 'bin/conformly.js'))) {
+        onePage = { skipped: 'bin/conformly.js does not exist yet' };
+        log('\n(a) skipped: bin/conformly.js does not exist yet');
+      } else {
+        log(`\n(a) One page: ${runs} runs + ${warmup} warm-up per page`);
+        onePage = await measureOnePage({
+          baseUrl: site.url,
+          pages: [
+            { label: 'small', page: site.small, target: targets.smallRatio },
+            { label: 'large', page: site.large, target: targets.largeRatio },
+          ],
+          separate: separateTools(workDir, ruleServer.url),
+          runs,
+          warmup,
+          log,
+        });
+        printOnePage(onePage);
+      }
+    }
+
+    if (parts.has('b')) {
+      log(`\n(b) Throughput over ${siteUrls.length} pages`);
+      for (const concurrency of concurrencies) {
+        const run = await runLibrary(siteUrls, concurrency);
+        log(
+          `  conformly ${concurrency}: ${run.pagesPerMin} pages/min, peak ${run.peakPssMb} MB PSS, ${run.failed} failed`,
+        );
+        throughput.conformly.push(run);
+      }
+      for (const concurrency of pa11yCiConcurrencies) {
+        const run = await runPa11yCi(workDir, siteUrls, concurrency);
+        log(
+          `  pa11y-ci ${concurrency}: ${run.pagesPerMin} pages/min, peak ${run.peakPssMb} MB PSS`,
+        );
+        throughput.pa11yCi.push(run);
+      }
+      printThroughput(throughput.conformly, throughput.pa11yCi);
+    }
+
+    if (parts.has('c')) {
+      const urls = Array.from(
+        { length: soakPages },
+        (_, index) => siteUrls[index % siteUrls.length]!,
+      );
+      log(`\n(c) ${soakPages} pages through one pool (auto tabs)`);
+      const run = await runLibrary(urls, 'auto', (line) => {
+        if (line.done % 50 === 0) log(`  ${line.done} pages, ${line.at / 1000} s`);
+      });
+      soak = { ...analyzeSoak(run), samples: run.samples };
+      printSoak(soak);
+    }
+  } finally {
+    await site.close();
+    await ruleServer.close();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+
+  const auto = throughput.conformly.find((run) => run.concurrency === 'auto');
+  const fourTabs = throughput.conformly.find((run) => run.tabs === 4);
+  const bestPa11yCi = Math.max(0, ...throughput.pa11yCi.map((run) => run.pagesPerMin));
+  const onePageResults = Array.isArray(onePage) ? onePage : [];
+  const targetChecks = [
+    ...onePageResults.map((result) => ({
+      target: `one ${result.label} page >= ${result.target}x faster than the three tools`,
+      measured: `${result.ratio}x`,
+      met: result.met,
+    })),
+    ...(auto
+      ? [
+          {
+            target: `>= ${targets.autoPagesPerMin} pages/min at auto concurrency (${auto.tabs} tabs)`,
+            measured: `${auto.pagesPerMin} pages/min`,
+            met: auto.pagesPerMin >= targets.autoPagesPerMin,
+          },
+          {
+            target: 'ahead of pa11y-ci (best of its concurrencies, whole process)',
+            measured: `${auto.pagesPerMinWholeProcess} vs ${bestPa11yCi} pages/min`,
+            met: throughput.pa11yCi.length > 0 && auto.pagesPerMinWholeProcess > bestPa11yCi,
+          },
+        ]
+      : []),
+    ...(fourTabs
+      ? [
+          {
+            target: `peak memory <= ${targets.peakMbAt4Tabs} MB at 4 tabs`,
+            measured: `${fourTabs.peakPssMb} MB PSS (${fourTabs.peakRssMb} MB RSS)`,
+            met: fourTabs.peakPssMb <= targets.peakMbAt4Tabs,
+          },
+        ]
+      : []),
+    ...(soak
+      ? [
+          {
+            target: 'memory flat over the soak run',
+            measured: `${round(soak.growth * 100, 1)}% growth`,
+            met: soak.flat,
+          },
+        ]
+      : []),
+  ];
+  if (targetChecks.length > 0) {
+    const table = plainTable({ head: ['Target', 'Measured', 'Met'] });
+    for (const check of targetChecks)
+      table.push([check.target, check.measured, check.met ? 'yes' : 'NO']);
+    log('\nTargets');
+    log(table.toString());
+  }
+
+  const finishedAt = new Date();
+  const report = {
+    kind: smoke ? 'smoke' : 'full',
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    loadAverage: { start: loadAtStart, end: loadNow() },
+    machine: {
+      cores: availableParallelism(),
+      cpu: cpus()[0]?.model ?? 'unknown',
+      memoryGb: round(totalmem() / 1024 ** 3, 1),
+      node: process.version,
+      chromium: chromiumVersion(),
+    },
+    conformly: gitCommit(),
+    tools: toolVersions(),
+    site: {
+      small: site.small,
+      large: site.large,
+      pages: site.pages.slice(0, sitePagesUsed),
+    },
+    options: { parts: [...parts], runs, warmup, concurrencies, pa11yCiConcurrencies, soakPages },
+    targets: targetChecks,
+    onePage,
+    throughput: {
+      conformly: throughput.conformly.map(({ samples, memoryByPage, ...rest }) => ({
+        ...rest,
+        memoryTimeline: samples.filter((_, index) => index % 5 === 0),
+        memoryByPageCount: memoryByPage.length,
+      })),
+      pa11yCi: throughput.pa11yCi,
+    },
+    soak: soak && {
+      ...soak,
+      samples: soak.samples.filter((_, index) => index % 5 === 0),
+    },
+  };
+  const resultsDir = join(benchDir, 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  writeFileSync(join(resultsDir, `scan-${stamp}.json`), json);
+  writeFileSync(join(resultsDir, 'latest.json'), json);
+  log(`\nWrote bench/results/scan-${stamp}.json and bench/results/latest.json`);
+  if (soak && !soak.flat) {
+    console.error(
+      `Memory grew ${round(soak.growth * 100, 1)}% over ${soak.pages} pages (limit ${soak.maxGrowth * 100}%).`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+});

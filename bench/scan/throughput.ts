@@ -1,0 +1,197 @@
+import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import type { PageLine, SummaryLine } from './library-worker.js';
+import { peak, sampleTreeMemory, type TreeMemory } from './process-memory.js';
+import { runCommand } from './run-command.js';
+import { mean, median, round } from './stats.js';
+import { repoDir, toolBins, writePa11yCiConfig } from './tools.js';
+
+/**
+ * Part (b) and the engine of part (c): a measured child process scanning many pages while the
+ * harness samples the memory of its whole process tree (node plus every Chromium process).
+ */
+
+export interface LibraryRun {
+  concurrency: number | 'auto';
+  tabs: number;
+  pages: number;
+  failed: number;
+  engineErrors: Record<string, number>;
+  /** Spawn to exit: node start, tsx, browser launch, every page, browser close. */
+  processMs: number;
+  /** Pool creation to the last result (browser launch included). */
+  scanMs: number;
+  pagesPerMin: number;
+  pagesPerMinWholeProcess: number;
+  peakPssMb: number;
+  peakRssMb: number;
+  /** PSS by process kind at the peak sample. */
+  peakByKind: Record<string, number>;
+  /** Mean per page, in ms, from the scanner's processing times. */
+  meanTimes: {
+    load: number;
+    axe: number;
+    pa11y: number;
+    ibm: number;
+    other: number;
+    total: number;
+  };
+  /** Share of summed engine+load time per step, in %. */
+  shares: { load: number; axe: number; pa11y: number; ibm: number; other: number };
+  medianPageMs: number;
+  load: { start: number[]; end: number[] };
+  /** Memory at the moment each page finished (index = pages done - 1). */
+  memoryByPage: TreeMemory[];
+  samples: TreeMemory[];
+}
+
+const workerPath = join(repoDir, 'bench/scan/library-worker.ts');
+
+export async function runLibrary(
+  urls: string[],
+  concurrency: number | 'auto',
+  onPage?: (line: PageLine) => void,
+): Promise<LibraryRun> {
+  const load = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', workerPath, JSON.stringify({ urls, concurrency })],
+    {
+      cwd: repoDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const sampler = sampleTreeMemory(child.pid!);
+  const lines: PageLine[] = [];
+  const memoryByPage: TreeMemory[] = [];
+  let summary: SummaryLine | undefined;
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const reader = createInterface({ input: child.stdout });
+  reader.on('line', (text) => {
+    if (!text.startsWith('{')) return;
+    const line = JSON.parse(text) as PageLine | SummaryLine;
+    if (line.kind === 'summary') {
+      summary = line;
+      return;
+    }
+    lines.push(line);
+    const latest = sampler.latest();
+    if (latest) memoryByPage.push(latest);
+    onPage?.(line);
+  });
+  const exitCode = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const processMs = Math.round(performance.now() - started);
+  const samples = sampler.stop();
+  load.end = loadavg().map((value) => round(value, 2));
+  if (exitCode !== 0 || !summary) {
+    throw new Error(`The library worker failed (exit ${exitCode}):\n${stderr.slice(-3000)}`);
+  }
+
+  const scanned = lines.filter((line) => line.ok && line.times);
+  const engineErrors: Record<string, number> = {};
+  for (const line of scanned) {
+    for (const engine of line.engineErrors ?? [])
+      engineErrors[engine] = (engineErrors[engine] ?? 0) + 1;
+  }
+  const meanOf = (pick: (times: NonNullable<PageLine['times']>) => number) =>
+    round(mean(scanned.map((line) => pick(line.times!))), 0);
+  const meanTimes = {
+    load: meanOf((times) => times.load),
+    axe: meanOf((times) => times.axe),
+    pa11y: meanOf((times) => times.pa11y),
+    ibm: meanOf((times) => times.ibm),
+    // Tab setup, request guard, screenshots and analysis.
+    other: meanOf((times) => times.total - times.load - times.axe - times.pa11y - times.ibm),
+    total: meanOf((times) => times.total),
+  };
+  const share = (value: number) => round((100 * value) / meanTimes.total, 1);
+  const memoryPeak = peak(samples);
+  return {
+    concurrency,
+    tabs: summary.tabs,
+    pages: urls.length,
+    failed: summary.failed,
+    engineErrors,
+    processMs,
+    scanMs: summary.scanMs,
+    pagesPerMin: round((urls.length * 60_000) / summary.scanMs, 1),
+    pagesPerMinWholeProcess: round((urls.length * 60_000) / processMs, 1),
+    peakPssMb: memoryPeak.pssMb,
+    peakRssMb: memoryPeak.rssMb,
+    peakByKind: memoryPeak.atPeak?.byKind ?? {},
+    meanTimes,
+    shares: {
+      load: share(meanTimes.load),
+      axe: share(meanTimes.axe),
+      pa11y: share(meanTimes.pa11y),
+      ibm: share(meanTimes.ibm),
+      other: share(meanTimes.other),
+    },
+    medianPageMs: median(scanned.map((line) => line.times!.total)),
+    load,
+    memoryByPage,
+    samples,
+  };
+}
+
+export interface Pa11yCiRun {
+  concurrency: number;
+  pages: number;
+  /** pa11y-ci's own count of URLs it reported on (errors included). */
+  reported: number;
+  pageErrors: number;
+  processMs: number;
+  pagesPerMin: number;
+  peakPssMb: number;
+  peakRssMb: number;
+  peakByKind: Record<string, number>;
+  load: { start: number[]; end: number[] };
+}
+
+/** pa11y-ci as its users run it: one process, its own browser, HTML_CodeSniffer only. */
+export async function runPa11yCi(
+  workDir: string,
+  urls: string[],
+  concurrency: number,
+): Promise<Pa11yCiRun> {
+  const load = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
+  const config = writePa11yCiConfig(workDir, urls, concurrency);
+  let sampler: ReturnType<typeof sampleTreeMemory> | undefined;
+  const run = await runCommand(
+    {
+      file: process.execPath,
+      args: [toolBins.pa11yCi, '--config', config, '--json'],
+      cwd: workDir,
+      env: process.env,
+    },
+    (pid) => (sampler = sampleTreeMemory(pid)),
+  );
+  const samples = sampler?.stop() ?? [];
+  load.end = loadavg().map((value) => round(value, 2));
+  // Exit 2 means "issues found", which every benchmark page has.
+  if (run.exitCode !== 0 && run.exitCode !== 2) {
+    throw new Error(`pa11y-ci exited with ${run.exitCode}:\n${run.stderr.slice(-2000)}`);
+  }
+  const report = JSON.parse(run.stdout) as { total: number; results: Record<string, unknown[]> };
+  const pageErrors = Object.values(report.results).filter((issues) =>
+    issues.some((issue) => issue instanceof Object && 'message' in issue && !('code' in issue)),
+  ).length;
+  const memoryPeak = peak(samples);
+  return {
+    concurrency,
+    pages: urls.length,
+    reported: Object.keys(report.results).length,
+    pageErrors,
+    processMs: run.ms,
+    pagesPerMin: round((urls.length * 60_000) / run.ms, 1),
+    peakPssMb: memoryPeak.pssMb,
+    peakRssMb: memoryPeak.rssMb,
+    peakByKind: memoryPeak.atPeak?.byKind ?? {},
+    load,
+  };
+}

@@ -1,0 +1,264 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import sirv from 'sirv';
+
+/**
+ * The comparison tools, run the way their users run them: each CLI launches its own browser and
+ * loads the page itself. They live in bench/node_modules (bench/package.json) so the product's own
+ * install never pulls them in; `ensureTools()` installs them on first use.
+ */
+
+export const benchDir = resolve(import.meta.dirname, '..');
+export const repoDir = resolve(benchDir, '..');
+const modules = join(benchDir, 'node_modules');
+
+export const chromiumBinary = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
+export const chromedriverBinary = process.env.CHROMEDRIVER_PATH ?? '/usr/bin/chromedriver';
+
+/** The product's launch flags (src/scanner/browser-launch.ts), so no tool gets a cheaper browser. */
+const chromiumFlags = [
+  'no-sandbox',
+  'disable-gpu',
+  'disable-quic',
+  'no-first-run',
+  'disable-background-networking',
+  'disable-component-update',
+  'disable-sync',
+  'disable-dev-shm-usage',
+  'disable-extensions',
+  'mute-audio',
+  'no-default-browser-check',
+];
+
+/** Bin files are run through node: npm leaves some of them without the executable bit. */
+export const toolBins = {
+  pa11y: join(modules, 'pa11y/bin/pa11y.js'),
+  axe: join(modules, '@axe-core/cli/dist/src/bin/cli.js'),
+  achecker: join(modules, 'accessibility-checker/bin/achecker.js'),
+  pa11yCi: join(modules, 'pa11y-ci/bin/pa11y-ci.js'),
+} as const;
+
+const toolPackages = [
+  'pa11y',
+  '@axe-core/cli',
+  'accessibility-checker',
+  'accessibility-checker-engine',
+  'pa11y-ci',
+];
+
+/** Versions as installed, for the results file. */
+export function toolVersions(): Record<string, string> {
+  return Object.fromEntries(
+    toolPackages.map((name) => {
+      const manifest = JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')) as {
+        version: string;
+      };
+      return [name, manifest.version];
+    }),
+  );
+}
+
+/**
+ * Installs the comparison tools into bench/ when missing. No browser downloads (Debian chromium and
+ * chromedriver are used) and no install scripts (accessibility-checker's runs IBM telemetry).
+ */
+export function ensureTools(): void {
+  const missing = Object.values(toolBins).filter((bin) => !existsSync(bin));
+  if (missing.length === 0) return;
+  console.log('Installing the comparison tools into bench/node_modules (one time)...');
+  execFileSync(
+    'npm',
+    ['install', '--prefix', benchDir, '--ignore-scripts', '--no-audit', '--no-fund'],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: 'true', CHROMEDRIVER_SKIP_DOWNLOAD: 'true' },
+    },
+  );
+}
+
+/** A command line the harness runs and times. */
+export interface ToolCommand {
+  name: string;
+  file: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Exit codes that mean "ran and reported": pa11y exits 2 when it finds issues. */
+  okExitCodes: number[];
+  /** Checks the run really scanned the page; returns the number of findings it reported. */
+  findings(stdout: string, cwd: string): number;
+}
+
+const browserEnv = { ...process.env, PUPPETEER_EXECUTABLE_PATH: chromiumBinary };
+
+export function conformlyScan(url: string): ToolCommand {
+  return {
+    name: 'conformly',
+    file: process.execPath,
+    args: [join(repoDir, 'bin/conformly.js'), 'scan', url, '--format', 'json', '--allow-private'],
+    cwd: repoDir,
+    env: { ...process.env, CHROMIUM_PATH: chromiumBinary },
+    // The CLI exits 1 only with --fail-on; findings alone exit 0.
+    okExitCodes: [0],
+    findings: (stdout) => {
+      const parsed = JSON.parse(stdout) as unknown;
+      const pages = Array.isArray(parsed) ? parsed : [parsed];
+      return pages.reduce((sum: number, page) => sum + countIssues(page), 0);
+    },
+  };
+}
+
+function countIssues(page: unknown): number {
+  if (page && typeof page === 'object') {
+    const record = page as Record<string, unknown>;
+    if (Array.isArray(record.issues)) return record.issues.length;
+    if (Array.isArray(record.pages))
+      return record.pages.reduce((sum: number, inner) => sum + countIssues(inner), 0);
+  }
+  throw new Error('conformly JSON output has no issues list');
+}
+
+/** Writes the tools' config files into `workDir` and returns their command lines. */
+export function separateTools(workDir: string, ruleServerUrl: string) {
+  const pa11yConfig = join(workDir, 'pa11y.json');
+  writeFileSync(
+    pa11yConfig,
+    JSON.stringify({
+      chromeLaunchConfig: {
+        executablePath: chromiumBinary,
+        args: chromiumFlags.map((flag) => `--${flag}`),
+      },
+    }),
+  );
+  writeAcheckerConfig(workDir, ruleServerUrl);
+
+  return (url: string): ToolCommand[] => [
+    {
+      name: 'pa11y',
+      file: process.execPath,
+      // Warnings included: the product reports HTML_CodeSniffer warnings as needs-review items.
+      args: [
+        toolBins.pa11y,
+        '--config',
+        pa11yConfig,
+        '--reporter',
+        'json',
+        '--include-warnings',
+        url,
+      ],
+      cwd: workDir,
+      env: browserEnv,
+      okExitCodes: [0, 2],
+      findings: (stdout) => (JSON.parse(stdout) as unknown[]).length,
+    },
+    {
+      name: 'axe',
+      file: process.execPath,
+      args: [
+        toolBins.axe,
+        url,
+        '--tags',
+        'wcag2a,wcag2aa,wcag21a,wcag21aa,wcag22a,wcag22aa,best-practice',
+        '--chromedriver-path',
+        chromedriverBinary,
+        '--chrome-path',
+        chromiumBinary,
+        '--chrome-options',
+        chromiumFlags.join(','),
+        '--stdout',
+      ],
+      cwd: workDir,
+      env: browserEnv,
+      okExitCodes: [0],
+      findings: (stdout) => {
+        const runs = JSON.parse(stdout) as { violations: { nodes: unknown[] }[] }[];
+        return runs.reduce(
+          (sum, run) => sum + run.violations.reduce((n, rule) => n + rule.nodes.length, 0),
+          0,
+        );
+      },
+    },
+    {
+      name: 'achecker',
+      file: process.execPath,
+      args: [toolBins.achecker, url],
+      cwd: workDir,
+      env: browserEnv,
+      // achecker exits 1 when the page fails its policy, which every benchmark page does.
+      okExitCodes: [0, 1],
+      findings: (stdout) => {
+        if (!/\d+ of \d+ passed/.test(stdout)) throw new Error('no "n of m passed" line');
+        return stdout.match(/^\s*Level: /gm)?.length ?? 0;
+      },
+    },
+  ];
+}
+
+function writeAcheckerConfig(workDir: string, ruleServerUrl: string): void {
+  // Offline setup proven in notes/stack-prototype.md §2: the wrapper fetches its rules over HTTP
+  // only, so the installed engine package is served from 127.0.0.1. No metrics to IBM.
+  writeFileSync(
+    join(workDir, '.achecker.yml'),
+    [
+      `ruleServer: ${ruleServerUrl}`,
+      `rulePack: ${ruleServerUrl}`,
+      'ruleArchive: latest',
+      'policies: [IBM_Accessibility]',
+      'failLevels: [violation]',
+      'reportLevels: [violation, potentialviolation, recommendation, potentialrecommendation, manual]',
+      'perfMetrics: false',
+      'outputFormat: [json]',
+      `outputFolder: ${join(workDir, 'achecker-results')}`,
+      'headless: shell',
+      `puppeteerArgs: [${chromiumFlags.map((flag) => `--${flag}`).join(', ')}]`,
+      '',
+    ].join('\n'),
+  );
+}
+
+export interface RuleServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves accessibility-checker-engine's package folder, which holds archives.json and ace.js. */
+export async function startRuleServer(): Promise<RuleServer> {
+  const files = sirv(join(modules, 'accessibility-checker-engine'), { dev: true, etag: false });
+  const server = createServer((req, res) =>
+    files(req, res, () => {
+      res.writeHead(404).end('Not found');
+    }),
+  );
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((done, fail) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? fail(error) : done()));
+      }),
+  };
+}
+
+/** pa11y-ci's config for the throughput run; concurrency 1 is its default. */
+export function writePa11yCiConfig(workDir: string, urls: string[], concurrency: number): string {
+  const path = join(workDir, `pa11yci-${concurrency}.json`);
+  writeFileSync(
+    path,
+    JSON.stringify({
+      defaults: {
+        concurrency,
+        chromeLaunchConfig: {
+          executablePath: chromiumBinary,
+          args: chromiumFlags.map((flag) => `--${flag}`),
+        },
+      },
+      urls,
+    }),
+  );
+  return path;
+}
