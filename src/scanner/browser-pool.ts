@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import PQueue from 'p-queue';
 import puppeteer, {
@@ -54,6 +55,8 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
   const size = Math.max(1, Math.floor(options.size ?? defaultPoolSize()));
   const queue = new PQueue({ concurrency: size });
   const closed = new AbortController();
+  // Every waiting borrower listens for close: many listeners here are the design, not a leak.
+  setMaxListeners(0, closed.signal);
   const idle: Tab[] = [];
   /** Every context this pool opened, so closing never touches a shared browser's other users. */
   const contexts = new Set<BrowserContext>();
