@@ -24,7 +24,11 @@ describe.each(databaseTargets)('job queue on $name', ({ name, open }) => {
     database = await open();
     boss = await createQueue(database, {
       schema: bossSchema,
-      retry: { 'scan-page': { retryDelay: 1 } },
+      retry: {
+        'scan-page': { retryDelay: 1 },
+        // An audit taken by a worker that then dies is given up on after one second.
+        'audit-site': { retryDelay: 1, expireInSeconds: 1 },
+      },
     });
   });
   afterAll(async () => {
@@ -44,10 +48,8 @@ describe.each(databaseTargets)('job queue on $name', ({ name, open }) => {
       retryDelay: 1,
       retryBackoff: true,
     });
-    expect(await boss.getQueue('audit-site')).toMatchObject({
-      retryLimit: 1,
-      expireInSeconds: 1800,
-    });
+    expect(queue?.expireInSeconds).toBe(300);
+    expect(await boss.getQueue('audit-site')).toMatchObject({ retryLimit: 1, retryBackoff: true });
   });
 
   it('hands a validated payload to a worker', async () => {
@@ -124,6 +126,30 @@ describe.each(databaseTargets)('job queue on $name', ({ name, open }) => {
     } finally {
       for (const id of workers) await boss.offWork({ id });
     }
+  });
+
+  it('takes back a job whose worker died and runs it again', async () => {
+    const payload = { auditSessionId: randomUUID(), urls: ['https://example.org/'] };
+    await sendJob(boss, 'audit-site', payload);
+    // A worker takes the job, then its process is killed: it never completes or fails it.
+    const [taken] = await boss.fetch('audit-site');
+    expect(taken?.id).toBe(payload.auditSessionId);
+
+    // Maintenance (every maintenanceIntervalSeconds in service) finds it past its expiry.
+    const expired = await eventually(async () => {
+      await boss.maintain();
+      const job = await boss.getJobById('audit-site', payload.auditSessionId);
+      return job?.state === 'retry' ? job : undefined;
+    });
+    expect(expired.output).toEqual({
+      value: { message: 'job failed by timeout in active state' },
+    });
+    const [retaken] = await eventually(async () => {
+      const jobs = await boss.fetch('audit-site', { includeMetadata: true });
+      return jobs.length > 0 ? jobs : undefined;
+    });
+    expect(retaken).toMatchObject({ id: payload.auditSessionId, data: payload, retryCount: 1 });
+    await boss.complete('audit-site', payload.auditSessionId);
   });
 
   it('refuses a bad payload, naming every bad field, and queues nothing', async () => {
