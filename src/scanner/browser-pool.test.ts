@@ -124,11 +124,14 @@ describe('a pool that owns its browser', () => {
   it('relaunches a killed browser, then closes without leaving a Chromium process', async () => {
     const pool = createPagePool({ size: 2 });
     try {
-      const firstPid = await pool.withPage(async (page, browser) => {
+      const first = await pool.withPage(async (page, browser) => {
         await page.goto(site.url);
-        return browser.process()!.pid!;
+        return browser;
       });
+      const firstPid = first.process()!.pid!;
       process.kill(firstPid, 'SIGKILL');
+      // A scan that starts before the connection drop is noticed fails like any crashed scan.
+      await expect.poll(() => first.connected, { timeout: 10_000 }).toBe(false);
       await expect.poll(() => processTree(firstPid).length, { timeout: 10_000 }).toBe(0);
 
       const { pid, title } = await pool.withPage(async (page, browser) => {
