@@ -2,3 +2,4 @@ export * from './finding.js';
 export * from './raw-result.js';
 export * from './page-scan.js';
 export * from './discovery.js';
+export * from './scan-api.js';

@@ -1,0 +1,215 @@
+import type PgBoss from 'pg-boss';
+import type { PageScanResult } from '../contract/index.js';
+import type { AppDb } from '../db/client.js';
+import {
+  PageLoadError,
+  ScanTimeoutError,
+  UrlSafetyError,
+  scanPage,
+  type PagePool,
+  type ScanProgressEvent,
+} from '../scanner/index.js';
+import type { ScanPagePayload } from './queues.js';
+import {
+  logEntry,
+  markFailed,
+  markRetrying,
+  markRunning,
+  readScanStatus,
+  storeResult,
+  writeProgress,
+  type ProgressUpdate,
+} from './scan-store.js';
+
+export interface ScanPageHandlerOptions {
+  db: AppDb;
+  pool: PagePool;
+  /** ALLOW_PRIVATE_TARGETS: let scans reach loopback and private addresses. */
+  allowPrivateTargets: boolean;
+  /** How often a running scan looks for an abort request on its row; default 500 ms. */
+  abortCheckMs?: number;
+  /** Whole-page budget handed to the scanner (its default when absent). */
+  scanTimeoutMs?: number;
+  /** Progress writes that fail (database gone) are reported here and never fail the scan. */
+  onError?: (error: unknown) => void;
+}
+
+/** The user asked to stop: not a failure, and never retried. */
+export class ScanAbortedError extends Error {
+  override name = 'ScanAbortedError';
+  constructor() {
+    super('The scan was aborted.');
+  }
+}
+
+export interface ScanPageOutcome {
+  status: 'completed' | 'failed' | 'aborted' | 'skipped';
+  score?: number;
+  reason?: string;
+}
+
+/**
+ * The `scan-page` job: runs scanPage on the worker's tab pool, writes progress to the scan's row
+ * as it happens (any server answers progress polls from there), and stores the result. The abort
+ * request arrives through the row too, since the worker may be on another machine than the server
+ * that took it; it aborts the scan's signal, which frees the tab.
+ *
+ * Failures that another attempt cannot fix (refused or unreachable address, page budget spent)
+ * end the scan as failed at once; others (browser crash, database hiccup) throw so pg-boss
+ * retries, and the last attempt records its reason. A worker that dies mid-scan is handled by
+ * src/jobs/scan-recovery.ts.
+ */
+export function createScanPageHandler(options: ScanPageHandlerOptions) {
+  const { db } = options;
+  const onError = options.onError ?? (() => undefined);
+
+  return async function handleScanPage(
+    payload: ScanPagePayload,
+    job: PgBoss.JobWithMetadata<unknown>,
+  ): Promise<ScanPageOutcome> {
+    const { scanId } = payload;
+    if (!(await markRunning(db, scanId, job.id, job.retryCount))) return { status: 'skipped' };
+
+    const controller = new AbortController();
+    const watcher = watchForAbort(db, scanId, controller, options.abortCheckMs ?? 500, onError);
+    const progress = progressWriter(db, scanId, payload.url, onError);
+    try {
+      const result = await scanPage(options.pool, payload.url, {
+        scanId,
+        signal: controller.signal,
+        allowPrivateNetwork: options.allowPrivateTargets,
+        onProgress: progress.report,
+        ...(payload.engines ? { engines: payload.engines } : {}),
+        ...(payload.screenshots === undefined ? {} : { screenshots: payload.screenshots }),
+        ...(options.scanTimeoutMs ? { timeoutMs: options.scanTimeoutMs } : {}),
+      });
+      await progress.flush();
+      const stored = await storeResult(db, scanId, result, summaryOf(result));
+      return stored ? { status: 'completed', score: result.score.value } : { status: 'aborted' };
+    } catch (error) {
+      await progress.flush();
+      if (controller.signal.reason instanceof ScanAbortedError) return { status: 'aborted' };
+      const reason = failureReason(error);
+      if (isPermanent(error) || job.retryCount >= job.retryLimit) {
+        await markFailed(db, scanId, reason);
+        return { status: 'failed', reason };
+      }
+      await markRetrying(db, scanId, reason);
+      throw error;
+    } finally {
+      watcher.stop();
+    }
+  };
+}
+
+function isPermanent(error: unknown): boolean {
+  return (
+    error instanceof UrlSafetyError ||
+    error instanceof PageLoadError ||
+    error instanceof ScanTimeoutError
+  );
+}
+
+function failureReason(error: unknown): string {
+  if (isPermanent(error)) return (error as Error).message;
+  // Anything else is ours (browser, database); its details stay in the worker's log.
+  return 'The scan stopped because of an internal error.';
+}
+
+function watchForAbort(
+  db: AppDb,
+  scanId: string,
+  controller: AbortController,
+  everyMs: number,
+  onError: (error: unknown) => void,
+): { stop(): void } {
+  let checking = false;
+  const timer = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    readScanStatus(db, scanId)
+      .then((status) => {
+        if (status === 'aborted' || status === undefined) controller.abort(new ScanAbortedError());
+      })
+      .catch(onError)
+      .finally(() => {
+        checking = false;
+      });
+  }, everyMs);
+  return { stop: () => clearInterval(timer) };
+}
+
+/** Writes each progress event in order, without holding the scan up. */
+function progressWriter(
+  db: AppDb,
+  scanId: string,
+  url: string,
+  onError: (error: unknown) => void,
+): { report(event: ScanProgressEvent): void; flush(): Promise<void> } {
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    report(event) {
+      const update = progressUpdate(event, url);
+      if (!update) return;
+      chain = chain.then(() => writeProgress(db, scanId, update)).catch(onError);
+    },
+    flush: () => chain,
+  };
+}
+
+/** The scanner's steps in the spec's live-scan vocabulary. */
+function progressUpdate(event: ScanProgressEvent, url: string): ProgressUpdate | undefined {
+  const base = { toolProgress: 0, overallProgress: event.percent, currentPage: url };
+  switch (event.stage) {
+    case 'loading':
+      return {
+        ...base,
+        stage: 'initializing',
+        currentTool: null,
+        log: logEntry('info', event.message),
+      };
+    case 'engine':
+      return {
+        ...base,
+        stage: 'scanning',
+        currentTool: event.engine ?? null,
+        log: logEntry('info', event.message, event.engine ?? 'system'),
+      };
+    case 'screenshots':
+      return {
+        ...base,
+        stage: 'scanning',
+        currentTool: 'screenshots',
+        log: logEntry('info', event.message),
+      };
+    case 'analyzing':
+      return {
+        ...base,
+        stage: 'analyzing',
+        currentTool: null,
+        log: logEntry('info', event.message),
+      };
+    case 'done':
+      // The stored result marks the scan complete, in the same transaction as its issues.
+      return undefined;
+  }
+}
+
+/**
+ * The summary the report shows when no AI service is configured: written from the findings, and
+ * labelled as such so nobody takes it for a model's reading of the page.
+ */
+export function summaryOf(result: PageScanResult): string {
+  const { violations, totalViolations, needsReview } = result.summary;
+  const counts = (['critical', 'serious', 'moderate', 'minor'] as const)
+    .filter((impact) => violations[impact] > 0)
+    .map((impact) => `${violations[impact]} ${impact}`);
+  const found =
+    totalViolations === 0
+      ? 'No WCAG A/AA violations were found'
+      : `${totalViolations} WCAG A/AA violation${totalViolations === 1 ? '' : 's'} found (${counts.join(', ')})`;
+  const review = needsReview > 0 ? `; ${needsReview} more to check by hand` : '';
+  const failed = Object.keys(result.engineErrors);
+  const engines = failed.length > 0 ? ` Engines that could not finish: ${failed.join(', ')}.` : '';
+  return `${found}${review}. Score ${result.score.value}/100 (${result.score.label}).${engines} (Summary written from the findings; no AI service is configured.)`;
+}

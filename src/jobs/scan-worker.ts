@@ -1,0 +1,72 @@
+import type PgBoss from 'pg-boss';
+import type { Database } from '../db/client.js';
+import type { PagePool } from '../scanner/index.js';
+import { workJobs } from './boss.js';
+import { createScanPageHandler } from './scan-page.js';
+import { failAbandonedScans, releaseOrphanedScanJobs } from './scan-recovery.js';
+
+export interface ScanWorkerOptions {
+  database: Database;
+  boss: PgBoss;
+  pool: PagePool;
+  /** SCAN_CONCURRENCY: scans this process runs at once (one tab each). */
+  concurrency: number;
+  allowPrivateTargets: boolean;
+  /** pg-boss's schema, when not the default. */
+  bossSchema?: string;
+  pollingIntervalSeconds?: number;
+  /** How often abandoned scans are looked for; default one minute. */
+  sweepIntervalMs?: number;
+  /** Grace before an unqueued scan counts as abandoned; default 30 s. */
+  sweepGraceSeconds?: number;
+  scanTimeoutMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface ScanWorker {
+  /** Stops taking jobs; running scans finish first unless `graceful` is false. */
+  stop(options?: { graceful?: boolean }): Promise<void>;
+}
+
+/**
+ * A scan worker: the in-process worker of `npm start` and the whole of `npm run worker`. On start
+ * it releases the jobs of a dead process (PGlite) and ends abandoned scans, then keeps sweeping.
+ */
+export async function startScanWorker(options: ScanWorkerOptions): Promise<ScanWorker> {
+  const { database, boss } = options;
+  const onError = options.onError ?? ((error) => console.error('scan worker:', error));
+  const schema = options.bossSchema ?? 'pgboss';
+
+  await releaseOrphanedScanJobs(database, boss, schema);
+  const sweep = () =>
+    failAbandonedScans(database, schema, options.sweepGraceSeconds).catch(onError);
+  await sweep();
+  const timer = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
+  timer.unref();
+
+  const handler = createScanPageHandler({
+    db: database.db,
+    pool: options.pool,
+    allowPrivateTargets: options.allowPrivateTargets,
+    onError,
+    ...(options.scanTimeoutMs ? { scanTimeoutMs: options.scanTimeoutMs } : {}),
+  });
+  const ids = await workJobs(
+    boss,
+    'scan-page',
+    {
+      concurrency: options.concurrency,
+      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+    },
+    handler,
+  );
+
+  return {
+    async stop({ graceful = true } = {}) {
+      clearInterval(timer);
+      // offWork waits for running handlers; an abrupt stop leaves them to pg-boss's expiry.
+      if (graceful) for (const id of ids) await boss.offWork({ id });
+      else for (const id of ids) void boss.offWork({ id }).catch(() => undefined);
+    },
+  };
+}

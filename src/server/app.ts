@@ -1,0 +1,72 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type PgBoss from 'pg-boss';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { artifactRoutes } from './artifacts/routes.js';
+import { csrfPlugin } from './plugins/csrf.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { defaultScanRateLimit, rateLimitPlugin, type ScanRateLimit } from './plugins/rate-limit.js';
+import { securityPlugin } from './plugins/security.js';
+import { webPlugin } from './plugins/web.js';
+import { scanRoutes } from './scans/routes.js';
+import type { ScanServiceDeps } from './scans/service.js';
+
+export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'>;
+
+/** What the app is given rather than creating, so tests hand in their own database and queue. */
+export interface AppDeps {
+  database: Database;
+  /** The job queue scans are sent to (workers may run in this process or elsewhere). */
+  boss: PgBoss;
+  /** The built web app; unset or missing on disk means the API alone. */
+  webRoot?: string;
+  scanRateLimit?: ScanRateLimit;
+  /** Tests shorten how long analyze/raw-scan wait and how often they look. */
+  scanWaits?: Pick<ScanServiceDeps, 'waitForScanMs' | 'pollMs'>;
+}
+
+/**
+ * A JSON body of the scan API is a URL or a short list of them. Larger bodies are refused before
+ * parsing; an area that takes uploads (VPAT) sets its own limit on its route.
+ */
+export const bodyLimitBytes = 16 * 1024;
+
+/**
+ * The service as a Fastify app: shared plugins first (errors, security headers, CSRF, rate limits),
+ * then one plugin per area. Each area registers with its own options, so areas stay encapsulated
+ * and a new one is one more `register` call.
+ */
+export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: bodyLimitBytes,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(csrfPlugin);
+  await app.register(rateLimitPlugin);
+
+  const scanDeps: ScanServiceDeps = {
+    db: deps.database.db,
+    boss: deps.boss,
+    allowPrivateTargets: config.allowPrivateTargets,
+    ...deps.scanWaits,
+  };
+  await app.register(scanRoutes, {
+    deps: scanDeps,
+    rateLimit: deps.scanRateLimit ?? defaultScanRateLimit,
+  });
+  await app.register(artifactRoutes, { db: deps.database.db });
+
+  await app.register(webPlugin, { root: deps.webRoot });
+  return app;
+}

@@ -1,0 +1,31 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * Security headers on every answer. The web app is served from the same origin and loads nothing
+ * from elsewhere except Stripe.js (only in Stripe mode), so the policy allows self plus Stripe.
+ */
+export const securityPlugin = fp(
+  async function security(app: FastifyInstance) {
+    await app.register(helmet, {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", 'https://js.stripe.com'],
+          frameSrc: ["'self'", 'https://js.stripe.com'],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'self'"],
+          // Plain-http installs (a LAN address) must keep working; TLS is the proxy's job.
+          upgradeInsecureRequests: null,
+        },
+      },
+      // Screenshots and badges are embedded by other sites' pages (badge) and the app itself.
+      crossOriginResourcePolicy: { policy: 'same-site' },
+    });
+  },
+  { name: 'security' },
+);

@@ -1,0 +1,40 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+export interface WebOptions {
+  /** The built web app (index.html and its assets); the API alone is served when absent. */
+  root: string | undefined;
+}
+
+/**
+ * Serves the built web app; a GET for any other non-API path answers index.html so the client's
+ * router can show the page (deep links, reloads). API paths keep their JSON 404.
+ */
+export const webPlugin = fp<WebOptions>(
+  async function web(app: FastifyInstance, options) {
+    const root = options.root && (await hasIndex(options.root)) ? options.root : undefined;
+    if (root) {
+      await app.register(fastifyStatic, { root, wildcard: false, index: 'index.html' });
+    }
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      if (root && request.method === 'GET' && !path.startsWith('/api/')) {
+        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      }
+      return reply.status(404).send({ message: `No such address: ${request.method} ${path}` });
+    });
+  },
+  { name: 'web' },
+);
+
+async function hasIndex(root: string): Promise<boolean> {
+  try {
+    await access(join(root, 'index.html'));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,134 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { AppDb } from '../../db/client.js';
+import { issues, scans, type ScanLogEntry } from '../../db/schema/index.js';
+
+/** Queries of the scan API. Worker-side writes live in src/jobs/scan-store.ts. */
+
+export type ScanRecord = typeof scans.$inferSelect;
+export type IssueRecord = typeof issues.$inferSelect;
+
+export interface NewScan {
+  url: string;
+  domain: string;
+  visitorId: string | undefined;
+  requestedByIp: string;
+}
+
+export async function insertScan(db: AppDb, scan: NewScan): Promise<ScanRecord> {
+  const [row] = await db
+    .insert(scans)
+    .values({
+      url: scan.url,
+      domain: scan.domain,
+      visitorId: scan.visitorId,
+      requestedByIp: scan.requestedByIp,
+      currentPage: scan.url,
+      logs: [{ type: 'info', message: `Queued ${scan.url}`, tool: 'system', timestamp: now() }],
+    })
+    .returning();
+  return row!;
+}
+
+export async function setScanJob(db: AppDb, scanId: string, jobId: string): Promise<void> {
+  await db.update(scans).set({ jobId }).where(eq(scans.id, scanId));
+}
+
+export async function findScan(db: AppDb, scanId: string): Promise<ScanRecord | undefined> {
+  const [row] = await db.select().from(scans).where(eq(scans.id, scanId));
+  return row;
+}
+
+/** The scan row without raw engine output: what progress polls read every second. */
+export async function findScanProgress(db: AppDb, scanId: string) {
+  const [row] = await db.select(progressColumns).from(scans).where(eq(scans.id, scanId));
+  return row;
+}
+
+export async function findLatestScanOf(db: AppDb, visitorId: string) {
+  const [row] = await db
+    .select(progressColumns)
+    .from(scans)
+    .where(eq(scans.visitorId, visitorId))
+    .orderBy(desc(scans.createdAt))
+    .limit(1);
+  return row;
+}
+
+export type ScanProgressRecord = NonNullable<Awaited<ReturnType<typeof findScanProgress>>>;
+
+const progressColumns = {
+  id: scans.id,
+  url: scans.url,
+  visitorId: scans.visitorId,
+  status: scans.status,
+  stage: scans.stage,
+  currentTool: scans.currentTool,
+  toolProgress: scans.toolProgress,
+  overallProgress: scans.overallProgress,
+  currentPage: scans.currentPage,
+  logs: scans.logs,
+  screenshots: scans.screenshots,
+  aiSummary: scans.aiSummary,
+  error: scans.error,
+  engineErrors: scans.engineErrors,
+  updatedAt: scans.updatedAt,
+};
+
+export async function listScansOf(db: AppDb, visitorId: string, limit: number) {
+  return db
+    .select({
+      id: scans.id,
+      url: scans.url,
+      domain: scans.domain,
+      createdAt: scans.createdAt,
+      accessibilityScore: scans.accessibilityScore,
+      status: scans.status,
+      totalIssues: scans.totalIssues,
+    })
+    .from(scans)
+    .where(eq(scans.visitorId, visitorId))
+    .orderBy(desc(scans.createdAt))
+    .limit(limit);
+}
+
+/** Issues of a scan, most severe first (the order of the `impacts` vocabulary). */
+export async function listIssues(db: AppDb, scanId: string): Promise<IssueRecord[]> {
+  return db
+    .select()
+    .from(issues)
+    .where(eq(issues.scanId, scanId))
+    .orderBy(
+      sql`array_position(array['critical','serious','moderate','minor']::text[], ${issues.impact})`,
+      asc(issues.ruleKey),
+      asc(issues.id),
+    );
+}
+
+/** Marks an unfinished scan aborted; false when it had already ended. */
+export async function markAborted(db: AppDb, scanId: string, log: ScanLogEntry): Promise<boolean> {
+  const updated = await db
+    .update(scans)
+    .set({
+      status: 'aborted',
+      stage: 'aborted',
+      currentTool: null,
+      completedAt: new Date(),
+      logs: sql`${scans.logs} || ${JSON.stringify([log])}::jsonb`,
+    })
+    .where(and(eq(scans.id, scanId), inArray(scans.status, ['pending', 'running'])))
+    .returning({ id: scans.id });
+  return updated.length > 0;
+}
+
+/** The caller's scans that have not ended yet. */
+export async function listUnfinishedScanIdsOf(db: AppDb, visitorId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: scans.id })
+    .from(scans)
+    .where(and(eq(scans.visitorId, visitorId), inArray(scans.status, ['pending', 'running'])));
+  return rows.map((row) => row.id);
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

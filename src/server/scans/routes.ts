@@ -1,0 +1,143 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AbortScanRequest,
+  MessageResponse,
+  OptionalScanIdQuery,
+  RawScanResult,
+  ReportParams,
+  ReportQuery,
+  ReportResponse,
+  ScanIdParams,
+  ScanListResponse,
+  ScanProgress,
+  ScanResults,
+  StartLiveScanRequest,
+  StartLiveScanResponse,
+  StartScanRequest,
+  StartScanResponse,
+} from '../../contract/index.js';
+import { ensureClientId } from '../plugins/csrf.js';
+import type { ScanRateLimit } from '../plugins/rate-limit.js';
+import * as service from './service.js';
+
+export interface ScanRoutesOptions {
+  deps: service.ScanServiceDeps;
+  rateLimit: ScanRateLimit;
+}
+
+const caller = (request: FastifyRequest): service.Caller => ({
+  clientId: request.clientId,
+  ip: request.ip,
+});
+
+/** Aborts when the client goes away, so long waits (analyze, SSE) stop reading the database. */
+function closedSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on('close', () => controller.abort());
+  request.raw.on('aborted', () => controller.abort());
+  return controller.signal;
+}
+
+/** The single-page scan API of spec public-area §7: HTTP only, the rules are in service.ts. */
+export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, options) => {
+  const { deps } = options;
+  const startLimit = {
+    rateLimit: { max: options.rateLimit.max, timeWindow: options.rateLimit.timeWindowMs },
+  };
+
+  app.post(
+    '/api/scans',
+    {
+      config: startLimit,
+      schema: { body: StartScanRequest, response: { 202: StartScanResponse } },
+    },
+    async (request, reply) => {
+      const started = await service.startScan(deps, caller(request), request.body.url);
+      return reply.status(202).send(started);
+    },
+  );
+
+  app.get('/api/scans', { schema: { response: { 200: ScanListResponse } } }, async (request) => ({
+    scans: await service.listScans(deps, caller(request)),
+  }));
+
+  app.get(
+    '/api/report/:scanId',
+    {
+      schema: { params: ReportParams, querystring: ReportQuery, response: { 200: ReportResponse } },
+    },
+    async (request) =>
+      service.getReport(deps, request.params.scanId, { raw: request.query.raw === 'true' }),
+  );
+
+  app.post(
+    '/api/analyze',
+    { config: startLimit, schema: { body: StartScanRequest, response: { 200: ReportResponse } } },
+    async (request, reply) =>
+      service.analyze(deps, caller(request), request.body.url, closedSignal(request, reply)),
+  );
+
+  app.post(
+    '/api/raw-scan',
+    { config: startLimit, schema: { body: StartScanRequest, response: { 200: RawScanResult } } },
+    async (request, reply) =>
+      service.rawScan(deps, caller(request), request.body.url, closedSignal(request, reply)),
+  );
+
+  app.post(
+    '/api/real-live-scan/start',
+    {
+      config: startLimit,
+      schema: { body: StartLiveScanRequest, response: { 202: StartLiveScanResponse } },
+    },
+    async (request, reply) => {
+      const { id } = await service.startScan(deps, caller(request), request.body.url);
+      return reply.status(202).send({ scanId: id });
+    },
+  );
+
+  app.get(
+    '/api/real-live-scan/progress',
+    { schema: { querystring: OptionalScanIdQuery, response: { 200: ScanProgress } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.getProgress(deps, caller(request), request.query.scanId);
+    },
+  );
+
+  app.get(
+    '/api/real-live-scan/results',
+    { schema: { querystring: OptionalScanIdQuery, response: { 200: ScanResults } } },
+    async (request) => service.getResults(deps, caller(request), request.query.scanId),
+  );
+
+  app.post(
+    '/api/real-live-scan/abort',
+    { schema: { body: AbortScanRequest, response: { 200: MessageResponse } } },
+    async (request) => service.abortScan(deps, caller(request), request.body?.scanId),
+  );
+
+  app.post(
+    '/api/real-live-scan/reset',
+    { schema: { body: z.unknown().optional(), response: { 200: MessageResponse } } },
+    async (request) => service.resetScans(deps, caller(request)),
+  );
+
+  app.get('/api/scans/:id/events', { schema: { params: ScanIdParams } }, async (request, reply) => {
+    const events = await service.progressEvents(
+      deps,
+      request.params.id,
+      closedSignal(request, reply),
+    );
+    // Reading progress gives the browser its client id too, like any first contact.
+    ensureClientId(request, reply);
+    return reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('x-accel-buffering', 'no')
+      .send(Readable.from(events));
+  });
+};

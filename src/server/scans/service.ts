@@ -1,0 +1,264 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type PgBoss from 'pg-boss';
+import type {
+  RawScanResult,
+  ReportResponse,
+  ScanListItem,
+  ScanProgress,
+  ScanResults,
+} from '../../contract/index.js';
+import type { AppDb } from '../../db/client.js';
+import { sendJob } from '../../jobs/boss.js';
+import { assertPublicTarget, normalizeTargetUrl, UrlSafetyError } from '../../scanner/index.js';
+import {
+  ConflictError,
+  HttpError,
+  InvalidError,
+  NotFoundError,
+  UnavailableError,
+} from '../http-errors.js';
+import { finalStages, isUnfinished, sseMessage, toProgress, toResults } from './progress.js';
+import * as repo from './repo.js';
+import { toRawResult, toReport } from './report.js';
+
+/** What the scan service works with; handed in by the app, so tests use real ones. */
+export interface ScanServiceDeps {
+  db: AppDb;
+  boss: PgBoss;
+  /** ALLOW_PRIVATE_TARGETS: accept loopback and private addresses. */
+  allowPrivateTargets: boolean;
+  /** How long `analyze` and `raw-scan` wait for their scan; default three minutes. */
+  waitForScanMs?: number;
+  /** How often waits and event streams look at the scan's row; default 250 ms. */
+  pollMs?: number;
+}
+
+export interface Caller {
+  /** The cookie-bound client id (plugins/csrf.ts); undefined before the first token fetch. */
+  clientId: string | undefined;
+  ip: string;
+}
+
+const reportNotFound = () =>
+  new NotFoundError(
+    'Assessment Report Not Found: the requested compliance assessment could not be located.',
+  );
+const noScan = () => new NotFoundError('No scan found.');
+
+/** Checks the address and queues its scan; the scan row is written only for a valid target. */
+export async function startScan(
+  deps: ScanServiceDeps,
+  caller: Caller,
+  input: string,
+): Promise<{ id: string }> {
+  let url: URL;
+  try {
+    url = normalizeTargetUrl(input);
+    await assertPublicTarget(url, { allowPrivateNetwork: deps.allowPrivateTargets });
+  } catch (error) {
+    if (error instanceof UrlSafetyError) throw new InvalidError(error.message);
+    throw error;
+  }
+  const scan = await repo.insertScan(deps.db, {
+    url: url.href,
+    domain: url.hostname.replace(/^www\./, ''),
+    visitorId: caller.clientId,
+    requestedByIp: caller.ip,
+  });
+  const { jobId } = await sendJob(deps.boss, 'scan-page', { scanId: scan.id, url: url.href });
+  await repo.setScanJob(deps.db, scan.id, jobId);
+  return { id: scan.id };
+}
+
+export async function listScans(deps: ScanServiceDeps, caller: Caller): Promise<ScanListItem[]> {
+  if (!caller.clientId) return [];
+  const rows = await repo.listScansOf(deps.db, caller.clientId, 100);
+  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+}
+
+export async function getReport(
+  deps: ScanServiceDeps,
+  scanId: string,
+  options: { raw: boolean },
+): Promise<ReportResponse> {
+  const scan = await repo.findScan(deps.db, scanId);
+  if (!scan) throw reportNotFound();
+  return toReport(scan, await repo.listIssues(deps.db, scanId), options);
+}
+
+/** `POST /api/analyze`: scan now and answer the report once the scan is stored. */
+export async function analyze(
+  deps: ScanServiceDeps,
+  caller: Caller,
+  input: string,
+  signal: AbortSignal,
+): Promise<ReportResponse> {
+  const { id } = await startScan(deps, caller, input);
+  await waitForCompletion(deps, id, signal);
+  return getReport(deps, id, { raw: false });
+}
+
+/** `POST /api/raw-scan`: scan now and answer each engine's raw output. */
+export async function rawScan(
+  deps: ScanServiceDeps,
+  caller: Caller,
+  input: string,
+  signal: AbortSignal,
+): Promise<RawScanResult> {
+  const { id } = await startScan(deps, caller, input);
+  await waitForCompletion(deps, id, signal);
+  const scan = await repo.findScan(deps.db, id);
+  const raw = scan && toRawResult(scan);
+  if (!raw) throw new HttpError(500, 'The scan finished without raw results.');
+  return raw;
+}
+
+/**
+ * Waits until the scan ends. A scan that failed answers 422 with its reason (the page, not the
+ * request, was the problem); one aborted meanwhile 409; one still running after the wait 503.
+ */
+async function waitForCompletion(
+  deps: ScanServiceDeps,
+  scanId: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const deadline = Date.now() + (deps.waitForScanMs ?? 180_000);
+  for (;;) {
+    const row = await repo.findScanProgress(deps.db, scanId);
+    if (!row) throw noScan();
+    if (row.status === 'completed') return;
+    if (row.status === 'failed') {
+      throw new HttpError(422, row.error ?? 'The scan failed.');
+    }
+    if (row.status === 'aborted') throw new ConflictError('The scan was aborted.');
+    if (Date.now() > deadline) {
+      throw new UnavailableError(
+        `The scan is taking longer than expected; its report will be at /api/report/${scanId}.`,
+      );
+    }
+    await sleep(deps.pollMs ?? 250, undefined, { signal });
+  }
+}
+
+/** The scan asked for, or the caller's latest. */
+async function findProgressRow(deps: ScanServiceDeps, caller: Caller, scanId?: string) {
+  if (scanId) return repo.findScanProgress(deps.db, scanId);
+  if (!caller.clientId) return undefined;
+  return repo.findLatestScanOf(deps.db, caller.clientId);
+}
+
+async function resultsOf(deps: ScanServiceDeps, scanId: string): Promise<ScanResults | null> {
+  const scan = await repo.findScan(deps.db, scanId);
+  if (!scan || scan.status !== 'completed') return null;
+  return toResults(scan, await repo.listIssues(deps.db, scanId));
+}
+
+export async function getProgress(
+  deps: ScanServiceDeps,
+  caller: Caller,
+  scanId?: string,
+): Promise<ScanProgress> {
+  const row = await findProgressRow(deps, caller, scanId);
+  if (!row) throw noScan();
+  const results = row.status === 'completed' ? await resultsOf(deps, row.id) : null;
+  return toProgress(row, results);
+}
+
+export async function getResults(
+  deps: ScanServiceDeps,
+  caller: Caller,
+  scanId?: string,
+): Promise<ScanResults> {
+  const row = await findProgressRow(deps, caller, scanId);
+  if (!row) throw noScan();
+  if (row.status !== 'completed') {
+    throw new ConflictError(`The scan has not completed (it is ${row.status}).`);
+  }
+  const results = await resultsOf(deps, row.id);
+  if (!results) throw noScan();
+  return results;
+}
+
+/**
+ * The scan's progress as Server-Sent Events: a `progress` message whenever the row changes, ending
+ * after the final stage. Checked before streaming so an unknown id is a plain 404.
+ */
+export async function progressEvents(
+  deps: ScanServiceDeps,
+  scanId: string,
+  signal: AbortSignal,
+): Promise<AsyncGenerator<string>> {
+  const first = await repo.findScanProgress(deps.db, scanId);
+  if (!first) throw noScan();
+  return (async function* stream() {
+    let last = '';
+    let lastSent = Date.now();
+    while (!signal.aborted) {
+      const row = await repo.findScanProgress(deps.db, scanId);
+      if (!row) return;
+      const results = row.status === 'completed' ? await resultsOf(deps, row.id) : null;
+      const message = sseMessage('progress', toProgress(row, results));
+      if (message !== last) {
+        last = message;
+        lastSent = Date.now();
+        yield message;
+      } else if (Date.now() - lastSent > 15_000) {
+        // A comment line keeps proxies from closing a quiet stream.
+        lastSent = Date.now();
+        yield ': keep-alive\n\n';
+      }
+      if (finalStages.has(row.stage) && !isUnfinished(row.status)) return;
+      await sleep(deps.pollMs ?? 250, undefined, { signal }).catch(() => undefined);
+    }
+  })();
+}
+
+/**
+ * Aborts one of the caller's scans (or their latest unfinished one): the row says aborted at once,
+ * a queued job is cancelled, and a running worker sees the row and stops, freeing its tab.
+ */
+export async function abortScan(
+  deps: ScanServiceDeps,
+  caller: Caller,
+  scanId?: string,
+): Promise<{ success: true; message: string }> {
+  if (!caller.clientId) throw noScan();
+  let target: string | undefined;
+  if (scanId) {
+    const row = await repo.findScanProgress(deps.db, scanId);
+    if (!row || row.visitorId !== caller.clientId) throw noScan();
+    if (!isUnfinished(row.status))
+      throw new ConflictError(`The scan has already ended (${row.status}).`);
+    target = row.id;
+  } else {
+    [target] = await repo.listUnfinishedScanIdsOf(deps.db, caller.clientId);
+    if (!target) throw new NotFoundError('No scan is running.');
+  }
+  await stop(deps, target);
+  return { success: true, message: 'Scan aborted.' };
+}
+
+/** Stops every unfinished scan of the caller, so the next live scan starts from a clean slate. */
+export async function resetScans(
+  deps: ScanServiceDeps,
+  caller: Caller,
+): Promise<{ success: true; message: string }> {
+  const ids = caller.clientId ? await repo.listUnfinishedScanIdsOf(deps.db, caller.clientId) : [];
+  for (const id of ids) await stop(deps, id);
+  return {
+    success: true,
+    message: ids.length > 0 ? `Stopped ${ids.length} running scan(s).` : 'Nothing was running.',
+  };
+}
+
+async function stop(deps: ScanServiceDeps, scanId: string): Promise<void> {
+  const log = {
+    type: 'warning' as const,
+    message: 'Scan aborted by the user',
+    tool: 'system' as const,
+    timestamp: new Date().toISOString(),
+  };
+  if (await repo.markAborted(deps.db, scanId, log)) {
+    await deps.boss.cancel('scan-page', scanId);
+  }
+}
