@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 
 /**
  * Where Debian, Ubuntu and Google packages put a Chromium-based browser. The raw Debian binary
@@ -21,7 +21,8 @@ export class ChromiumNotFoundError extends Error {
 function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
-    return true;
+    // Directories pass the X_OK check too.
+    return statSync(path).isFile();
   } catch {
     return false;
   }
