@@ -24,6 +24,7 @@ export interface CreateQueueOptions {
  * Starts pg-boss on the service's own database: through the `executeSql` adapter on PGlite (one
  * connection shared with the app), or its own pool on Postgres, so any number of workers on
  * other machines share the queue. Creates or updates every queue of src/jobs/queues.ts.
+ * Stop it (`boss.stop()`) before closing the database: on PGlite it has no connection of its own.
  */
 export async function createQueue(
   database: Database,
