@@ -17,11 +17,46 @@ export const defaultScanRateLimit: ScanRateLimit = { max: 20, timeWindowMs: 60_0
  * the intent (protecting each server's share of the browser pool), without a shared store.
  * Counting happens after validation and CSRF, so refused calls do not use up the allowance.
  */
+/**
+ * The plugin keeps a counter store per route; starting a scan has several routes (scans, analyze,
+ * raw-scan, live start) that must share one allowance, so every route gets this one store.
+ */
+class SharedWindowStore {
+  private readonly windows = new Map<string, { current: number; startMs: number }>();
+
+  incr(
+    key: string,
+    callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+    timeWindow: number,
+  ): void {
+    const now = Date.now();
+    if (this.windows.size > 10_000) this.prune(now, timeWindow);
+    let window = this.windows.get(key);
+    if (!window || window.startMs + timeWindow <= now) {
+      window = { current: 0, startMs: now };
+      this.windows.set(key, window);
+    }
+    window.current += 1;
+    callback(null, { current: window.current, ttl: window.startMs + timeWindow - now });
+  }
+
+  child(): SharedWindowStore {
+    return this;
+  }
+
+  private prune(now: number, timeWindow: number): void {
+    for (const [key, window] of this.windows) {
+      if (window.startMs + timeWindow <= now) this.windows.delete(key);
+    }
+  }
+}
+
 export const rateLimitPlugin = fp(
   async function rateLimits(app: FastifyInstance) {
     await app.register(rateLimit, {
       global: false,
       hook: 'preHandler',
+      store: SharedWindowStore as never,
       errorResponseBuilder: (_request, context) =>
         new TooManyRequestsError(
           `Too many scans started from your address; try again in ${context.after}.`,

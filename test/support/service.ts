@@ -1,0 +1,143 @@
+import type { RequestListener } from 'node:http';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { Config } from '../../src/config.js';
+import type { Database } from '../../src/db/client.js';
+import { createQueue, type PgBoss } from '../../src/jobs/boss.js';
+import { startScanWorker, type ScanWorker } from '../../src/jobs/scan-worker.js';
+import type { PagePool } from '../../src/scanner/index.js';
+import { buildApp, type AppDeps } from '../../src/server/app.js';
+import { createSharedPagePool } from './browser.js';
+import { openTestPglite } from './db.js';
+import { fixtureSiteRoot } from '../scanner/expectations.js';
+import { startStaticServer, type TestServer } from './static-server.js';
+
+/**
+ * The whole service for a test file: a fresh PGlite, the job queue with short retry delays, an
+ * in-process scan worker on tabs of the shared test browser, the app (driven with inject), and
+ * the fixture site on 127.0.0.1.
+ */
+export interface TestService {
+  app: FastifyInstance;
+  database: Database;
+  boss: PgBoss;
+  pool: PagePool;
+  worker: ScanWorker;
+  site: TestServer;
+  /** Errors the worker reported (a test decides whether any are expected). */
+  workerErrors: unknown[];
+  close(): Promise<void>;
+}
+
+export const testConfig: Pick<Config, 'logLevel' | 'allowPrivateTargets'> = {
+  logLevel: 'silent',
+  allowPrivateTargets: true,
+};
+
+export async function startTestService(
+  options: {
+    routes?: Record<string, RequestListener>;
+    app?: Partial<AppDeps>;
+    config?: Partial<typeof testConfig>;
+  } = {},
+): Promise<TestService> {
+  const site = await startStaticServer(fixtureSiteRoot, { routes: options.routes ?? {} });
+  const database = await openTestPglite();
+  const boss = await createQueue(database, {
+    retry: { 'scan-page': { retryDelay: 1 } },
+  });
+  const pool = createSharedPagePool({ size: 2 });
+  const workerErrors: unknown[] = [];
+  const worker = await startScanWorker({
+    database,
+    boss,
+    pool,
+    concurrency: 2,
+    allowPrivateTargets: true,
+    pollingIntervalSeconds: 0.5,
+    onError: (error) => workerErrors.push(error),
+  });
+  const app = await buildApp(
+    { ...testConfig, ...options.config },
+    { database, boss, scanWaits: { pollMs: 100 }, ...options.app },
+  );
+  return {
+    app,
+    database,
+    boss,
+    pool,
+    worker,
+    site,
+    workerErrors,
+    async close() {
+      await app.close();
+      await worker.stop({ graceful: false });
+      await boss.stop({ graceful: false, wait: true });
+      await pool.close();
+      await database.close();
+      await site.close();
+    },
+  };
+}
+
+/** A browser as the API sees it: its client cookie and the CSRF token for it. */
+export interface Visitor {
+  cookie: string;
+  token: string;
+}
+
+export async function newVisitor(app: FastifyInstance): Promise<Visitor> {
+  const response = await app.inject({ method: 'GET', url: '/api/csrf-token' });
+  const cookie = response.cookies.find((c) => c.name === 'conformly_client');
+  if (!cookie) throw new Error('no client cookie set');
+  return {
+    cookie: `${cookie.name}=${cookie.value}`,
+    token: (response.json() as { csrfToken: string }).csrfToken,
+  };
+}
+
+/** A call as the web client makes it: cookie always, CSRF token on non-GET calls. */
+export function call(
+  app: FastifyInstance,
+  visitor: Visitor | undefined,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+  extra: Partial<InjectOptions> = {},
+) {
+  return app.inject({
+    method,
+    url,
+    headers: {
+      ...(visitor ? { cookie: visitor.cookie } : {}),
+      ...(visitor && method !== 'GET' ? { 'x-csrf-token': visitor.token } : {}),
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
+    ...extra,
+  });
+}
+
+/** Resolves with the first value `poll` returns that is not undefined. */
+export async function eventually<T>(
+  poll: () => Promise<T | undefined>,
+  { everyMs = 100 } = {},
+): Promise<T> {
+  for (;;) {
+    const value = await poll();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** A page that answers after `ms`: a scan of it stays in the loading step for that long. */
+export function slowPage(ms: number): RequestListener {
+  return (_req, res) => {
+    const timer = setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        '<!doctype html><html lang="en"><title>Slow</title><main><h1>Slow</h1></main></html>',
+      );
+    }, ms);
+    res.on('close', () => clearTimeout(timer));
+  };
+}
