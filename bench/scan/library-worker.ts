@@ -1,5 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { createPagePool, defaultPoolSize, scanPage } from '../../src/scanner/index.js';
+import {
+  createPagePool,
+  defaultPoolSize,
+  scanPage,
+  type PagePool,
+  type ScanProgressEvent,
+} from '../../src/scanner/index.js';
 
 /**
  * One measured process: a page pool with N tabs scanning a list of URLs through the library, the
@@ -28,7 +34,22 @@ export interface PageLine {
   issues?: number;
   engineErrors?: string[];
   screenshots?: number;
+  /** Where the page's time went outside the engines, in ms (see `timedScan`). */
+  steps?: StepTimes;
   heapMb: number;
+}
+
+export interface StepTimes {
+  /** Waiting for a free tab. */
+  wait: number;
+  /** Tab preparation (viewport, CSP bypass, CDP session, request guard) plus load and settle. */
+  beforeEngines: number;
+  /** Screenshots plus the scan's own clean-up (guard and CDP session detached). */
+  screenshots: number;
+  /** The pool making the tab look new (about:blank, cookies, storage). */
+  tabReset: number;
+  /** Merge, score and result building after the tab is back. */
+  analysis: number;
 }
 
 export interface SummaryLine {
@@ -47,6 +68,47 @@ function emit(line: PageLine | SummaryLine): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
+/**
+ * scanPage through a thin wrapper of the public PagePool interface plus its progress events, to
+ * time the steps the processing times do not name (tab reset, screenshots, analysis).
+ */
+async function timedScan(pool: PagePool, url: string) {
+  const start = performance.now();
+  const marks: Partial<
+    Record<'tab' | 'engines' | 'screenshots' | 'fnEnd' | 'released' | 'done', number>
+  > = {};
+  const timed: PagePool = {
+    withPage: (fn, signal) =>
+      pool
+        .withPage(async (page, browser) => {
+          marks.tab = performance.now();
+          try {
+            return await fn(page, browser);
+          } finally {
+            marks.fnEnd = performance.now();
+          }
+        }, signal)
+        .finally(() => (marks.released = performance.now())),
+    stats: () => pool.stats(),
+    close: () => pool.close(),
+  };
+  const onProgress = (event: ScanProgressEvent) => {
+    if (event.stage === 'engine') marks.engines ??= performance.now();
+    if (event.stage === 'screenshots') marks.screenshots = performance.now();
+  };
+  const result = await scanPage(timed, url, { allowPrivateNetwork: true, onProgress });
+  marks.done = performance.now();
+  const span = (from?: number, to?: number) => (from && to ? Math.round(to - from) : 0);
+  const steps: StepTimes = {
+    wait: span(start, marks.tab),
+    beforeEngines: span(marks.tab, marks.engines),
+    screenshots: span(marks.screenshots, marks.fnEnd),
+    tabReset: span(marks.fnEnd, marks.released),
+    analysis: span(marks.released, marks.done),
+  };
+  return { result, steps };
+}
+
 async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as WorkerInput;
   const tabs = input.concurrency === 'auto' ? defaultPoolSize() : input.concurrency;
@@ -62,7 +124,7 @@ async function main(): Promise<void> {
       const index = next++;
       const url = input.urls[index]!;
       try {
-        const result = await scanPage(pool, url, { allowPrivateNetwork: true });
+        const { result, steps } = await timedScan(pool, url);
         done += 1;
         emit({
           kind: 'page',
@@ -75,6 +137,7 @@ async function main(): Promise<void> {
           issues: result.issues.length,
           engineErrors: Object.keys(result.engineErrors),
           screenshots: result.screenshots.length,
+          steps,
           heapMb: Math.round(process.memoryUsage().heapUsed / 1048576),
         });
       } catch (error) {

@@ -32,6 +32,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string' },
     warmup: { type: 'string' },
     'soak-pages': { type: 'string' },
+    'site-pages': { type: 'string' },
     concurrency: { type: 'string' },
     'pa11y-ci-concurrency': { type: 'string' },
     smoke: { type: 'boolean', default: false },
@@ -46,6 +47,7 @@ if (args.help) {
   --runs N --warmup N        one-page runs per side (default 7 and 1; smoke 1 and 0)
   --concurrency 1,2,4,auto   conformly tab counts for part b
   --pa11y-ci-concurrency 1,2,4
+  --site-pages N             part b pages, at most 50 (default 50; smoke 10)
   --soak-pages N             part c pages (default 500; smoke 40)
   --smoke                    a short run to check the harness (numbers not comparable)
   --wait-quiet MINUTES       wait up to MINUTES for the 1-minute load average to drop below 1.0`);
@@ -62,8 +64,9 @@ const concurrencies = (args.concurrency ?? (smoke ? '1,auto' : '1,2,4,auto'))
   .map((value) => (value === 'auto' ? 'auto' : Number(value)));
 const pa11yCiConcurrencies = (args['pa11y-ci-concurrency'] ?? (smoke ? '1' : '1,2,4'))
   .split(',')
+  .filter((value) => value.trim() !== '')
   .map(Number);
-const sitePagesUsed = smoke ? 10 : 50;
+const sitePagesUsed = Number(args['site-pages'] ?? (smoke ? 10 : 50));
 
 const targets = {
   smallRatio: 3.5,
@@ -216,9 +219,24 @@ function printThroughput(library: LibraryRun[], pa11yCi: Pa11yCiRun[]): void {
     ]);
   }
   log(
-    'Where a page scan spends its time (mean per page; "other" = tab setup, screenshots, analysis)',
+    'Where a page scan spends its time (mean per page; "other" = tab setup, screenshots, tab reset, analysis)',
   );
   log(breakdown.toString());
+  const steps = plainTable({
+    head: ['Tabs', 'wait for tab', 'setup + load', 'screenshots', 'tab reset', 'analysis'],
+  });
+  for (const run of library) {
+    steps.push([
+      String(run.concurrency),
+      `${run.meanSteps.wait} ms`,
+      `${run.meanSteps.beforeEngines} ms (load ${run.meanTimes.load})`,
+      `${run.meanSteps.screenshots} ms`,
+      `${run.meanSteps.tabReset} ms`,
+      `${run.meanSteps.analysis} ms`,
+    ]);
+  }
+  log('Steps around the engines (mean per page)');
+  log(steps.toString());
 }
 
 function printSoak(soak: SoakResult): void {

@@ -42,6 +42,8 @@ export interface LibraryRun {
   /** Share of summed engine+load time per step, in %. */
   shares: { load: number; axe: number; pa11y: number; ibm: number; other: number };
   medianPageMs: number;
+  /** Mean per page, in ms, of the steps around the engines (library-worker's StepTimes). */
+  meanSteps: Record<string, number>;
   load: { start: number[]; end: number[] };
   /** Memory at the moment each page finished (index = pages done - 1). */
   memoryByPage: TreeMemory[];
@@ -133,6 +135,12 @@ export async function runLibrary(
       other: share(meanTimes.other),
     },
     medianPageMs: median(scanned.map((line) => line.times!.total)),
+    meanSteps: Object.fromEntries(
+      (['wait', 'beforeEngines', 'screenshots', 'tabReset', 'analysis'] as const).map((step) => [
+        step,
+        round(mean(scanned.map((line) => line.steps?.[step] ?? 0)), 0),
+      ]),
+    ),
     load,
     memoryByPage,
     samples,
