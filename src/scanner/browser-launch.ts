@@ -39,6 +39,9 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
     browser = await puppeteer.launch({
       executablePath: findChromium(),
       headless: true,
+      // Over a pipe, Chromium exits by itself when this process dies, even by SIGKILL; a
+      // WebSocket-only browser would live on as an orphan. Pass `pipe: false` to share it.
+      pipe: true,
       userDataDir,
       ...options,
       args: [...chromiumArgs, ...(options.args ?? [])],

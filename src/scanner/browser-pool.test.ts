@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool } from '../../test/support/browser.js';
@@ -152,5 +154,30 @@ describe('a pool that owns its browser', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('takes its Chromium down with it when its process is killed outright', async () => {
+    const owner = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { createPagePool } = await import(${JSON.stringify(new URL('./browser-pool.ts', import.meta.url).href)});
+         const pool = createPagePool({ size: 1 });
+         await pool.withPage(async (_page, browser) => console.log(browser.process().pid));
+         setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [chunk] = (await once(owner.stdout!, 'data')) as [Buffer];
+    const pid = Number(chunk.toString().trim());
+    const tree = processTree(pid);
+    expect(tree.length).toBeGreaterThan(1);
+    owner.kill('SIGKILL');
+    await expect
+      .poll(() => tree.filter((p) => processTree(p).length > 0), { timeout: 10_000 })
+      .toEqual([]);
   });
 });

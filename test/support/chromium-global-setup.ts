@@ -6,7 +6,9 @@ import { launchChromium } from '../../src/scanner/browser-launch.js';
  * DevTools endpoint to the workers. Closed, with its profile folder, when the run ends.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const chromium = await launchChromium();
+  // Workers connect over WebSocket, so no pipe here: puppeteer still kills this browser when
+  // vitest gets SIGINT/SIGTERM/SIGHUP, but a SIGKILLed vitest leaves it running.
+  const chromium = await launchChromium({ pipe: false });
   project.provide('chromiumWsEndpoint', chromium.browser.wsEndpoint());
   return () => chromium.close();
 }
