@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EngineId, Finding, Impact, Issue } from './finding.js';
+import { EngineId, Impact, Issue } from './finding.js';
 import { ProcessingTimes, RawScanResult } from './raw-result.js';
 
 export const ScoreLabel = z.enum(['Excellent', 'Good', 'Fair', 'Needs Work']);
