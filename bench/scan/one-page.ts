@@ -1,8 +1,9 @@
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import type { BenchPage } from './site.js';
 import { median, round } from './stats.js';
-import { runTool } from './run-command.js';
-import { conformlyScan, type ToolCommand } from './tools.js';
+import { runCommand, runTool } from './run-command.js';
+import { conformlyScan, repoDir, type ToolCommand } from './tools.js';
 
 /**
  * Part (a): one page, wall clock of whole commands as users type them. `conformly scan` (one
@@ -156,4 +157,48 @@ function readProcessingTimes(stdout: string): ProcessingTimes | undefined {
   } catch {
     return undefined;
   }
+}
+
+export interface StartupResult {
+  runs: number;
+  /** Medians, ms: node boot with tsx, CLI and scanner modules, Chromium launch, Chromium close. */
+  bootMs: number;
+  importMs: number;
+  launchMs: number;
+  closeMs: number;
+  wallMs: number;
+}
+
+/** Runs bench/scan/startup-probe.ts `runs` times: the fixed cost in every `conformly scan`. */
+export async function measureStartup(runs: number): Promise<StartupResult> {
+  const samples: Record<'bootMs' | 'importMs' | 'launchMs' | 'closeMs' | 'wallMs', number[]> = {
+    bootMs: [],
+    importMs: [],
+    launchMs: [],
+    closeMs: [],
+    wallMs: [],
+  };
+  for (let run = 0; run < runs; run += 1) {
+    const probe = await runCommand({
+      file: process.execPath,
+      args: ['--import', 'tsx', join(repoDir, 'bench/scan/startup-probe.ts')],
+      cwd: repoDir,
+      env: process.env,
+    });
+    if (probe.exitCode !== 0)
+      throw new Error(`startup probe failed:\n${probe.stderr.slice(-2000)}`);
+    const parsed = JSON.parse(probe.stdout) as Record<string, number>;
+    for (const key of ['bootMs', 'importMs', 'launchMs', 'closeMs'] as const) {
+      samples[key].push(parsed[key]!);
+    }
+    samples.wallMs.push(probe.ms);
+  }
+  return {
+    runs,
+    bootMs: median(samples.bootMs),
+    importMs: median(samples.importMs),
+    launchMs: median(samples.launchMs),
+    closeMs: median(samples.closeMs),
+    wallMs: median(samples.wallMs),
+  };
 }

@@ -4,7 +4,12 @@ import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import CliTable from 'cli-table3';
-import { measureOnePage, type OnePageResult } from './one-page.js';
+import {
+  measureOnePage,
+  measureStartup,
+  type OnePageResult,
+  type StartupResult,
+} from './one-page.js';
 import { analyzeSoak, type SoakResult } from './soak.js';
 import { startBenchSite } from './site.js';
 import { round } from './stats.js';
@@ -269,6 +274,7 @@ async function main(): Promise<void> {
   const workDir = mkdtempSync(join(tmpdir(), 'conformly-bench-'));
   const siteUrls = site.pages.slice(0, sitePagesUsed).map((page) => `${site.url}${page.path}`);
   let onePage: OnePageResult[] | { skipped: string } | undefined;
+  let startup: StartupResult | undefined;
   const throughput: { conformly: LibraryRun[]; pa11yCi: Pa11yCiRun[] } = {
     conformly: [],
     pa11yCi: [],
@@ -293,7 +299,11 @@ async function main(): Promise<void> {
           warmup,
           log,
         });
+        startup = await measureStartup(Math.max(1, runs));
         printOnePage(onePage);
+        log(
+          `  fixed cost of every conformly scan (median of ${startup.runs}): node + tsx boot ${startup.bootMs} ms, CLI and scanner modules ${startup.importMs} ms, Chromium launch ${startup.launchMs} ms, close ${startup.closeMs} ms (probe wall ${startup.wallMs} ms)`,
+        );
       }
     }
 
@@ -408,6 +418,7 @@ async function main(): Promise<void> {
     options: { parts: [...parts], runs, warmup, concurrencies, pa11yCiConcurrencies, soakPages },
     targets: targetChecks,
     onePage,
+    startup,
     throughput: {
       conformly: throughput.conformly.map(({ samples, memoryByPage, ...rest }) => ({
         ...rest,
