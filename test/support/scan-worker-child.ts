@@ -1,0 +1,31 @@
+/**
+ * A scan worker in a process of its own, for tests that kill one mid-scan (SIGKILL: no cleanup
+ * runs). Works on the test schema `argv[2]` of TEST_DATABASE_URL with pg-boss schema `argv[3]`,
+ * on tabs of the shared test browser `argv[4]`. Prints "ready" once it takes jobs.
+ */
+import { openDatabase } from '../../src/db/client.js';
+import { createQueue } from '../../src/jobs/boss.js';
+import { startScanWorker } from '../../src/jobs/scan-worker.js';
+import { createPagePool } from '../../src/scanner/index.js';
+import { fastExpiry } from './scan-worker-queue.js';
+
+const [schema, bossSchema, browserWSEndpoint] = process.argv.slice(2);
+if (!schema || !bossSchema || !browserWSEndpoint || !process.env.TEST_DATABASE_URL) {
+  throw new Error('usage: TEST_DATABASE_URL=... scan-worker-child.ts <schema> <bossSchema> <ws>');
+}
+const database = await openDatabase(
+  { dataDir: 'memory://', databaseUrl: process.env.TEST_DATABASE_URL },
+  { schema, migrate: false, maxConnections: 2 },
+);
+const boss = await createQueue(database, { schema: bossSchema, ...fastExpiry });
+const pool = createPagePool({ size: 1, browserWSEndpoint });
+await startScanWorker({
+  database,
+  boss,
+  pool,
+  concurrency: 1,
+  allowPrivateTargets: true,
+  bossSchema,
+  pollingIntervalSeconds: 0.5,
+});
+console.log('ready');
