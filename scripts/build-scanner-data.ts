@@ -1,7 +1,8 @@
 /**
  * Builds the compact data tables the scanner's analysis reads (src/scanner/data/*.json) from the
  * reference snapshots in ../shared/data (engine rule metadata, WCAG success criteria), the ACT
- * corpus manifest and the engine-precision measurements, plus the hand-checked rule-key tables in
+ * corpus manifest, each engine's precision per ACT rule as `npm run act` measured it
+ * (test/act/act-baseline.json), plus the hand-checked rule-key tables in
  * src/scanner/analysis/rule-key-tables.ts.
  *
  *   npx tsx scripts/build-scanner-data.ts [--shared ../shared]
@@ -183,45 +184,53 @@ for (const key of [...usedKeys].sort()) {
 
 // ---- Precision measured on the ACT corpus -----------------------------------------------------
 /**
- * Parses the per-rule table of notes/engine-precision.md: "TD/FA" per engine, where FA counts
- * passed or inapplicable cases that got a violation. A pair is precise when it raised no false
- * alarm on the corpus. Pairs the corpus did not exercise (0 detected, 0 false alarms) are left out
- * and fall back to the engine default.
+ * Each engine alone per ACT rule, as `npm run act` measured it with this product's runtime and
+ * rule keys (test/act/act-baseline.json, single-engine columns). A pair is precise when the
+ * engine raised no violation of the rule on a passed or inapplicable case. Pairs the corpus did
+ * not exercise (nothing detected, no false alarm) are left out and take the engine default.
  */
-const precisionNote = readFileSync(join(shared, 'notes', 'engine-precision.md'), 'utf8');
+interface MeasuredEntry {
+  detected: number;
+  falseAlarms: number;
+}
+const actBaseline = JSON.parse(
+  readFileSync(join(repoRoot, 'test', 'act', 'act-baseline.json'), 'utf8'),
+) as {
+  measuredAt: string;
+  engineVersions: Record<string, string>;
+  cases: number;
+  rules: Record<
+    string,
+    {
+      failed: number;
+      passed: number;
+      inapplicable: number;
+      sources: Record<'axe' | 'pa11y' | 'ibm', MeasuredEntry>;
+    }
+  >;
+};
 const pairs: Record<
   string,
   { precise: boolean; falseAlarms: number; cases: number; detected: number; failedCases: number }
 > = {};
-const columns: [number, string][] = [
-  [4, 'axe'],
-  [5, 'pa11y'],
-  [6, 'ibm'],
-];
-for (const line of precisionNote.split('\n')) {
-  const cells = line.split('|').map((c) => c.trim());
-  const ruleId = cells[1] ?? '';
-  if (!/^[0-9a-z]{6}$/.test(ruleId) || !actNames.has(ruleId)) continue;
-  const [failed, passed, inapplicable] = (cells[4] ?? '').split('/').map(Number);
-  if (failed === undefined || passed === undefined || inapplicable === undefined) continue;
-  for (const [col, engine] of columns) {
-    const m = /^(\d+)\/(\d+)/.exec(cells[col + 1] ?? '');
-    if (!m) continue;
-    const detected = Number(m[1]);
-    const falseAlarms = Number(m[2]);
+for (const [ruleId, rule] of Object.entries(actBaseline.rules)) {
+  for (const engine of ['axe', 'pa11y', 'ibm'] as const) {
+    const { detected, falseAlarms } = rule.sources[engine];
     if (detected === 0 && falseAlarms === 0) continue;
     pairs[`${engine}:${ruleId}`] = {
       precise: falseAlarms === 0,
       falseAlarms,
-      cases: passed + inapplicable,
+      cases: rule.passed + rule.inapplicable,
       detected,
-      failedCases: failed,
+      failedCases: rule.failed,
     };
   }
 }
+const measuredVersions = Object.entries(actBaseline.engineVersions)
+  .map(([engine, version]) => `${engine} ${version}`)
+  .join(', ');
 const precision = {
-  source:
-    'ACT corpus (855 cases), violations only, axe-core 4.14.1, HTML_CodeSniffer 2.6.0 (pa11y 9.1.1), IBM ace 4.0.34: notes/engine-precision.md',
+  source: `ACT corpus (${actBaseline.cases} cases), each engine alone at violation level, matched by rule key; ${measuredVersions}; measured ${actBaseline.measuredAt} by npm run act (test/act/act-baseline.json)`,
   /** Pairs not measured: axe and IBM are precise on the corpus overall, HTML_CodeSniffer is not. */
   defaultPrecise: { axe: true, pa11y: false, ibm: true },
   pairs,
