@@ -1,0 +1,174 @@
+/**
+ * `npm run bench:api`: requests/s and p99 latency of the read-heavy API calls, served by the real
+ * app on 127.0.0.1 and driven by autocannon, on the embedded database (PGlite) and, when
+ * BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set, on Postgres in a fresh schema. The report
+ * read is of a real scan (a fixture page scanned once with Chromium). Prints a table and writes
+ * bench/results/api-<timestamp>.json. Options: --duration <s> (default 10), --connections <n>
+ * (default 10).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { openDatabase, type Database } from '../../src/db/client.js';
+import { createQueue } from '../../src/jobs/boss.js';
+import { summaryOf } from '../../src/jobs/scan-page.js';
+import { markRunning, storeResult } from '../../src/jobs/scan-store.js';
+import { scans } from '../../src/db/schema/index.js';
+import { createPagePool, scanPage, type PagePool } from '../../src/scanner/index.js';
+import type { PageScanResult } from '../../src/contract/index.js';
+import { buildApp } from '../../src/server/app.js';
+import { startStaticServer } from '../../test/support/static-server.js';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const root = join(import.meta.dirname, '..', '..');
+// The benchmark is a tool like the CLI: it reads its own settings.
+const postgresUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+
+interface Measurement {
+  database: 'pglite' | 'postgres';
+  endpoint: string;
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  responseBytes: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function scanFixture(pool: PagePool): Promise<PageScanResult> {
+  const site = await startStaticServer(join(root, 'test', 'fixtures', 'site'));
+  try {
+    return await scanPage(pool, `${site.url}/unlabeled-inputs.html`, {
+      allowPrivateNetwork: true,
+    });
+  } finally {
+    await site.close();
+  }
+}
+
+async function seed(database: Database, result: PageScanResult): Promise<string> {
+  const [row] = await database.db
+    .insert(scans)
+    .values({ url: result.url, domain: 'bench.example' })
+    .returning({ id: scans.id });
+  await markRunning(database.db, row!.id, row!.id, 0);
+  await storeResult(database.db, row!.id, result, summaryOf(result));
+  return row!.id;
+}
+
+async function measure(
+  name: Measurement['database'],
+  database: Database,
+  result: PageScanResult,
+  bossSchema: string,
+): Promise<Measurement[]> {
+  const boss = await createQueue(database, { schema: bossSchema });
+  const app = await buildApp(
+    { logLevel: 'silent', allowPrivateTargets: false },
+    { database, boss },
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const scanId = await seed(database, result);
+  const endpoints = [`/api/report/${scanId}`, '/api/public/status/bench.example'];
+  const measurements: Measurement[] = [];
+  try {
+    for (const path of endpoints) {
+      const probe = await fetch(base + path);
+      const body = await probe.arrayBuffer();
+      if (!probe.ok) {
+        console.log(`${name}: skipping ${path} (answers ${probe.status}; not built yet?)`);
+        continue;
+      }
+      const run = await autocannon({ url: base + path, connections, duration });
+      measurements.push({
+        database: name,
+        endpoint: path.replace(scanId, '{id}'),
+        requestsPerSecond: run.requests.average,
+        latencyP50Ms: run.latency.p50,
+        latencyP99Ms: run.latency.p99,
+        responseBytes: body.byteLength,
+        non2xx: run.non2xx,
+        errors: run.errors,
+      });
+    }
+  } finally {
+    await app.close();
+    await boss.stop({ graceful: false, wait: true });
+  }
+  return measurements;
+}
+
+async function main(): Promise<void> {
+  const loadBefore = loadavg()[0]!;
+  const pool = createPagePool({ size: 1 });
+  const result = await scanFixture(pool).finally(() => pool.close());
+  const measurements: Measurement[] = [];
+
+  const pglite = await openDatabase({ dataDir: 'memory://', databaseUrl: undefined });
+  try {
+    measurements.push(...(await measure('pglite', pglite, result, 'pgboss')));
+  } finally {
+    await pglite.close();
+  }
+
+  if (postgresUrl) {
+    const suffix = `${process.pid}_${Date.now()}`;
+    const schema = `bench_${suffix}`;
+    const bossSchema = `bench_boss_${suffix}`;
+    const postgres = await openDatabase(
+      { dataDir: 'memory://', databaseUrl: postgresUrl },
+      { schema },
+    );
+    try {
+      measurements.push(...(await measure('postgres', postgres, result, bossSchema)));
+    } finally {
+      await postgres.executeSql(`drop schema if exists ${schema} cascade`);
+      await postgres.executeSql(`drop schema if exists ${bossSchema} cascade`);
+      await postgres.close();
+    }
+  } else {
+    console.log('postgres: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+  }
+
+  console.table(
+    measurements.map((m) => ({
+      database: m.database,
+      endpoint: m.endpoint,
+      'req/s': Math.round(m.requestsPerSecond),
+      'p50 ms': m.latencyP50Ms,
+      'p99 ms': m.latencyP99Ms,
+      bytes: m.responseBytes,
+      'non-2xx': m.non2xx,
+      errors: m.errors,
+    })),
+  );
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    durationSeconds: duration,
+    connections,
+    loadAverage: { before: loadBefore, after: loadavg()[0] },
+    issuesInReport: result.issues.length,
+    measurements,
+  };
+  const dir = join(root, 'bench', 'results');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `api-${report.date.replaceAll(':', '-').replace('.', '-')}.json`);
+  await writeFile(file, JSON.stringify(report, null, 2) + '\n');
+  console.log(
+    `saved ${file} (load average ${loadBefore.toFixed(2)} -> ${loadavg()[0]!.toFixed(2)})`,
+  );
+}
+
+await main();
