@@ -1,5 +1,5 @@
 import type { Confidence, EngineId, Finding, FindingKind } from '../../contract/index.js';
-import { isPrecise } from './precision.js';
+import { isPrecise, isPreciseEngine } from './precision.js';
 
 function findingKeys(f: Finding, issueKey: string): string[] {
   const keys = Array.isArray(f.extras.ruleKeys) ? (f.extras.ruleKeys as string[]) : [f.ruleKey];
@@ -8,11 +8,12 @@ function findingKeys(f: Finding, issueKey: string): string[] {
 
 /**
  * Kind and confidence of one merged issue from its findings (docs/scoring.md, "Classification"):
- * - two or more engines report a violation: violation, confirmed;
- * - one engine whose rule is precise on the ACT corpus reports a violation: violation, likely
- *   (confirmed when another engine flagged the same element for review);
- * - only an engine/rule pair that false-alarms reports a violation: needs-review, unconfirmed
- *   (likely when another engine flagged it for review);
+ * - a violation from an engine whose rule is precise on the ACT corpus: violation, confirmed
+ *   when another engine reports a violation or flags the element for review, else likely;
+ * - violations from two engines that are precise overall (axe and IBM), each imprecise on this
+ *   rule: violation, confirmed;
+ * - other violations only from engine/rule pairs that false-alarm: needs-review, likely when two
+ *   engines agree or another flags it for review, else unconfirmed;
  * - no violation: needs-review when any engine asks for review, else best-practice; confirmed
  *   when two engines agree, likely from one precise engine, else unconfirmed.
  */
@@ -35,11 +36,18 @@ export function classify(
       anyReview = true;
     }
   }
-  if (violating.size >= 2) return { kind: 'violation', confidence: 'confirmed' };
   const othersReview = [...reviewing].some((e) => !violating.has(e));
-  if (preciseViolating.size === 1) {
-    return { kind: 'violation', confidence: othersReview ? 'confirmed' : 'likely' };
+  if (preciseViolating.size >= 1) {
+    const corroborated = violating.size >= 2 || othersReview;
+    return { kind: 'violation', confidence: corroborated ? 'confirmed' : 'likely' };
   }
+  // Two engines that are precise overall (axe, IBM) agreeing is strong evidence even on a rule
+  // where each alone false-alarms; HTML_CodeSniffer's agreement is not: on the ACT corpus it and
+  // IBM false-alarm together (lang tags, autocomplete tokens, disabled or hidden controls).
+  if ([...violating].filter(isPreciseEngine).length >= 2) {
+    return { kind: 'violation', confidence: 'confirmed' };
+  }
+  if (violating.size >= 2) return { kind: 'needs-review', confidence: 'likely' };
   if (violating.size === 1) {
     return { kind: 'needs-review', confidence: othersReview ? 'likely' : 'unconfirmed' };
   }

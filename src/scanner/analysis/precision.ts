@@ -31,3 +31,8 @@ export function isPrecise(engine: EngineId, keys: readonly string[]): boolean {
   }
   return table.defaultPrecise[engine];
 }
+
+/** Whether the engine is precise on the corpus overall (its default for unmeasured pairs). */
+export function isPreciseEngine(engine: EngineId): boolean {
+  return table.defaultPrecise[engine];
+}
