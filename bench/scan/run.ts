@@ -17,6 +17,7 @@ import { runLibrary, runPa11yCi, type LibraryRun, type Pa11yCiRun } from './thro
 import {
   benchDir,
   chromiumBinary,
+  buildConformly,
   ensureTools,
   repoDir,
   separateTools,
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string' },
     'pa11y-ci-concurrency': { type: 'string' },
     smoke: { type: 'boolean', default: false },
+    built: { type: 'boolean', default: false },
     'wait-quiet': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
@@ -54,6 +56,7 @@ if (args.help) {
   --pa11y-ci-concurrency 1,2,4
   --site-pages N             part b pages, at most 50 (default 50; smoke 10)
   --soak-pages N             part c pages (default 500; smoke 40)
+  --built                    also time a compiled copy of the CLI in part a (as a published install runs)
   --smoke                    a short run to check the harness (numbers not comparable)
   --wait-quiet MINUTES       wait up to MINUTES for the 1-minute load average to drop below 1.0`);
   process.exit(0);
@@ -153,6 +156,11 @@ function printOnePage(results: OnePageResult[]): void {
   );
   log(table.toString());
   for (const result of results) {
+    if (result.conformlyBuilt) {
+      log(
+        `  ${result.label}: compiled CLI (dist/, as published) ${result.conformlyBuilt.medianMs / 1000} s, ratio ${result.conformlyBuilt.ratio}x`,
+      );
+    }
     const times = result.conformly.processingTimes;
     if (times) {
       log(
@@ -297,6 +305,7 @@ async function main(): Promise<void> {
           separate: separateTools(workDir, ruleServer.url),
           runs,
           warmup,
+          builtBin: args.built ? buildConformly(workDir) : undefined,
           log,
         });
         startup = await measureStartup(Math.max(1, runs));

@@ -1,5 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -94,11 +101,12 @@ export interface ToolCommand {
 
 const browserEnv = { ...process.env, PUPPETEER_EXECUTABLE_PATH: chromiumBinary };
 
-export function conformlyScan(url: string): ToolCommand {
+/** `bin` defaults to this checkout's bin/conformly.js, which runs the TypeScript source through tsx. */
+export function conformlyScan(url: string, bin = join(repoDir, 'bin/conformly.js')): ToolCommand {
   return {
     name: 'conformly',
     file: process.execPath,
-    args: [join(repoDir, 'bin/conformly.js'), 'scan', url, '--format', 'json', '--allow-private'],
+    args: [bin, 'scan', url, '--format', 'json', '--allow-private'],
     cwd: repoDir,
     env: { ...process.env, CHROMIUM_PATH: chromiumBinary },
     // The CLI exits 1 only with --fail-on; findings alone exit 0.
@@ -261,4 +269,28 @@ export function writePa11yCiConfig(workDir: string, urls: string[], concurrency:
     }),
   );
   return path;
+}
+
+/**
+ * The CLI as a published package runs it: compiled JavaScript (bin/conformly.js prefers dist/).
+ * Built into a temporary folder so this checkout's dist/ (and everyone's tests) stay untouched.
+ */
+export function buildConformly(workDir: string): string {
+  const root = join(workDir, 'conformly-built');
+  mkdirSync(join(root, 'bin'), { recursive: true });
+  execFileSync(
+    process.execPath,
+    [
+      join(repoDir, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(repoDir, 'tsconfig.build.json'),
+      '--outDir',
+      join(root, 'dist'),
+    ],
+    { cwd: repoDir, stdio: 'inherit' },
+  );
+  copyFileSync(join(repoDir, 'package.json'), join(root, 'package.json'));
+  copyFileSync(join(repoDir, 'bin/conformly.js'), join(root, 'bin/conformly.js'));
+  symlinkSync(join(repoDir, 'node_modules'), join(root, 'node_modules'));
+  return join(root, 'bin/conformly.js');
 }
