@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { AppDb } from '../../db/client.js';
 import { issues, scans, type ScanLogEntry } from '../../db/schema/index.js';
 
@@ -36,6 +36,26 @@ export async function setScanJob(db: AppDb, scanId: string, jobId: string): Prom
 export async function findScan(db: AppDb, scanId: string): Promise<ScanRecord | undefined> {
   const [row] = await db.select().from(scans).where(eq(scans.id, scanId));
   return row;
+}
+
+const reportColumns = Object.fromEntries(
+  Object.entries(getTableColumns(scans)).filter(
+    ([name]) => !['axeData', 'pa11yData', 'ibmData'].includes(name),
+  ),
+) as Omit<ReturnType<typeof getTableColumns<typeof scans>>, 'axeData' | 'pa11yData' | 'ibmData'>;
+
+/**
+ * The scan for a report. Raw engine output is most of a row's size (hundreds of KB on a large
+ * page), so it is read only when the report includes it.
+ */
+export async function findScanForReport(
+  db: AppDb,
+  scanId: string,
+  options: { raw: boolean },
+): Promise<ScanRecord | undefined> {
+  if (options.raw) return findScan(db, scanId);
+  const [row] = await db.select(reportColumns).from(scans).where(eq(scans.id, scanId));
+  return row && { ...row, axeData: null, pa11yData: null, ibmData: null };
 }
 
 /** The scan row without raw engine output: what progress polls read every second. */

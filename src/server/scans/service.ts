@@ -81,7 +81,7 @@ export async function getReport(
   scanId: string,
   options: { raw: boolean },
 ): Promise<ReportResponse> {
-  const scan = await repo.findScan(deps.db, scanId);
+  const scan = await repo.findScanForReport(deps.db, scanId, options);
   if (!scan) throw reportNotFound();
   return toReport(scan, await repo.listIssues(deps.db, scanId), options);
 }
