@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import {
   axeExtraKeys,
   ibmExtraKeys,
+  ibmKeyOverrides,
   htmlcsKeyRows,
   namedKeyTitles,
   pageLevelKeys,
@@ -122,7 +123,8 @@ for (const [ruleId, r] of Object.entries(ibmSnapshot.rules)) {
       ...(m.reasonCodes ? { reasons: m.reasonCodes } : {}),
     }));
   const mapping = r.mappings.find((m) => m.guidelines.includes(policy));
-  const acts = Array.isArray(r.act) ? r.act : r.act ? [r.act] : [];
+  const override = ibmKeyOverrides[ruleId];
+  const acts = override ? [...override] : Array.isArray(r.act) ? r.act : r.act ? [r.act] : [];
   const keys: string[] = [];
   const reasonKeys: Record<string, string[]> = {};
   for (const a of acts) {

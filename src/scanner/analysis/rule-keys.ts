@@ -49,12 +49,22 @@ export function axeKeys(ruleId: string): string[] {
   return axeRules[ruleId]?.keys ?? [ruleId];
 }
 
-/** Keys of an IBM result: the ACT rules its reason code fails, else the rule's keys. */
+/**
+ * Keys of an IBM result: the ACT rules its reason code fails first, then the rule's other keys,
+ * less ACT rules that only other reasons fail (html_lang_exists fails the lang/xml:lang match
+ * rule only for its mismatch reason, not for a missing lang).
+ */
 export function ibmKeys(ruleId: string, reasonId: string | undefined): string[] {
   const rule = ibmRules[ruleId];
   if (!rule) return [`ibm:${ruleId}`];
   const byReason = reasonId ? rule.reasonKeys?.[reasonId] : undefined;
-  return byReason && byReason.length > 0 ? [...new Set([...byReason, ...rule.keys])] : rule.keys;
+  if (!byReason || byReason.length === 0) return rule.keys;
+  const otherReasons = new Set(
+    Object.values(rule.reasonKeys ?? {})
+      .flat()
+      .filter((k) => !byReason.includes(k)),
+  );
+  return [...new Set([...byReason, ...rule.keys.filter((k) => !otherReasons.has(k))])];
 }
 
 const sortedRows = [...htmlcsKeyRows].sort((a, b) => b.prefix.length - a.prefix.length);
