@@ -3,3 +3,5 @@ export * from './raw-result.js';
 export * from './page-scan.js';
 export * from './discovery.js';
 export * from './scan-api.js';
+export * from './audit.js';
+export * from './public.js';

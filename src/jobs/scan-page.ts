@@ -102,7 +102,7 @@ export function createScanPageHandler(options: ScanPageHandlerOptions) {
   };
 }
 
-function isPermanent(error: unknown): boolean {
+export function isPermanent(error: unknown): boolean {
   return (
     error instanceof UrlSafetyError ||
     error instanceof PageLoadError ||
@@ -110,7 +110,7 @@ function isPermanent(error: unknown): boolean {
   );
 }
 
-function failureReason(error: unknown): string {
+export function failureReason(error: unknown): string {
   if (isPermanent(error)) return (error as Error).message;
   // Anything else is ours (browser, database); its details stay in the worker's log.
   return 'The scan stopped because of an internal error.';

@@ -1,5 +1,6 @@
 import type PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
+import { finishAudit } from './audit-store.js';
 import { logEntry } from './scan-store.js';
 
 /**
@@ -62,5 +63,56 @@ export async function failAbandonedScans(
      returning s.id`,
     [reason, JSON.stringify([logEntry('error', reason)]), graceSeconds],
   );
+  return rows.length;
+}
+
+/**
+ * The same two steps for multi-page audits. On PGlite an active `audit-site` job belongs to a
+ * process that is gone: fail the attempt now so pg-boss retries it (its pages still unscanned are
+ * scanned again; the stored ones are kept).
+ */
+export async function releaseOrphanedAuditJobs(
+  database: Database,
+  boss: PgBoss,
+  bossSchema = 'pgboss',
+): Promise<number> {
+  if (database.kind !== 'pglite') return 0;
+  const { rows } = await database.executeSql(
+    `select id from ${quoteIdent(bossSchema)}.job where name = 'audit-site' and state = 'active'`,
+  );
+  for (const row of rows) {
+    await boss.fail('audit-site', String(row.id), {
+      message: 'The worker running this audit stopped.',
+    });
+  }
+  return rows.length;
+}
+
+/**
+ * Ends every unfinished audit whose job will never run again, with a summary of the pages that
+ * were stored; the others are reported as not scanned.
+ */
+export async function failAbandonedAudits(
+  database: Database,
+  bossSchema = 'pgboss',
+  graceSeconds = 30,
+): Promise<number> {
+  const { rows } = await database.executeSql(
+    `select s.id from audit_sessions s
+     where s.status in ('pending', 'running')
+       and s.created_at < now() - make_interval(secs => $1)
+       and not exists (
+         select 1 from ${quoteIdent(bossSchema)}.job j
+         where j.name = 'audit-site' and j.id = s.id and j.state in ('created', 'retry', 'active')
+       )`,
+    [graceSeconds],
+  );
+  for (const row of rows) {
+    await finishAudit(database.db, String(row.id), {
+      browserStats: { available: 0, active: 0, total: 0 },
+      unfinishedReason:
+        'The page was not scanned: the worker running the audit stopped and no retry was left.',
+    });
+  }
   return rows.length;
 }

@@ -2,8 +2,14 @@ import type PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
 import type { PagePool } from '../scanner/index.js';
 import { workJobs } from './boss.js';
+import { createAuditSiteHandler } from './audit-site.js';
 import { createScanPageHandler } from './scan-page.js';
-import { failAbandonedScans, releaseOrphanedScanJobs } from './scan-recovery.js';
+import {
+  failAbandonedAudits,
+  failAbandonedScans,
+  releaseOrphanedAuditJobs,
+  releaseOrphanedScanJobs,
+} from './scan-recovery.js';
 
 export interface ScanWorkerOptions {
   database: Database;
@@ -38,8 +44,11 @@ export async function startScanWorker(options: ScanWorkerOptions): Promise<ScanW
   const schema = options.bossSchema ?? 'pgboss';
 
   await releaseOrphanedScanJobs(database, boss, schema);
-  const sweep = () =>
-    failAbandonedScans(database, schema, options.sweepGraceSeconds).catch(onError);
+  await releaseOrphanedAuditJobs(database, boss, schema);
+  const sweep = async () => {
+    await failAbandonedScans(database, schema, options.sweepGraceSeconds).catch(onError);
+    await failAbandonedAudits(database, schema, options.sweepGraceSeconds).catch(onError);
+  };
   await sweep();
   const timer = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
   timer.unref();
@@ -51,7 +60,7 @@ export async function startScanWorker(options: ScanWorkerOptions): Promise<ScanW
     onError,
     ...(options.scanTimeoutMs ? { scanTimeoutMs: options.scanTimeoutMs } : {}),
   });
-  const ids = await workJobs(
+  const ids: string[] = await workJobs(
     boss,
     'scan-page',
     {
@@ -59,6 +68,23 @@ export async function startScanWorker(options: ScanWorkerOptions): Promise<ScanW
       pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
     },
     handler,
+  );
+
+  // One audit at a time per process: an audit already spreads its pages over every tab.
+  const auditHandler = createAuditSiteHandler({
+    db: database.db,
+    pool: options.pool,
+    allowPrivateTargets: options.allowPrivateTargets,
+    onError,
+    ...(options.scanTimeoutMs ? { scanTimeoutMs: options.scanTimeoutMs } : {}),
+  });
+  ids.push(
+    ...(await workJobs(
+      boss,
+      'audit-site',
+      { concurrency: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
+      auditHandler,
+    )),
   );
 
   return {

@@ -7,12 +7,16 @@ import {
 import type PgBoss from 'pg-boss';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import type { PagePool } from '../scanner/index.js';
 import { artifactRoutes } from './artifacts/routes.js';
+import { auditRoutes } from './audits/routes.js';
+import type { AuditServiceDeps } from './audits/service.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { defaultScanRateLimit, rateLimitPlugin, type ScanRateLimit } from './plugins/rate-limit.js';
 import { securityPlugin } from './plugins/security.js';
 import { webPlugin } from './plugins/web.js';
+import { publicRoutes } from './public/routes.js';
 import { scanRoutes } from './scans/routes.js';
 import type { ScanServiceDeps } from './scans/service.js';
 
@@ -28,6 +32,10 @@ export interface AppDeps {
   scanRateLimit?: ScanRateLimit;
   /** Tests shorten how long analyze/raw-scan wait and how often they look. */
   scanWaits?: Pick<ScanServiceDeps, 'waitForScanMs' | 'pollMs'>;
+  /** This process's browser tabs (page discovery renders the homepage); none means no discovery. */
+  pool?: PagePool;
+  /** Tests shorten how long audit calls wait and how often they look. */
+  auditWaits?: Pick<AuditServiceDeps, 'waitForAuditMs' | 'pollMs'>;
 }
 
 /**
@@ -65,6 +73,17 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     deps: scanDeps,
     rateLimit: deps.scanRateLimit ?? defaultScanRateLimit,
   });
+  await app.register(auditRoutes, {
+    deps: {
+      db: deps.database.db,
+      boss: deps.boss,
+      pool: deps.pool,
+      allowPrivateTargets: config.allowPrivateTargets,
+      ...deps.auditWaits,
+    },
+    rateLimit: deps.scanRateLimit ?? defaultScanRateLimit,
+  });
+  await app.register(publicRoutes, { deps: { db: deps.database.db } });
   await app.register(artifactRoutes, { db: deps.database.db });
 
   await app.register(webPlugin, { root: deps.webRoot });

@@ -58,7 +58,7 @@ export async function startTestService(
   });
   const app = await buildApp(
     { ...testConfig, ...options.config },
-    { database, boss, scanWaits: { pollMs: 100 }, ...options.app },
+    { database, boss, pool, scanWaits: { pollMs: 100 }, ...options.app },
   );
   return {
     app,

@@ -1,0 +1,105 @@
+import PQueue from 'p-queue';
+import type PgBoss from 'pg-boss';
+import type { AppDb } from '../db/client.js';
+import { scanPage, type PagePool } from '../scanner/index.js';
+import {
+  claimAudit,
+  finishAudit,
+  listUnfinishedPages,
+  markPageFailed,
+  markPageRunning,
+  readAuditStatus,
+  storePageResult,
+} from './audit-store.js';
+import type { AuditSitePayload } from './queues.js';
+import { failureReason, isPermanent } from './scan-page.js';
+
+export interface AuditSiteHandlerOptions {
+  db: AppDb;
+  pool: PagePool;
+  allowPrivateTargets: boolean;
+  /** Pages of one audit scanned at once; default the pool's tab count. */
+  pageConcurrency?: number;
+  /** Whole-page budget handed to the scanner (its default when absent). */
+  scanTimeoutMs?: number;
+  /** How often a running audit looks whether it was ended elsewhere; default 1 s. */
+  endedCheckMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface AuditSiteOutcome {
+  status: 'completed' | 'ended-elsewhere' | 'skipped';
+}
+
+/**
+ * The `audit-site` job: one job scans every page of a multi-page audit through this worker's tab
+ * pool, rather than fanning out one `scan-page` job per page. A page of an audit is not a `scans`
+ * row (no live progress, no report of its own, its raw output goes to engine_results), the audit
+ * ends with one summary and one archive built from all its pages, and at most ten pages of one
+ * site fit a worker's tabs; one job keeps that lifecycle in one place. Audits still spread over
+ * workers, one audit each. A worker that dies mid-audit: pg-boss retries the job when it
+ * expires, and the retry scans only the pages not yet stored.
+ *
+ * A page that cannot be scanned ends as failed with its reason and the others go on; the audit
+ * always ends completed with a summary of what was scanned.
+ */
+export function createAuditSiteHandler(options: AuditSiteHandlerOptions) {
+  const { db, pool } = options;
+  const onError = options.onError ?? (() => undefined);
+
+  return async function handleAuditSite(
+    payload: AuditSitePayload,
+    job: PgBoss.JobWithMetadata<unknown>,
+  ): Promise<AuditSiteOutcome> {
+    const { auditSessionId } = payload;
+    if (!(await claimAudit(db, auditSessionId, job.id))) return { status: 'skipped' };
+
+    // The server ends an audit whose answer waited too long; stop scanning it then.
+    const controller = new AbortController();
+    const timer = setInterval(() => {
+      readAuditStatus(db, auditSessionId)
+        .then((status) => {
+          if (status !== 'running') controller.abort(new Error('The audit was ended.'));
+        })
+        .catch(onError);
+    }, options.endedCheckMs ?? 1_000);
+
+    try {
+      const pages = await listUnfinishedPages(db, auditSessionId);
+      const queue = new PQueue({
+        concurrency: Math.max(1, options.pageConcurrency ?? pool.stats().total),
+      });
+      await Promise.all(
+        pages.map((page) =>
+          queue.add(async () => {
+            if (controller.signal.aborted || !(await markPageRunning(db, page.id))) return;
+            try {
+              const result = await scanPage(pool, page.url, {
+                scanId: page.id,
+                signal: controller.signal,
+                allowPrivateNetwork: options.allowPrivateTargets,
+                // The audit screens show engine output, not screenshots.
+                screenshots: false,
+                ...(options.scanTimeoutMs ? { timeoutMs: options.scanTimeoutMs } : {}),
+              });
+              await storePageResult(db, page.id, result);
+            } catch (error) {
+              if (controller.signal.aborted) return;
+              // Ours rather than the page's (browser, database): the details go to the log.
+              if (!isPermanent(error)) onError(error);
+              await markPageFailed(db, page.id, failureReason(error));
+            }
+          }),
+        ),
+      );
+      if (controller.signal.aborted) return { status: 'ended-elsewhere' };
+      await finishAudit(db, auditSessionId, {
+        browserStats: pool.stats(),
+        unfinishedReason: 'The page was not scanned.',
+      });
+      return { status: 'completed' };
+    } finally {
+      clearInterval(timer);
+    }
+  };
+}

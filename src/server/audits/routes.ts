@@ -1,0 +1,55 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AuditRequest,
+  AuditResponse,
+  DiscoverPagesRequest,
+  DiscoveryResult,
+} from '../../contract/index.js';
+import type { ScanRateLimit } from '../plugins/rate-limit.js';
+import * as service from './service.js';
+
+export interface AuditRoutesOptions {
+  deps: service.AuditServiceDeps;
+  /** The scan-start allowance (shared with the scan API): an audit or a discovery is one start. */
+  rateLimit: ScanRateLimit;
+}
+
+/** Aborts when the client goes away, so an abandoned call stops waiting (the audit goes on). */
+function closedSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on('close', () => controller.abort());
+  request.raw.on('aborted', () => controller.abort());
+  return controller.signal;
+}
+
+/** Discovery, smart scan and multi-page audits (spec public-area §7): HTTP only. */
+export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app, options) => {
+  const { deps } = options;
+  const startLimit = {
+    rateLimit: { max: options.rateLimit.max, timeWindow: options.rateLimit.timeWindowMs },
+  };
+
+  app.post(
+    '/api/discover-pages',
+    {
+      config: startLimit,
+      schema: { body: DiscoverPagesRequest, response: { 200: DiscoveryResult } },
+    },
+    async (request, reply) =>
+      service.discover(deps, request.body.url, closedSignal(request, reply)),
+  );
+
+  const caller = (request: FastifyRequest) => ({ clientId: request.clientId, ip: request.ip });
+
+  // The smart scan's second step and the multi-page audit are the same audit; the spec keeps two
+  // paths for its two screens.
+  for (const path of ['/api/smart-scan', '/api/multi-page-audit']) {
+    app.post(
+      path,
+      { config: startLimit, schema: { body: AuditRequest, response: { 200: AuditResponse } } },
+      async (request, reply) =>
+        service.runAudit(deps, caller(request), request.body.urls, closedSignal(request, reply)),
+    );
+  }
+};

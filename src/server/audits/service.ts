@@ -1,0 +1,154 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type PgBoss from 'pg-boss';
+import {
+  maxAuditPages,
+  maxAuditPagesMessage,
+  type AuditResponse,
+  type AuditSummary,
+  type DiscoveryResult,
+} from '../../contract/index.js';
+import type { AppDb } from '../../db/client.js';
+import { finishAudit, readAuditPages } from '../../jobs/audit-store.js';
+import { sendJob } from '../../jobs/boss.js';
+import { DiscoveryError, discoverPages } from '../../scanner/discover/discover-pages.js';
+import {
+  assertPublicTarget,
+  normalizeTargetUrl,
+  UrlSafetyError,
+  type PagePool,
+} from '../../scanner/index.js';
+import { HttpError, InvalidError, NotFoundError, UnavailableError } from '../http-errors.js';
+import type { Caller } from '../scans/service.js';
+import * as repo from './repo.js';
+
+/** What the discovery and audit service works with; handed in by the app. */
+export interface AuditServiceDeps {
+  db: AppDb;
+  boss: PgBoss;
+  /** This server's browser tabs, for discovery; audits themselves run on the workers. */
+  pool: PagePool | undefined;
+  allowPrivateTargets: boolean;
+  /**
+   * How long an audit call waits for its pages before ending the audit with what was scanned;
+   * default eight minutes (ten pages on two tabs at the scanner's one-minute page budget is five).
+   */
+  waitForAuditMs?: number;
+  /** How often the wait looks at the audit's row; default 500 ms. */
+  pollMs?: number;
+}
+
+async function checkTarget(deps: AuditServiceDeps, input: string): Promise<URL> {
+  try {
+    const url = normalizeTargetUrl(input);
+    await assertPublicTarget(url, { allowPrivateNetwork: deps.allowPrivateTargets });
+    return url;
+  } catch (error) {
+    if (error instanceof UrlSafetyError) throw new InvalidError(error.message);
+    throw error;
+  }
+}
+
+const domainOf = (url: URL) => url.hostname.replace(/^www\./, '');
+
+/** `POST /api/discover-pages`: the site's pages worth scanning, homepage first. */
+export async function discover(
+  deps: AuditServiceDeps,
+  input: string,
+  signal: AbortSignal,
+): Promise<DiscoveryResult> {
+  const url = await checkTarget(deps, input);
+  if (!deps.pool) {
+    throw new UnavailableError('Failed to discover pages: this server runs no browser.');
+  }
+  try {
+    return await discoverPages(deps.pool, url.href, {
+      allowPrivateNetwork: deps.allowPrivateTargets,
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof UrlSafetyError) throw new InvalidError(error.message);
+    // The site, not the request, was the problem (it did not load).
+    if (error instanceof DiscoveryError) {
+      throw new HttpError(422, `Failed to discover pages: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * `POST /api/smart-scan` and `POST /api/multi-page-audit`: checks every address first (a bad one
+ * is a 400 naming it, and nothing is stored), queues the audit, and answers once every page has
+ * ended. The spec's screens wait for this answer, so the call waits too, for a bounded time.
+ */
+export async function runAudit(
+  deps: AuditServiceDeps,
+  caller: Caller,
+  inputs: string[],
+  signal: AbortSignal,
+): Promise<AuditResponse> {
+  if (inputs.length > maxAuditPages) throw new InvalidError(maxAuditPagesMessage);
+  const urls: URL[] = [];
+  for (const [index, input] of inputs.entries()) {
+    try {
+      urls.push(await checkTarget(deps, input));
+    } catch (error) {
+      if (error instanceof InvalidError) {
+        throw new InvalidError(`URL ${index + 1} (${input}): ${error.message}`);
+      }
+      throw error;
+    }
+  }
+  const auditSessionId = await repo.insertAudit(deps.db, {
+    domain: domainOf(urls[0]!),
+    urls: urls.map((url) => url.href),
+    visitorId: caller.clientId,
+    requestedByIp: caller.ip,
+  });
+  const { jobId } = await sendJob(deps.boss, 'audit-site', {
+    auditSessionId,
+    urls: urls.map((url) => url.href),
+  });
+  await repo.setAuditJob(deps.db, auditSessionId, jobId);
+  await waitForAudit(deps, auditSessionId, signal);
+  return getAudit(deps, auditSessionId);
+}
+
+/**
+ * Waits until the audit ends. When the wait runs out, the audit is ended here with the pages
+ * scanned so far (the others are reported as errors) and its job is cancelled, so the caller gets
+ * a full answer rather than a timeout.
+ */
+async function waitForAudit(
+  deps: AuditServiceDeps,
+  auditSessionId: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const deadline = Date.now() + (deps.waitForAuditMs ?? 8 * 60_000);
+  for (;;) {
+    const row = await repo.findAudit(deps.db, auditSessionId);
+    if (!row) throw new NotFoundError('Audit not found.');
+    if (row.status !== 'pending' && row.status !== 'running') return;
+    if (Date.now() > deadline) {
+      await finishAudit(deps.db, auditSessionId, {
+        browserStats: deps.pool?.stats() ?? { available: 0, active: 0, total: 0 },
+        unfinishedReason: "The audit's time limit ran out before this page was scanned.",
+      });
+      await deps.boss.cancel('audit-site', auditSessionId).catch(() => undefined);
+      return;
+    }
+    await sleep(deps.pollMs ?? 500, undefined, { signal });
+  }
+}
+
+export async function getAudit(
+  deps: AuditServiceDeps,
+  auditSessionId: string,
+): Promise<AuditResponse> {
+  const row = await repo.findAudit(deps.db, auditSessionId);
+  if (!row?.summary) throw new NotFoundError('Audit not found.');
+  return {
+    auditId: row.id,
+    results: await readAuditPages(deps.db, auditSessionId),
+    summary: row.summary as AuditSummary,
+  };
+}

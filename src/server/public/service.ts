@@ -1,0 +1,174 @@
+import type {
+  AuditTrailEntry,
+  DomainAuditResponse,
+  PublicScanResponse,
+  PublicStatusResponse,
+} from '../../contract/index.js';
+import type { AppDb } from '../../db/client.js';
+import { NotFoundError } from '../http-errors.js';
+import { normalizeDomain } from './domain.js';
+import * as repo from './repo.js';
+
+/**
+ * The public pages: a public scan, a domain's audit and its status page. Until monitoring exists
+ * (scheduled rescans of an owner's domains), a domain's status is derived from its completed
+ * scans, the latest one standing for "now".
+ */
+
+export interface PublicServiceDeps {
+  db: AppDb;
+}
+
+/** Spec: "Stated standard WCAG 2.1 AA" on report and audit pages. */
+export const publicStandard = 'WCAG 2.1 AA';
+
+const trailScans = 10;
+const trailComplaints = 10;
+
+export async function getPublicScan(
+  deps: PublicServiceDeps,
+  scanId: string,
+): Promise<PublicScanResponse> {
+  const scan = await repo.findPublicScan(deps.db, scanId);
+  if (!scan) {
+    throw new NotFoundError(
+      'Audit Not Found: this accessibility audit is not publicly available or does not exist.',
+    );
+  }
+  return {
+    scanId: scan.id,
+    domain: scan.domain,
+    url: scan.url,
+    accessibilityScore: scan.accessibilityScore,
+    scoreLabel: scan.scoreLabel,
+    totalIssues: scan.totalIssues,
+    completedAt: scan.completedAt?.toISOString() ?? null,
+  };
+}
+
+export async function getDomainAudit(
+  deps: PublicServiceDeps,
+  input: string,
+): Promise<DomainAuditResponse> {
+  const domain = normalizeDomain(input);
+  const [latest] = await repo.listCompletedScans(deps.db, domain, 1);
+  if (!latest) {
+    throw new NotFoundError(
+      `Compliance Monitoring Not Found: no active accessibility monitoring found for ${domain}.`,
+    );
+  }
+  const score = latest.accessibilityScore ?? 0;
+  return {
+    domain,
+    status: latest.totalIssues === 0 ? 'compliant' : score >= 70 ? 'issues' : 'non_compliant',
+    lastScanned: (latest.completedAt ?? new Date(0)).toISOString(),
+    totalIssues: latest.totalIssues,
+    scanId: latest.id,
+    accessibilityScore: latest.accessibilityScore,
+    aiSummary: latest.aiSummary,
+  };
+}
+
+/** Spec §9 score bands: 90 or more, 70 to 89, below 70. */
+function statusOfScore(score: number): PublicStatusResponse['status'] {
+  if (score >= 90) return 'good_compliance';
+  if (score >= 70) return 'needs_work';
+  return 'at_risk';
+}
+
+function scanEntry(scan: repo.CompletedScan): AuditTrailEntry {
+  const score = scan.accessibilityScore === null ? 'no score' : `score ${scan.accessibilityScore}`;
+  return {
+    type: 'scan',
+    event: 'Accessibility scan completed',
+    status: 'Completed',
+    date: (scan.completedAt ?? new Date(0)).toISOString(),
+    details: `${scan.url}: ${score}, ${scan.totalIssues} issue${scan.totalIssues === 1 ? '' : 's'} found`,
+  };
+}
+
+const isResolved = (status: string) => status === 'resolved' || status === 'closed';
+
+/** A complaint as the public sees it: that it came and whether it was dealt with, not its text. */
+function complaintEntries(complaint: repo.RecentComplaint): AuditTrailEntry[] {
+  const entries: AuditTrailEntry[] = [
+    {
+      type: 'complaint',
+      event: 'Accessibility concern reported',
+      status: isResolved(complaint.status) ? 'Resolved' : 'New',
+      date: complaint.createdAt.toISOString(),
+      details: `A visitor reported a ${complaint.type} concern.`,
+    },
+  ];
+  if (isResolved(complaint.status)) {
+    entries.push({
+      type: 'resolution',
+      event: 'Accessibility concern resolved',
+      status: 'Resolved',
+      date: complaint.updatedAt.toISOString(),
+      details: `The ${complaint.type} concern was ${complaint.status}.`,
+    });
+  }
+  return entries;
+}
+
+export async function getPublicStatus(
+  deps: PublicServiceDeps,
+  input: string,
+): Promise<PublicStatusResponse> {
+  const domain = normalizeDomain(input);
+  const [scans, monitoring, complaintCounts, recentComplaints, firstScanAt] = await Promise.all([
+    repo.listCompletedScans(deps.db, domain, trailScans),
+    repo.findMonitoring(deps.db, domain),
+    repo.countComplaints(deps.db, domain),
+    repo.listRecentComplaints(deps.db, domain, trailComplaints),
+    repo.firstCompletedScanAt(deps.db, domain),
+  ]);
+  const latest = scans[0];
+  if (!latest && !monitoring) {
+    throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
+  }
+
+  const total = complaintCounts.reduce((sum, row) => sum + row.count, 0);
+  const resolved = complaintCounts
+    .filter((row) => isResolved(row.status))
+    .reduce((sum, row) => sum + row.count, 0);
+
+  const auditTrail = [...scans.map(scanEntry), ...recentComplaints.flatMap(complaintEntries)];
+  const monitoringSince = monitoring?.monitoringSince ?? monitoring?.createdAt ?? firstScanAt;
+  if (monitoring?.monitoringSince) {
+    auditTrail.push({
+      type: 'monitoring',
+      event: 'Monitoring started',
+      status: 'Active',
+      date: monitoring.monitoringSince.toISOString(),
+      details: `${domain} is monitored for ${publicStandard} conformance.`,
+    });
+  }
+  auditTrail.sort((a, b) => b.date.localeCompare(a.date));
+
+  const dates = [
+    latest?.completedAt,
+    ...recentComplaints.map((complaint) => complaint.updatedAt),
+    monitoringSince,
+  ].filter((date): date is Date => date instanceof Date);
+  const lastUpdated = new Date(Math.max(...dates.map((date) => date.getTime()), 0));
+
+  const score = latest?.accessibilityScore ?? null;
+  return {
+    domain,
+    complianceScore: score,
+    status: latest && score !== null ? statusOfScore(score) : 'monitored',
+    totalIssues: latest?.totalIssues ?? 0,
+    lastScan: latest?.completedAt?.toISOString() ?? null,
+    standard: publicStandard,
+    monitoringSince: monitoringSince?.toISOString() ?? null,
+    lastUpdated: lastUpdated.toISOString(),
+    summary: latest
+      ? (latest.aiSummary ??
+        `The latest scan of ${domain} found ${latest.totalIssues} issues (score ${score ?? 'n/a'}).`)
+      : `${domain} is monitored; its first scan has not completed yet.`,
+    complaintSummary: { total, resolved, active: total - resolved },
+    auditTrail,
+  };
+}
