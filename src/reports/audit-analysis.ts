@@ -152,7 +152,7 @@ function analysisMarkdown(domain: string, totals: AuditTotals, pages: PageAnalys
         lines.push(`  - ${escapeInline(error.message)} (${escapeInline(error.selector)})`);
       }
       const rest = more(group.count);
-      if (rest) lines.push(`  - ${escapeInline(rest)}`);
+      if (rest) lines.push(`  - ${rest}`);
     }
     lines.push('', '### axe violations', '');
     if (page.axeViolations.length === 0) lines.push('None.');
@@ -170,7 +170,7 @@ function analysisMarkdown(domain: string, totals: AuditTotals, pages: PageAnalys
         lines.push(`  - ${escapeInline(violation.message)}`);
       }
       const rest = more(group.count);
-      if (rest) lines.push(`  - ${escapeInline(rest)}`);
+      if (rest) lines.push(`  - ${rest}`);
     }
     lines.push('');
   });
