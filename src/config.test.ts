@@ -22,7 +22,11 @@ describe('loadConfig', () => {
       scanConcurrency: 2,
       allowPrivateTargets: false,
       chromiumPath: undefined,
+      publicUrl: 'http://localhost:3000',
+      secureCookies: false,
+      sessionTtlHours: 168,
       smtpUrl: undefined,
+      mailFrom: 'Conformly <no-reply@localhost>',
       google: undefined,
       stripeSecretKey: undefined,
       ai: undefined,
@@ -50,9 +54,21 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://app@db:5432/conformly',
       scanConcurrency: 4,
       allowPrivateTargets: true,
-      google: { clientId: 'id', clientSecret: 'secret' },
+      google: { clientId: 'id', clientSecret: 'secret', issuer: 'https://accounts.google.com' },
       ai: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: undefined, model: 'llama3' },
     });
+  });
+
+  it('takes cookie security and links from the public address', () => {
+    expect(
+      loadConfig({ PUBLIC_URL: 'https://app.example.com/', SESSION_TTL_HOURS: '12' }),
+    ).toMatchObject({
+      publicUrl: 'https://app.example.com',
+      secureCookies: true,
+      sessionTtlHours: 12,
+      mailFrom: 'Conformly <no-reply@app.example.com>',
+    });
+    expect(loadConfig({ COOKIE_SECURE: 'true' })).toMatchObject({ secureCookies: true });
   });
 
   it('treats empty variables as unset', () => {

@@ -65,9 +65,19 @@ const EnvSchema = z.object({
   /** Let the scanner reach loopback and private addresses (tests, local use). */
   ALLOW_PRIVATE_TARGETS: flag(false),
   CHROMIUM_PATH: optionalText,
+  /** The address users reach the service at: links in e-mails and the Google redirect use it. */
+  PUBLIC_URL: url(['http:', 'https:']),
+  /** Mark cookies Secure even when PUBLIC_URL is plain http (e.g. TLS ends at a proxy). */
+  COOKIE_SECURE: flag(false),
+  /** How long a sign-in lasts. */
+  SESSION_TTL_HOURS: integer(24 * 7, 1, 24 * 365),
   SMTP_URL: url(['smtp:', 'smtps:']),
+  /** Sender of the service's e-mails. */
+  MAIL_FROM: optionalText,
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
+  /** The OpenID issuer Google sign-in talks to; only tests and staging point it elsewhere. */
+  GOOGLE_ISSUER: url(['http:', 'https:']),
   STRIPE_SECRET_KEY: optionalText,
   AI_BASE_URL: url(['http:', 'https:']),
   AI_API_KEY: optionalText,
@@ -84,9 +94,15 @@ export interface Config {
   scanConcurrency: number;
   allowPrivateTargets: boolean;
   chromiumPath: string | undefined;
+  /** Origin (and optional base path) users reach the service at, without a trailing slash. */
+  publicUrl: string;
+  /** Session and reset cookies carry Secure (PUBLIC_URL is https, or COOKIE_SECURE). */
+  secureCookies: boolean;
+  sessionTtlHours: number;
   smtpUrl: string | undefined;
+  mailFrom: string;
   /** Google sign-in, when both id and secret are set. */
-  google: { clientId: string; clientSecret: string } | undefined;
+  google: { clientId: string; clientSecret: string; issuer: string } | undefined;
   stripeSecretKey: string | undefined;
   /** An OpenAI-compatible endpoint for AI summaries, when AI_BASE_URL and AI_MODEL are set. */
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
@@ -129,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
 
   return {
     port: e.PORT,
@@ -139,10 +156,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanConcurrency: e.SCAN_CONCURRENCY,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS,
     chromiumPath: e.CHROMIUM_PATH,
+    publicUrl,
+    secureCookies: e.COOKIE_SECURE || publicUrl.startsWith('https:'),
+    sessionTtlHours: e.SESSION_TTL_HOURS,
     smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Conformly <no-reply@${new URL(publicUrl).hostname}>`,
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
-        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
+        ? {
+            clientId: e.GOOGLE_CLIENT_ID,
+            clientSecret: e.GOOGLE_CLIENT_SECRET,
+            issuer: e.GOOGLE_ISSUER ?? 'https://accounts.google.com',
+          }
         : undefined,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     ai:

@@ -3,6 +3,7 @@ import {
   bigserial,
   boolean,
   index,
+  integer,
   jsonb,
   pgTable,
   text,
@@ -40,6 +41,8 @@ export const users = pgTable(
     passwordResetCodeHash: text('password_reset_code_hash'),
     passwordResetCodeExpiresAt: timestamptz('password_reset_code_expires_at'),
     passwordResetCodeUsed: boolean('password_reset_code_used').notNull().default(false),
+    /** Wrong guesses at the current reset code; the code dies after a few. */
+    passwordResetCodeAttempts: integer('password_reset_code_attempts').notNull().default(0),
     googleId: text('google_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
