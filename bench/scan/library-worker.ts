@@ -13,12 +13,14 @@ import {
  * the harness so the harness can sample this process and its Chromium children from /proc without
  * counting itself. Progress goes to stdout as one JSON object per line.
  *
- * argv[2]: JSON { urls: string[], concurrency: number | "auto" }
+ * argv[2]: JSON { urls: string[], concurrency: number | "auto", chromiumArgs?: string[] }
  */
 
 interface WorkerInput {
   urls: string[];
   concurrency: number | 'auto';
+  /** Extra Chromium flags, to measure a proposed launch change without editing the scanner. */
+  chromiumArgs?: string[];
 }
 
 export interface PageLine {
@@ -113,7 +115,7 @@ async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as WorkerInput;
   const tabs = input.concurrency === 'auto' ? defaultPoolSize() : input.concurrency;
   const started = performance.now();
-  const pool = createPagePool({ size: tabs });
+  const pool = createPagePool({ size: tabs, launchOptions: { args: input.chromiumArgs ?? [] } });
   let next = 0;
   let done = 0;
   let failed = 0;

@@ -66,12 +66,10 @@ function rollupKb(pid: number): { pss: number; rss: number } | undefined {
 /** What a process is, from its command line: Chromium children carry `--type=renderer` etc. */
 function kindOf(pid: number): string {
   try {
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    const executable = argv[0] ?? '';
-    if (/chrom/.test(executable)) {
-      const type = argv.find((arg) => arg.startsWith('--type='))?.slice('--type='.length);
-      return type ?? 'browser';
-    }
+    // Chromium rewrites its children's command lines into one space-separated string.
+    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    const executable = commandLine.split(' ')[0] ?? '';
+    if (/chrom/.test(executable)) return /--type=(\S+)/.exec(commandLine)?.[1] ?? 'browser';
     if (/esbuild/.test(executable)) return 'esbuild';
     if (/node$/.test(executable)) return 'node';
     return 'other';

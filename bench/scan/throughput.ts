@@ -56,12 +56,13 @@ export async function runLibrary(
   urls: string[],
   concurrency: number | 'auto',
   onPage?: (line: PageLine) => void,
+  chromiumArgs: string[] = [],
 ): Promise<LibraryRun> {
   const load = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', workerPath, JSON.stringify({ urls, concurrency })],
+    ['--import', 'tsx', workerPath, JSON.stringify({ urls, concurrency, chromiumArgs })],
     {
       cwd: repoDir,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -155,6 +156,10 @@ export interface Pa11yCiRun {
   pageErrors: number;
   processMs: number;
   pagesPerMin: number;
+  /** Pages it actually tested (not errors) per minute. */
+  pagesPerMinTested: number;
+  /** Distinct messages of pages it could not test (timeouts under load, for instance). */
+  errorSamples: string[];
   peakPssMb: number;
   peakRssMb: number;
   peakByKind: Record<string, number>;
@@ -186,9 +191,15 @@ export async function runPa11yCi(
     throw new Error(`pa11y-ci exited with ${run.exitCode}:\n${run.stderr.slice(-2000)}`);
   }
   const report = JSON.parse(run.stdout) as { total: number; results: Record<string, unknown[]> };
-  const pageErrors = Object.values(report.results).filter((issues) =>
-    issues.some((issue) => issue instanceof Object && 'message' in issue && !('code' in issue)),
-  ).length;
+  // A page pa11y-ci could not test is reported as [{message}] instead of a list of issues.
+  const errorMessages = Object.values(report.results).flatMap((issues) =>
+    issues.flatMap((issue) =>
+      issue instanceof Object && 'message' in issue && !('code' in issue)
+        ? [String(issue.message)]
+        : [],
+    ),
+  );
+  const pageErrors = errorMessages.length;
   const memoryPeak = peak(samples);
   return {
     concurrency,
@@ -197,6 +208,8 @@ export async function runPa11yCi(
     pageErrors,
     processMs: run.ms,
     pagesPerMin: round((urls.length * 60_000) / run.ms, 1),
+    pagesPerMinTested: round(((urls.length - pageErrors) * 60_000) / run.ms, 1),
+    errorSamples: [...new Set(errorMessages)].slice(0, 5),
     peakPssMb: memoryPeak.pssMb,
     peakRssMb: memoryPeak.rssMb,
     peakByKind: memoryPeak.atPeak?.byKind ?? {},
