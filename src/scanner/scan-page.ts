@@ -159,12 +159,15 @@ async function navigate(state: ScanState): Promise<void> {
 async function settle(state: ScanState): Promise<void> {
   const page = state.page!;
   const started = performance.now();
-  await page
-    .waitForNetworkIdle({
-      idleTime: scanDefaults.networkQuietMs,
-      timeout: scanDefaults.networkQuietCapMs,
-    })
-    .catch(() => undefined);
+  const quietCapMs = state.options.networkQuietCapMs ?? scanDefaults.networkQuietCapMs;
+  if (quietCapMs > 0) {
+    await page
+      .waitForNetworkIdle({
+        idleTime: Math.min(scanDefaults.networkQuietMs, quietCapMs),
+        timeout: quietCapMs,
+      })
+      .catch(() => undefined);
+  }
   const { waitForSelector, waitMs } = state.options;
   if (waitForSelector) {
     try {

@@ -13,6 +13,11 @@ export interface ScanOptions {
   waitForSelector?: string;
   /** Extra delay in ms after load (single-page apps). */
   waitMs?: number;
+  /**
+   * After `load`, how long to wait at most for the network to go quiet (late scripts, lazy
+   * content). Default 2 000; 0 skips the wait (static pages, the ACT corpus).
+   */
+  networkQuietCapMs?: number;
   /** Allow loopback/private/link-local targets. Off by default; tests and local use only. */
   allowPrivateNetwork?: boolean;
   /** Private origins (scheme://host:port) allowed one by one, e.g. an intranet host. */

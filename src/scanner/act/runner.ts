@@ -50,6 +50,8 @@ export async function runActCase(
     const scan = await scanPage(pool, actCaseUrl(baseUrl, manifest, c), {
       allowPrivateNetwork: true,
       screenshots: false,
+      // Test cases are static pages: everything they need has arrived by `load`.
+      networkQuietCapMs: 0,
       timeoutMs: options.timeoutMs ?? 45_000,
       engineTimeoutMs: options.engineTimeoutMs ?? 20_000,
       signal: options.signal,
