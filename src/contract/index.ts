@@ -5,3 +5,4 @@ export * from './discovery.js';
 export * from './scan-api.js';
 export * from './audit.js';
 export * from './public.js';
+export * from './auth.js';

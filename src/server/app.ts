@@ -8,19 +8,32 @@ import type PgBoss from 'pg-boss';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { PagePool } from '../scanner/index.js';
+import { createMailer, type Mailer } from '../email/mailer.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
+import { GoogleSignIn } from './auth/google.js';
+import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
+import { authRoutes } from './auth/routes.js';
 import type { AuditServiceDeps } from './audits/service.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { defaultScanRateLimit, rateLimitPlugin, type ScanRateLimit } from './plugins/rate-limit.js';
 import { securityPlugin } from './plugins/security.js';
+import { sessionPlugin } from './plugins/session.js';
 import { webPlugin } from './plugins/web.js';
 import { publicRoutes } from './public/routes.js';
 import { scanRoutes } from './scans/routes.js';
 import type { ScanServiceDeps } from './scans/service.js';
+import { userRoutes } from './users/routes.js';
 
-export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'>;
+/** Account settings have defaults (loadConfig's), so callers that do not sign anyone in omit them. */
+export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
+  Partial<
+    Pick<
+      Config,
+      'publicUrl' | 'secureCookies' | 'sessionTtlHours' | 'smtpUrl' | 'mailFrom' | 'google'
+    >
+  >;
 
 /** What the app is given rather than creating, so tests hand in their own database and queue. */
 export interface AppDeps {
@@ -36,6 +49,10 @@ export interface AppDeps {
   pool?: PagePool;
   /** Tests shorten how long audit calls wait and how often they look. */
   auditWaits?: Pick<AuditServiceDeps, 'waitForAuditMs' | 'pollMs'>;
+  /** Where e-mails go; by default SMTP when config.smtpUrl is set, else the outbox and the log. */
+  mailer?: Mailer;
+  /** Tests tighten or loosen the brute-force limits. */
+  authLimits?: Partial<AuthLimits>;
 }
 
 /**
@@ -60,6 +77,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
 
   await app.register(errorsPlugin);
   await app.register(securityPlugin);
+  await app.register(sessionPlugin, {
+    db: deps.database.db,
+    ttlHours: config.sessionTtlHours ?? 24 * 7,
+    secureCookies: config.secureCookies ?? false,
+  });
   await app.register(csrfPlugin);
   await app.register(rateLimitPlugin);
 
@@ -84,6 +106,35 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     rateLimit: deps.scanRateLimit ?? defaultScanRateLimit,
   });
   await app.register(publicRoutes, { deps: { db: deps.database.db } });
+
+  const publicUrl = config.publicUrl ?? 'http://localhost:3000';
+  const mailer =
+    deps.mailer ??
+    createMailer({
+      db: deps.database.db,
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom ?? 'Conformly <no-reply@localhost>',
+      log: app.log,
+    });
+  // E-mails still being sent are finished before the database they are recorded in closes.
+  app.addHook('onClose', async () => (deps.mailer ? mailer.idle() : mailer.close()));
+  await app.register(authRoutes, {
+    deps: {
+      db: deps.database.db,
+      mailer,
+      scans: scanDeps,
+      publicUrl,
+      limits: { ...defaultAuthLimits, ...deps.authLimits },
+    },
+    google: config.google
+      ? new GoogleSignIn({
+          ...config.google,
+          redirectUri: `${publicUrl}/api/auth/google/callback`,
+        })
+      : undefined,
+    secureCookies: config.secureCookies ?? false,
+  });
+  await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });
 
   await app.register(webPlugin, { root: deps.webRoot });

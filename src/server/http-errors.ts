@@ -18,6 +18,13 @@ export class InvalidError extends HttpError {
   }
 }
 
+/** The caller is not signed in, or their credentials are wrong. */
+export class UnauthorizedError extends HttpError {
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+
 export class ForbiddenError extends HttpError {
   constructor(message: string) {
     super(403, message);

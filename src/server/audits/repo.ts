@@ -8,6 +8,7 @@ export interface NewAudit {
   domain: string;
   urls: string[];
   visitorId: string | undefined;
+  userId?: string | undefined;
   requestedByIp: string;
 }
 
@@ -20,6 +21,7 @@ export async function insertAudit(db: AppDb, audit: NewAudit): Promise<string> {
         baseUrl: audit.urls[0]!,
         domain: audit.domain,
         visitorId: audit.visitorId,
+        userId: audit.userId ?? null,
         requestedByIp: audit.requestedByIp,
         totalPages: audit.urls.length,
       })

@@ -40,7 +40,11 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
       service.discover(deps, request.body.url, closedSignal(request, reply)),
   );
 
-  const caller = (request: FastifyRequest) => ({ clientId: request.clientId, ip: request.ip });
+  const caller = (request: FastifyRequest) => ({
+    clientId: request.clientId,
+    userId: request.session?.userId,
+    ip: request.ip,
+  });
 
   // The smart scan's second step and the multi-page audit are the same audit; the spec keeps two
   // paths for its two screens.

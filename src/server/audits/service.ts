@@ -102,6 +102,7 @@ export async function runAudit(
     domain: domainOf(urls[0]!),
     urls: urls.map((url) => url.href),
     visitorId: caller.clientId,
+    userId: caller.userId,
     requestedByIp: caller.ip,
   });
   const { jobId } = await sendJob(deps.boss, 'audit-site', {

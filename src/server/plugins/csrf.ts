@@ -1,18 +1,18 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError } from '../http-errors.js';
+import { sessionCsrfToken } from './session.js';
 
 /**
- * CSRF protection bound to a cookie until accounts exist. The browser gets a random client id in
- * an httpOnly, SameSite=Lax cookie; `GET /api/csrf-token` answers the token derived from it, and
- * every non-GET call must send that token in `X-CSRF-Token`. Another site can neither read the
- * cookie nor our answers (no CORS), so it cannot produce the header. The token is derived without
- * a server-side key, so every server and worker agrees without shared state; sessions will carry
- * their own secret (sessions.csrf_secret) once accounts exist.
+ * CSRF protection. A signed-in browser's token is bound to its session (a MAC of the session's
+ * own secret, plugins/session.ts), so it changes at every log-in and dies with the session. An
+ * anonymous visitor, who may still use the public scan tools, gets a random client id in an
+ * httpOnly, SameSite=Lax cookie and a token derived from it. `GET /api/csrf-token` answers the
+ * token that applies, and every non-GET call must send it in `X-CSRF-Token`. Another site can
+ * neither read the cookies nor our answers (no CORS), so it cannot produce the header.
  *
- * The client id is also "the caller" for scans until accounts exist (my scans, my latest scan).
+ * The client id is also "the caller" for anonymous scans (my scans, my latest scan).
  */
 
 export const clientCookieName = 'conformly_client';
@@ -40,6 +40,12 @@ function sameToken(sent: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The token this request must carry: its session's, or else its client cookie's. */
+function expectedToken(request: FastifyRequest): string | undefined {
+  if (request.session) return sessionCsrfToken(request.session);
+  return request.clientId ? csrfTokenFor(request.clientId) : undefined;
+}
+
 /** The caller's id, creating it (and its cookie) on first contact. */
 export function ensureClientId(request: FastifyRequest, reply: FastifyReply): string {
   if (request.clientId) return request.clientId;
@@ -57,18 +63,14 @@ export function ensureClientId(request: FastifyRequest, reply: FastifyReply): st
 
 export const csrfPlugin = fp(
   async function csrf(app: FastifyInstance) {
-    await app.register(cookie);
     app.decorateRequest('clientId', undefined);
 
     app.addHook('onRequest', async (request) => {
       request.clientId = readClientId(request);
       if (safeMethods.has(request.method)) return;
       const sent = request.headers['x-csrf-token'];
-      if (
-        !request.clientId ||
-        typeof sent !== 'string' ||
-        !sameToken(sent, csrfTokenFor(request.clientId))
-      ) {
+      const expected = expectedToken(request);
+      if (!expected || typeof sent !== 'string' || !sameToken(sent, expected)) {
         throw new ForbiddenError(
           'Missing or invalid CSRF token: fetch GET /api/csrf-token and send it as X-CSRF-Token.',
         );
@@ -78,8 +80,10 @@ export const csrfPlugin = fp(
     app.get('/api/csrf-token', async (request, reply) => {
       const clientId = ensureClientId(request, reply);
       reply.header('cache-control', 'no-store');
-      return { csrfToken: csrfTokenFor(clientId) };
+      return {
+        csrfToken: request.session ? sessionCsrfToken(request.session) : csrfTokenFor(clientId),
+      };
     });
   },
-  { name: 'csrf', dependencies: ['errors'] },
+  { name: 'csrf', dependencies: ['errors', 'session'] },
 );

@@ -11,7 +11,22 @@ export interface NewScan {
   url: string;
   domain: string;
   visitorId: string | undefined;
+  userId?: string | undefined;
   requestedByIp: string;
+}
+
+/** A signed-in account, or an anonymous browser's client id. */
+export type ScanOwner = { userId: string } | { visitorId: string };
+
+function ownedBy(owner: ScanOwner) {
+  return 'userId' in owner ? eq(scans.userId, owner.userId) : eq(scans.visitorId, owner.visitorId);
+}
+
+export function isOwnedBy(
+  row: { userId: string | null; visitorId: string | null },
+  owner: ScanOwner,
+): boolean {
+  return 'userId' in owner ? row.userId === owner.userId : row.visitorId === owner.visitorId;
 }
 
 export async function insertScan(db: AppDb, scan: NewScan): Promise<ScanRecord> {
@@ -21,6 +36,7 @@ export async function insertScan(db: AppDb, scan: NewScan): Promise<ScanRecord> 
       url: scan.url,
       domain: scan.domain,
       visitorId: scan.visitorId,
+      userId: scan.userId ?? null,
       requestedByIp: scan.requestedByIp,
       currentPage: scan.url,
       logs: [{ type: 'info', message: `Queued ${scan.url}`, tool: 'system', timestamp: now() }],
@@ -64,11 +80,11 @@ export async function findScanProgress(db: AppDb, scanId: string) {
   return row;
 }
 
-export async function findLatestScanOf(db: AppDb, visitorId: string) {
+export async function findLatestScanOf(db: AppDb, owner: ScanOwner) {
   const [row] = await db
     .select(progressColumns)
     .from(scans)
-    .where(eq(scans.visitorId, visitorId))
+    .where(ownedBy(owner))
     .orderBy(desc(scans.createdAt))
     .limit(1);
   return row;
@@ -80,6 +96,7 @@ const progressColumns = {
   id: scans.id,
   url: scans.url,
   visitorId: scans.visitorId,
+  userId: scans.userId,
   status: scans.status,
   stage: scans.stage,
   currentTool: scans.currentTool,
@@ -94,7 +111,7 @@ const progressColumns = {
   updatedAt: scans.updatedAt,
 };
 
-export async function listScansOf(db: AppDb, visitorId: string, limit: number) {
+export async function listScansOf(db: AppDb, owner: ScanOwner, limit: number) {
   return db
     .select({
       id: scans.id,
@@ -106,7 +123,7 @@ export async function listScansOf(db: AppDb, visitorId: string, limit: number) {
       totalIssues: scans.totalIssues,
     })
     .from(scans)
-    .where(eq(scans.visitorId, visitorId))
+    .where(ownedBy(owner))
     .orderBy(desc(scans.createdAt))
     .limit(limit);
 }
@@ -141,11 +158,11 @@ export async function markAborted(db: AppDb, scanId: string, log: ScanLogEntry):
 }
 
 /** The caller's scans that have not ended yet. */
-export async function listUnfinishedScanIdsOf(db: AppDb, visitorId: string): Promise<string[]> {
+export async function listUnfinishedScanIdsOf(db: AppDb, owner: ScanOwner): Promise<string[]> {
   const rows = await db
     .select({ id: scans.id })
     .from(scans)
-    .where(and(eq(scans.visitorId, visitorId), inArray(scans.status, ['pending', 'running'])));
+    .where(and(ownedBy(owner), inArray(scans.status, ['pending', 'running'])));
   return rows.map((row) => row.id);
 }
 

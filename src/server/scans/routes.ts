@@ -30,6 +30,7 @@ export interface ScanRoutesOptions {
 
 const caller = (request: FastifyRequest): service.Caller => ({
   clientId: request.clientId,
+  userId: request.session?.userId,
   ip: request.ip,
 });
 

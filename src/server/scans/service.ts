@@ -36,7 +36,15 @@ export interface ScanServiceDeps {
 export interface Caller {
   /** The cookie-bound client id (plugins/csrf.ts); undefined before the first token fetch. */
   clientId: string | undefined;
+  /** The signed-in account; its scans are its own, whichever browser started them. */
+  userId?: string | undefined;
   ip: string;
+}
+
+/** Whose scans a caller sees: the account's when signed in, else the browser's anonymous ones. */
+function ownerOf(caller: Caller): repo.ScanOwner | undefined {
+  if (caller.userId) return { userId: caller.userId };
+  return caller.clientId ? { visitorId: caller.clientId } : undefined;
 }
 
 const reportNotFound = () =>
@@ -63,6 +71,7 @@ export async function startScan(
     url: url.href,
     domain: url.hostname.replace(/^www\./, ''),
     visitorId: caller.clientId,
+    userId: caller.userId,
     requestedByIp: caller.ip,
   });
   const { jobId } = await sendJob(deps.boss, 'scan-page', { scanId: scan.id, url: url.href });
@@ -71,8 +80,9 @@ export async function startScan(
 }
 
 export async function listScans(deps: ScanServiceDeps, caller: Caller): Promise<ScanListItem[]> {
-  if (!caller.clientId) return [];
-  const rows = await repo.listScansOf(deps.db, caller.clientId, 100);
+  const owner = ownerOf(caller);
+  if (!owner) return [];
+  const rows = await repo.listScansOf(deps.db, owner, 100);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }
 
@@ -143,8 +153,8 @@ async function waitForCompletion(
 /** The scan asked for, or the caller's latest. */
 async function findProgressRow(deps: ScanServiceDeps, caller: Caller, scanId?: string) {
   if (scanId) return repo.findScanProgress(deps.db, scanId);
-  if (!caller.clientId) return undefined;
-  return repo.findLatestScanOf(deps.db, caller.clientId);
+  const owner = ownerOf(caller);
+  return owner && repo.findLatestScanOf(deps.db, owner);
 }
 
 async function resultsOf(deps: ScanServiceDeps, scanId: string): Promise<ScanResults | null> {
@@ -222,16 +232,17 @@ export async function abortScan(
   caller: Caller,
   scanId?: string,
 ): Promise<{ success: true; message: string }> {
-  if (!caller.clientId) throw noScan();
+  const owner = ownerOf(caller);
+  if (!owner) throw noScan();
   let target: string | undefined;
   if (scanId) {
     const row = await repo.findScanProgress(deps.db, scanId);
-    if (!row || row.visitorId !== caller.clientId) throw noScan();
+    if (!row || !repo.isOwnedBy(row, owner)) throw noScan();
     if (!isUnfinished(row.status))
       throw new ConflictError(`The scan has already ended (${row.status}).`);
     target = row.id;
   } else {
-    [target] = await repo.listUnfinishedScanIdsOf(deps.db, caller.clientId);
+    [target] = await repo.listUnfinishedScanIdsOf(deps.db, owner);
     if (!target) throw new NotFoundError('No scan is running.');
   }
   await stop(deps, target);
@@ -243,7 +254,8 @@ export async function resetScans(
   deps: ScanServiceDeps,
   caller: Caller,
 ): Promise<{ success: true; message: string }> {
-  const ids = caller.clientId ? await repo.listUnfinishedScanIdsOf(deps.db, caller.clientId) : [];
+  const owner = ownerOf(caller);
+  const ids = owner ? await repo.listUnfinishedScanIdsOf(deps.db, owner) : [];
   for (const id of ids) await stop(deps, id);
   return {
     success: true,

@@ -1,0 +1,213 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AuthMessageResponse,
+  LoginRequest,
+  RegisterRequest,
+  ResetPasswordCompleteRequest,
+  ResetPasswordRequest,
+  ResetPasswordWithTokenRequest,
+  SignedInResponse,
+  SignupRequest,
+  SignupResponse,
+  VerifyResetCodeRequest,
+} from '../../contract/index.js';
+import { sessionCsrfToken } from '../plugins/session.js';
+import { UnauthorizedError } from '../http-errors.js';
+import {
+  decodePending,
+  encodePending,
+  notConfigured,
+  type GoogleClaims,
+  type GoogleSignIn,
+} from './google.js';
+import type { UserRecord } from './repo.js';
+import * as service from './service.js';
+
+export interface AuthRoutesOptions {
+  deps: service.AuthServiceDeps;
+  /** Unset when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are not both configured. */
+  google: GoogleSignIn | undefined;
+  secureCookies: boolean;
+}
+
+/** Remembers, for the code screens, which address the reset code was sent to. */
+const resetCookieName = 'conformly_reset';
+/** State, nonce and PKCE verifier of a Google sign-in under way. */
+const googleCookieName = 'conformly_google';
+const authCookiePath = '/api/auth';
+
+const caller = (request: FastifyRequest): service.AuthCaller => ({
+  ip: request.ip,
+  userAgent: request.headers['user-agent'] ?? null,
+  clientId: request.clientId,
+  session: request.session,
+});
+
+/** The accounts API of spec public-area §7; the rules are in service.ts. */
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
+  const { deps } = options;
+  const cookieOptions = (request: FastifyRequest, maxAgeSeconds?: number) => ({
+    path: authCookiePath,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: options.secureCookies || request.protocol === 'https',
+    ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
+  });
+
+  /** Starts a session under a new id; the answer carries the session's CSRF token. */
+  async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRecord) {
+    const session = await app.sessions.start(request, reply, user.id);
+    reply.header('cache-control', 'no-store');
+    return {
+      success: true as const,
+      user: service.toCurrentUser(session.user),
+      csrfToken: sessionCsrfToken(session),
+    };
+  }
+
+  app.post(
+    '/api/auth/register',
+    { schema: { body: RegisterRequest, response: { 201: SignedInResponse } } },
+    async (request, reply) => {
+      const user = await service.register(deps, caller(request), request.body);
+      const signedIn = await signIn(request, reply, user);
+      return reply.status(201).send({ ...signedIn, message: 'Account created!' });
+    },
+  );
+
+  app.post(
+    '/api/auth/signup',
+    { schema: { body: SignupRequest, response: { 201: SignupResponse } } },
+    async (request, reply) => {
+      const { user, scanId } = await service.signup(deps, caller(request), request.body);
+      const signedIn = await signIn(request, reply, user);
+      return reply.status(201).send({
+        ...signedIn,
+        scanId,
+        message: 'Account created! Check your e-mail for a link to set your password.',
+      });
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    { schema: { body: LoginRequest, response: { 200: SignedInResponse } } },
+    async (request, reply) => {
+      const user = await service.login(deps, caller(request), request.body);
+      return { ...(await signIn(request, reply, user)), message: 'Logged in' };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { schema: { body: z.unknown().optional(), response: { 200: AuthMessageResponse } } },
+    async (request, reply) => {
+      const session = request.session;
+      await app.sessions.end(request, reply);
+      if (session) {
+        await service.logEvent(deps, caller(request), {
+          event: 'logout',
+          success: true,
+          email: session.user.email,
+          userId: session.userId,
+        });
+      }
+      return { success: true, message: 'Logged out' };
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password-request',
+    { schema: { body: ResetPasswordRequest, response: { 200: AuthMessageResponse } } },
+    async (request, reply) => {
+      await service.requestPasswordReset(deps, caller(request), request.body.email);
+      // Set for every address, known or not, so the answer gives nothing away.
+      reply.setCookie(
+        resetCookieName,
+        request.body.email,
+        cookieOptions(request, service.resetCodeMinutes * 60),
+      );
+      return {
+        success: true,
+        message: 'If an account exists for this email, a reset code has been sent to it.',
+      };
+    },
+  );
+
+  const resetEmailOf = (request: FastifyRequest, fromBody: string | undefined) =>
+    fromBody ?? request.cookies[resetCookieName] ?? undefined;
+
+  app.post(
+    '/api/auth/verify-reset-code',
+    { schema: { body: VerifyResetCodeRequest, response: { 200: AuthMessageResponse } } },
+    async (request) => {
+      const email = resetEmailOf(request, request.body.email);
+      await service.verifyResetCode(deps, caller(request), email, request.body.code);
+      return { success: true, message: 'Code verified' };
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password-complete',
+    { schema: { body: ResetPasswordCompleteRequest, response: { 200: AuthMessageResponse } } },
+    async (request, reply) => {
+      await service.completeResetWithCode(deps, caller(request), {
+        email: resetEmailOf(request, request.body.email),
+        code: request.body.code,
+        newPassword: request.body.newPassword,
+      });
+      reply.clearCookie(resetCookieName, cookieOptions(request));
+      return { success: true, message: 'Password reset successfully' };
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password',
+    { schema: { body: ResetPasswordWithTokenRequest, response: { 200: AuthMessageResponse } } },
+    async (request) => {
+      await service.completeResetWithToken(deps, caller(request), request.body);
+      return { success: true, message: 'Password reset successfully' };
+    },
+  );
+
+  app.get('/api/auth/google/initiate', async (request, reply) => {
+    if (!options.google) throw notConfigured();
+    const { url, pending } = await options.google.start();
+    reply.setCookie(googleCookieName, encodePending(pending), cookieOptions(request, 10 * 60));
+    return reply.header('cache-control', 'no-store').redirect(url.href, 302);
+  });
+
+  app.get('/api/auth/google/callback', async (request, reply) => {
+    if (!options.google) throw notConfigured();
+    const pending = decodePending(request.cookies[googleCookieName]);
+    reply.clearCookie(googleCookieName, cookieOptions(request));
+    reply.header('cache-control', 'no-store');
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    // The visitor is in a full-page redirect: failures go back to the log-in screen, not JSON.
+    const failed = () => reply.redirect('/app/login?error=google', 302);
+    let claims: GoogleClaims;
+    try {
+      if (!pending) throw new Error('the sign-in was not started from this browser');
+      claims = await options.google.finish(query, pending);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      request.log.warn({ reason }, 'Google sign-in failed');
+      await service.logEvent(deps, caller(request), {
+        event: 'google_login',
+        success: false,
+        details: { reason },
+      });
+      return failed();
+    }
+    try {
+      const user = await service.signInWithGoogle(deps, caller(request), claims);
+      await app.sessions.start(request, reply, user.id);
+    } catch (error) {
+      if (error instanceof UnauthorizedError) return failed();
+      throw error;
+    }
+    return reply.redirect('/app/dashboard', 302);
+  });
+};
