@@ -21,6 +21,10 @@ export const chromiumArgs = [
   '--disable-extensions',
   '--mute-audio',
   '--no-default-browser-check',
+  // A tab is reset by going to about:blank; the back-forward cache would keep the scanned page
+  // alive as a whole renderer (measured: 4 tabs over 50 pages peaked at 2.0 GB with it, 1.4 without).
+  // Puppeteer merges this with its own --disable-features defaults.
+  '--disable-features=BackForwardCache',
 ] as const;
 
 export interface LaunchedChromium {

@@ -28,7 +28,7 @@ export const scanDefaults = {
   viewport: { width: 1280, height: 1024 },
   /** After `load`, wait for the network to go quiet, but never longer than this. */
   networkQuietCapMs: 2_000,
-  networkQuietMs: 500,
+  networkQuietMs: 300,
 } as const;
 
 /** The page could not be loaded: refused address, network error, HTTP error or missing selector. */
