@@ -545,3 +545,24 @@ describe('password reset by e-mailed link', () => {
     expect(response.json().message).toContain('Password must be at least 8 characters');
   });
 });
+
+describe('behind https', () => {
+  it('marks the session cookie Secure', async () => {
+    const secure = await startAccountService({
+      publicUrl: 'https://app.example.com',
+      secureCookies: true,
+    });
+    try {
+      const visitor = new TestBrowser(secure.app);
+      const response = await visitor.post('/api/auth/register', {
+        email: 'secure@example.com',
+        password,
+      });
+      expect(response.statusCode).toBe(201);
+      const cookie = response.cookies.find((c) => c.name === sessionCookieName)!;
+      expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax' });
+    } finally {
+      await secure.close();
+    }
+  });
+});
