@@ -33,6 +33,7 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
       pool,
       concurrency: config.scanConcurrency,
       allowPrivateTargets: config.allowPrivateTargets,
+      ai: config.ai,
     });
   }
   return {

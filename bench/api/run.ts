@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
+import { summarizeScan } from '../../src/ai/summary.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { createQueue } from '../../src/jobs/boss.js';
-import { summaryOf } from '../../src/jobs/scan-page.js';
 import { markRunning, storeResult } from '../../src/jobs/scan-store.js';
 import { complaints, scans } from '../../src/db/schema/index.js';
 import { createPagePool, scanPage, type PagePool } from '../../src/scanner/index.js';
@@ -63,7 +63,7 @@ async function seed(database: Database, result: PageScanResult): Promise<string>
     .values({ url: result.url, domain: 'bench.example' })
     .returning({ id: scans.id });
   await markRunning(database.db, row!.id, row!.id, 0);
-  await storeResult(database.db, row!.id, result, summaryOf(result));
+  await storeResult(database.db, row!.id, result, await summarizeScan(result));
   return row!.id;
 }
 

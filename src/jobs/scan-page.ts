@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { PageScanResult } from '../contract/index.js';
+import { summarizeScan, type AiEndpoint } from '../ai/summary.js';
 import type { AppDb } from '../db/client.js';
 import {
   PageLoadError,
@@ -30,6 +30,8 @@ export interface ScanPageHandlerOptions {
   abortCheckMs?: number;
   /** Whole-page budget handed to the scanner (its default when absent). */
   scanTimeoutMs?: number;
+  /** An OpenAI-compatible endpoint for the scan's summary; without one it is written from the findings. */
+  ai?: AiEndpoint;
   /** Progress writes that fail (database gone) are reported here and never fail the scan. */
   onError?: (error: unknown) => void;
 }
@@ -84,7 +86,8 @@ export function createScanPageHandler(options: ScanPageHandlerOptions) {
         ...(options.scanTimeoutMs ? { timeoutMs: options.scanTimeoutMs } : {}),
       });
       await progress.flush();
-      const stored = await storeResult(db, scanId, result, summaryOf(result));
+      const summary = await summarizeScan(result, { endpoint: options.ai, onError });
+      const stored = await storeResult(db, scanId, result, summary);
       return stored ? { status: 'completed', score: result.score.value } : { status: 'aborted' };
     } catch (error) {
       await progress.flush();
@@ -193,23 +196,4 @@ function progressUpdate(event: ScanProgressEvent, url: string): ProgressUpdate |
       // The stored result marks the scan complete, in the same transaction as its issues.
       return undefined;
   }
-}
-
-/**
- * The summary the report shows when no AI service is configured: written from the findings, and
- * labelled as such so nobody takes it for a model's reading of the page.
- */
-export function summaryOf(result: PageScanResult): string {
-  const { violations, totalViolations, needsReview } = result.summary;
-  const counts = (['critical', 'serious', 'moderate', 'minor'] as const)
-    .filter((impact) => violations[impact] > 0)
-    .map((impact) => `${violations[impact]} ${impact}`);
-  const found =
-    totalViolations === 0
-      ? 'No WCAG A/AA violations were found'
-      : `${totalViolations} WCAG A/AA violation${totalViolations === 1 ? '' : 's'} found (${counts.join(', ')})`;
-  const review = needsReview > 0 ? `; ${needsReview} more to check by hand` : '';
-  const failed = Object.keys(result.engineErrors);
-  const engines = failed.length > 0 ? ` Engines that could not finish: ${failed.join(', ')}.` : '';
-  return `${found}${review}. Score ${result.score.value}/100 (${result.score.label}).${engines} (Summary written from the findings; no AI service is configured.)`;
 }

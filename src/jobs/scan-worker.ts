@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import type { AiEndpoint } from '../ai/summary.js';
 import type { Database } from '../db/client.js';
 import type { PagePool } from '../scanner/index.js';
 import { workJobs } from './boss.js';
@@ -26,6 +27,8 @@ export interface ScanWorkerOptions {
   /** Grace before an unqueued scan counts as abandoned; default 30 s. */
   sweepGraceSeconds?: number;
   scanTimeoutMs?: number;
+  /** AI_BASE_URL/AI_MODEL: who writes scan summaries; unset means they are written from findings. */
+  ai?: AiEndpoint;
   onError?: (error: unknown) => void;
 }
 
@@ -57,6 +60,7 @@ export async function startScanWorker(options: ScanWorkerOptions): Promise<ScanW
     db: database.db,
     pool: options.pool,
     allowPrivateTargets: options.allowPrivateTargets,
+    ai: options.ai,
     onError,
     ...(options.scanTimeoutMs ? { scanTimeoutMs: options.scanTimeoutMs } : {}),
   });

@@ -11,6 +11,7 @@ import type { PagePool } from '../scanner/index.js';
 import { createMailer, type Mailer } from '../email/mailer.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
+import { documentRoutes } from './documents/routes.js';
 import { GoogleSignIn } from './auth/google.js';
 import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
@@ -136,6 +137,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });
+  await app.register(documentRoutes, {
+    deps: { db: deps.database.db, ...(deps.pool ? { pool: deps.pool } : {}) },
+  });
 
   await app.register(webPlugin, { root: deps.webRoot });
   return app;

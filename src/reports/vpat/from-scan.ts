@@ -1,0 +1,206 @@
+import type { EngineId, Issue } from '../../contract/index.js';
+import { enginesThatFinished, needsReviewOf, violationsOf, type ReportModel } from '../model.js';
+import { catalogs, type CatalogChapter } from './catalog.js';
+import { rulesCovering } from './coverage.js';
+import type { CheckedOpenAcr, OpenAcr, OpenAcrChapter } from './openacr.js';
+
+/**
+ * An ACR made from one scan, as an OpenACR report on the VPAT 2.4 International edition catalog
+ * (WCAG 2.1, Revised Section 508, EN 301 549), so it renders with the same code as an upload.
+ *
+ * WCAG 2.1 rather than 2.2: the report and audit pages state WCAG 2.1 AA, and VPAT 2.4 is the
+ * edition built on it. Only Level A and AA rows are reported; the standards table says AAA "No".
+ *
+ * How a criterion's conformance level is derived (stated in the document too):
+ * - confirmed violations on it: "Does Not Support" when any is critical or they are on
+ *   `widespreadElements` or more elements, else "Partially Supports";
+ * - no violation, and rules of engines that finished test it, and nothing on it awaits review:
+ *   "Supports" (automated evidence only, as the remark says);
+ * - no violation but items awaiting manual review, or no automated rule tests it at all:
+ *   "Not Evaluated". (ITI reserves that term for AAA; an automated scan cannot honestly say
+ *   anything else about a criterion it did not test, and the remark says why.)
+ * - 4.1.1 Parsing: the W3C's 2023 errata to WCAG 2.0 and 2.1 say it is always satisfied for
+ *   content in HTML or XML, so "Supports" with that explanation.
+ */
+export const scanCatalogName = '2.4-edition-wcag-2.1-508-eu-en';
+export const widespreadElements = 5;
+
+export const conformanceRules = `Conformance levels were derived from the automated results only: "Does Not Support" where confirmed violations of the criterion are critical or on ${widespreadElements} or more elements; "Partially Supports" where fewer, non-critical violations were confirmed; "Supports" where the automated rules that test the criterion ran and found nothing; "Not Evaluated" where no automated rule tests the criterion or where findings await manual review. Automated rules test only part of most criteria, so "Supports" means no failure was detected, not that conformance was verified.`;
+
+export interface ScanVpatOptions {
+  /** Leave vendor fields and manual-review remarks as bracketed prompts (the filled template). */
+  template?: boolean;
+}
+
+export const fillInPrompt = '[To be completed after manual evaluation]';
+
+export function scanToOpenAcr(model: ReportModel, options: ScanVpatOptions = {}): CheckedOpenAcr {
+  const catalog = catalogs[scanCatalogName]!;
+  const finished = enginesThatFinished(model);
+  const violations = violationsOf(model);
+  const review = needsReviewOf(model);
+  const date = model.scannedAt.toISOString().slice(0, 10);
+  const manual = (remark: string) => (options.template ? `${remark} ${fillInPrompt}` : remark);
+
+  const chapters: Record<string, OpenAcrChapter> = {};
+  for (const chapter of catalog.chapters) {
+    if (chapter.id === 'success_criteria_level_aaa') continue;
+    if (/^success_criteria_level_/.test(chapter.id)) {
+      chapters[chapter.id] = {
+        criteria: (chapter.criteria ?? []).map((criterion) => {
+          const { level, notes } = wcagRow(criterion.id, violations, review, finished);
+          return {
+            num: criterion.id,
+            components: [
+              {
+                name: 'web',
+                adherence: { level, notes: level === 'not-evaluated' ? manual(notes) : notes },
+              },
+            ],
+          };
+        }),
+      };
+    } else {
+      chapters[chapter.id] = otherChapter(chapter, manual);
+    }
+  }
+
+  const engines = model.engines
+    .map((engine) => {
+      const version = model.engineVersions[engine];
+      const failed = model.engineErrors[engine]
+        ? ' (did not finish; its rules were not counted)'
+        : '';
+      return `${engineNames[engine]}${version ? ` ${version}` : ''}${failed}`;
+    })
+    .join(', ');
+  const report: OpenAcr = {
+    title: `${model.domain} Accessibility Conformance Report`,
+    product: {
+      name: model.pageTitle ? `${model.domain} (${model.pageTitle})` : model.domain,
+      description: options.template
+        ? '[Describe the product and which parts of it this report covers]'
+        : `The website at ${model.finalUrl}.`,
+    },
+    // Who answers questions about the site is the owner's to say; a scan does not know it.
+    author: { email: '' },
+    report_date: date,
+    notes: `Scope: one page, ${model.finalUrl}, scanned on ${date}. Score ${model.score.value}/100 (${model.score.label}); ${model.summary.totalViolations} confirmed violation(s), ${review.length} item(s) awaiting manual review. Other pages, and functionality needing interaction (forms submitted, dialogs opened), were not evaluated.`,
+    evaluation_methods_used: `Automated testing only, in Chromium, with ${engines}; findings of the engines were merged per rule and element. No manual testing or testing with assistive technology was done. ${conformanceRules}`,
+    legal_disclaimer:
+      'This report was generated from an automated accessibility scan. It is provided in good faith as a record of the automated results on the date shown; it is not legal advice and not a certification of conformance.',
+    catalog: scanCatalogName,
+    chapters,
+  };
+  const totalCriteria = Object.values(chapters).reduce((n, c) => n + (c.criteria?.length ?? 0), 0);
+  return {
+    report,
+    catalogName: scanCatalogName,
+    catalog,
+    totalCriteria,
+    chaptersCount: Object.keys(chapters).length,
+  };
+}
+
+const engineNames: Record<EngineId, string> = {
+  axe: 'axe-core',
+  pa11y: 'pa11y (HTML_CodeSniffer)',
+  ibm: 'IBM Equal Access',
+};
+
+function wcagRow(
+  sc: string,
+  violations: readonly Issue[],
+  review: readonly Issue[],
+  finished: readonly EngineId[],
+): { level: string; notes: string } {
+  const failing = violations.filter((issue) => issue.wcag.includes(sc));
+  const pending = review.filter((issue) => issue.wcag.includes(sc));
+  if (sc === '4.1.1') {
+    return {
+      level: 'supports',
+      notes:
+        'The W3C errata of 2023 to WCAG 2.0 and 2.1 state that this criterion is always satisfied for content using HTML or XML; parsing problems are reported under the criteria they affect (1.3.1, 4.1.2).',
+    };
+  }
+  if (failing.length > 0) {
+    const elements = new Set(failing.map((issue) => issue.selector)).size;
+    const critical = failing.some((issue) => issue.impact === 'critical');
+    const level =
+      critical || elements >= widespreadElements ? 'does-not-support' : 'partially-supports';
+    return {
+      level,
+      notes: `Automated testing confirmed ${failing.length} violation(s) on ${elements} element(s): ${describe(failing)}.${pending.length > 0 ? ` ${pending.length} more item(s) await manual review.` : ''}`,
+    };
+  }
+  const rules = rulesCovering(sc, finished);
+  const ruleText = Object.entries(rules)
+    .map(
+      ([engine, ids]) =>
+        `${engine}: ${(ids ?? []).slice(0, 4).join(', ')}${(ids ?? []).length > 4 ? ', …' : ''}`,
+    )
+    .join('; ');
+  if (pending.length > 0) {
+    return {
+      level: 'not-evaluated',
+      notes: `No confirmed violation, but ${pending.length} item(s) need manual review: ${describe(pending)}.`,
+    };
+  }
+  if (ruleText) {
+    return {
+      level: 'supports',
+      notes: `No failures found by the automated rules that test this criterion (${ruleText}). Based on automated testing only; these rules check part of the criterion.`,
+    };
+  }
+  return {
+    level: 'not-evaluated',
+    notes: 'No automated rule tests this criterion; it needs manual evaluation.',
+  };
+}
+
+/** "Images must have alternate text (img.hero, img.logo; found by axe, ibm); …" */
+function describe(issues: readonly Issue[]): string {
+  const groups = new Map<string, Issue[]>();
+  for (const issue of issues) {
+    const group = groups.get(issue.ruleKey) ?? [];
+    group.push(issue);
+    groups.set(issue.ruleKey, group);
+  }
+  const parts = [...groups.values()].slice(0, 5).map((group) => {
+    const first = group[0]!;
+    const selectors = group.slice(0, 3).map((issue) => issue.selector || 'the page');
+    const more = group.length > 3 ? ` and ${group.length - 3} more` : '';
+    const engines = [...new Set(group.flatMap((issue) => issue.engines))].join(', ');
+    return `${first.title} (${selectors.join(', ')}${more}; found by ${engines})`;
+  });
+  return parts.join('; ') + (groups.size > 5 ? `; and ${groups.size - 5} more rule(s)` : '');
+}
+
+/** Section 508 and EN 301 549 chapters: what an automated scan of a web page can say of them. */
+function otherChapter(chapter: CatalogChapter, manual: (remark: string) => string): OpenAcrChapter {
+  const hardware = chapter.id === 'hardware' || chapter.id === 'en_301_549_hardware';
+  const criteria = chapter.criteria ?? [];
+  if (criteria.length === 0) {
+    return { notes: 'See the WCAG 2.x section: web content is reported against WCAG 2.1 there.' };
+  }
+  return {
+    notes: hardware
+      ? 'The product is a website; hardware requirements do not apply.'
+      : 'These requirements are not tested by the automated scan and need manual evaluation.',
+    criteria: criteria.map((criterion) => {
+      const wcag = /WCAG|incorporat|Scope/i.test(criterion.handle);
+      const level = hardware ? 'not-applicable' : 'not-evaluated';
+      const notes = hardware
+        ? 'The product is a website, not hardware.'
+        : manual(
+            wcag
+              ? 'See the WCAG 2.x section for the web content this requirement incorporates.'
+              : 'Not tested by the automated scan.',
+          );
+      const name = criterion.components.includes('web')
+        ? 'web'
+        : (criterion.components[0] ?? 'none');
+      return { num: criterion.id, components: [{ name, adherence: { level, notes } }] };
+    }),
+  };
+}

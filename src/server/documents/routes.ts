@@ -1,0 +1,183 @@
+import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { EngineId, ReportParams } from '../../contract/index.js';
+import { OpenAcrError } from '../../reports/vpat/openacr.js';
+import * as service from './service.js';
+
+export interface DocumentRoutesOptions {
+  deps: service.DocumentServiceDeps;
+}
+
+/** Spec §9: the VPAT upload limit. */
+export const uploadLimitBytes = 10 * 1024 * 1024;
+
+const ScanIdBody = z.strictObject({ scanId: z.uuid('Scan id must be a UUID') });
+const ExportParams = ReportParams.extend({ format: z.enum(service.exportFormats) });
+const RawParams = ReportParams.extend({ engine: EngineId });
+
+/** Upload problems in the spec's words (§5 "VPAT upload"), answered as `{error}` like §7 says. */
+class UploadError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+const invalidType = () =>
+  new UploadError(415, 'Invalid file type: Please select a JSON file containing OpenACR data.');
+const tooLarge = () => new UploadError(413, 'File too large: File size must be less than 10MB.');
+
+function sendFile(reply: FastifyReply, file: service.FileAnswer, disposition = 'attachment') {
+  return reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', `${disposition}; filename="${file.fileName}"`)
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(file.body);
+}
+
+/** The uploaded OpenACR file of field `openacr`: .json (or OpenACR's own YAML), under 10 MB. */
+async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; fileName: string }> {
+  if (!request.isMultipart()) {
+    throw new UploadError(
+      400,
+      'No file uploaded: send the OpenACR file as multipart/form-data in the field "openacr".',
+    );
+  }
+  let file;
+  try {
+    file = await request.file();
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
+  }
+  if (!file || file.fieldname !== 'openacr') {
+    file?.file.resume();
+    throw new UploadError(400, 'No file uploaded: send the OpenACR file in the field "openacr".');
+  }
+  if (!/\.(json|ya?ml)$/i.test(file.filename)) {
+    file.file.resume();
+    throw invalidType();
+  }
+  try {
+    return { bytes: await file.toBuffer(), fileName: file.filename };
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
+  }
+}
+
+async function withUploadErrors(reply: FastifyReply, work: () => Promise<unknown>) {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UploadError) {
+      return reply.status(error.statusCode).send({ error: error.message, message: error.message });
+    }
+    if (error instanceof OpenAcrError) {
+      return reply
+        .status(422)
+        .send({ error: error.message, message: error.message, path: error.path ?? null });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Documents of a scan (HTML report, exports, raw output, statement PDF, VPAT Word files) and the
+ * OpenACR tools of the VPAT generator (spec public-area §2 "Report page", "VPAT generator", §7).
+ */
+export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = async (
+  app,
+  options,
+) => {
+  const { deps } = options;
+  await app.register(multipart, {
+    limits: { fileSize: uploadLimitBytes, files: 1, fields: 5, parts: 6 },
+  });
+
+  app.get(
+    '/api/html-report/:scanId',
+    { schema: { params: ReportParams } },
+    async (request, reply) => {
+      const html = await service.htmlReport(deps, request.params.scanId);
+      return (
+        reply
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('cache-control', 'private, no-store')
+          // The report is our markup around the scanned site's text: nothing in it may run.
+          .header(
+            'content-security-policy',
+            "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'",
+          )
+          .send(html)
+      );
+    },
+  );
+
+  app.get(
+    '/api/report/:scanId/statement.pdf',
+    { schema: { params: ReportParams } },
+    async (request, reply) => {
+      const origin = `${request.protocol}://${request.host}`;
+      const file = await service.statementPdf(deps, request.params.scanId, origin);
+      return sendFile(reply, file, 'inline');
+    },
+  );
+
+  app.get(
+    '/api/report/:scanId/export/:format',
+    { schema: { params: ExportParams } },
+    async (request, reply) =>
+      sendFile(
+        reply,
+        await service.exportReport(deps, request.params.scanId, request.params.format),
+      ),
+  );
+
+  app.get(
+    '/api/report/:scanId/raw/:engine',
+    { schema: { params: RawParams } },
+    async (request, reply) =>
+      sendFile(
+        reply,
+        await service.rawEngineOutput(deps, request.params.scanId, request.params.engine),
+      ),
+  );
+
+  app.post(
+    '/api/generate-vpat-from-scan',
+    { schema: { body: ScanIdBody } },
+    async (request, reply) =>
+      sendFile(reply, await service.vpatFromScan(deps, request.body.scanId, { template: false })),
+  );
+
+  app.post('/api/fill-vpat-template', { schema: { body: ScanIdBody } }, async (request, reply) =>
+    sendFile(reply, await service.vpatFromScan(deps, request.body.scanId, { template: true })),
+  );
+
+  app.post('/api/test-openacr', async (request, reply) =>
+    withUploadErrors(reply, async () => {
+      const { bytes, fileName } = await readUpload(request);
+      const checked = service.checkUpload(bytes, fileName);
+      return reply.send({
+        data: {
+          totalCriteria: checked.totalCriteria,
+          chaptersCount: checked.chaptersCount,
+          title: checked.report.title,
+          catalog: checked.catalogName,
+        },
+      });
+    }),
+  );
+
+  app.post('/api/generate-vpat', async (request, reply) =>
+    withUploadErrors(reply, async () => {
+      const { bytes, fileName } = await readUpload(request);
+      return sendFile(reply, await service.vpatFromOpenAcr(bytes, fileName));
+    }),
+  );
+};
