@@ -28,6 +28,7 @@ import { rescoreStoredScan, runActCases, storedScan } from '../src/scanner/act/r
 import { scoreRules, summarize } from '../src/scanner/act/scoring.js';
 import { actSources } from '../src/scanner/act/outcome.js';
 import { createPagePool } from '../src/scanner/browser-pool.js';
+import { findSharedDir } from '../test/support/shared-dir.js';
 import { startStaticServer } from '../test/support/static-server.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,7 +43,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const corpusDir = actCorpusDir(repoRoot);
+const corpusDir = actCorpusDir(findSharedDir());
 const manifest = loadActManifest(corpusDir);
 const only = args.rules ? new Set(args.rules.split(',')) : undefined;
 const cases = manifest.cases.filter((c) => !only || only.has(c.rule_id));

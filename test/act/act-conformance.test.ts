@@ -9,7 +9,7 @@
  * rules; `npm run act` always measures all of them.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActBaseline } from '../../src/scanner/act/baseline.js';
@@ -20,10 +20,11 @@ import type { ActRuleResult } from '../../src/scanner/act/scoring.js';
 import { scoreRules } from '../../src/scanner/act/scoring.js';
 import type { PagePool } from '../../src/scanner/types.js';
 import { createSharedPagePool } from '../support/browser.js';
+import { findSharedDir } from '../support/shared-dir.js';
 import { startStaticServer, type TestServer } from '../support/static-server.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const corpusDir = actCorpusDir(resolve(here, '..', '..'));
+const corpusDir = actCorpusDir(findSharedDir());
 const manifest = loadActManifest(corpusDir);
 const baseline = JSON.parse(readFileSync(join(here, 'act-baseline.json'), 'utf8')) as ActBaseline;
 const full = process.env.ACT_FULL === '1' || process.env.ACT_FULL === 'true';

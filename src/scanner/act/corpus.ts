@@ -40,11 +40,9 @@ export const ActManifest = z.object({
 });
 export type ActManifest = z.infer<typeof ActManifest>;
 
-/** `ACT_CORPUS_DIR`, else the shared corpus next to the repository. */
-export function actCorpusDir(repoRoot: string, env: NodeJS.ProcessEnv = process.env): string {
-  return env.ACT_CORPUS_DIR
-    ? resolve(env.ACT_CORPUS_DIR)
-    : resolve(repoRoot, '..', 'shared', 'corpus', 'act');
+/** `ACT_CORPUS_DIR`, else `corpus/act` in the shared reference folder. */
+export function actCorpusDir(sharedDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.ACT_CORPUS_DIR ? resolve(env.ACT_CORPUS_DIR) : resolve(sharedDir, 'corpus', 'act');
 }
 
 export function loadActManifest(corpusDir: string): ActManifest {
