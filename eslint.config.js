@@ -1,5 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 /** Layers below the server must stay independent of it (DESIGN.md, "Dependency direction"). */
 const lowerLayerBoundary = {
@@ -38,6 +40,31 @@ export default tseslint.config(
             {
               group: ['../*', '!./*'],
               message: 'contract/ holds only zod schemas and types; it imports nothing of ours.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The web app: accessible JSX and the rules of hooks; it talks to the server only over HTTP.
+    files: ['src/web/**/*.{ts,tsx}'],
+    ...jsxA11y.flatConfigs.strict,
+    plugins: { ...jsxA11y.flatConfigs.strict.plugins, 'react-hooks': reactHooks },
+    languageOptions: {
+      ...jsxA11y.flatConfigs.strict.languageOptions,
+      globals: { window: 'readonly', document: 'readonly', console: 'readonly', URL: 'readonly' },
+    },
+    rules: {
+      ...jsxA11y.flatConfigs.strict.rules,
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/db/**', '**/jobs/**', '**/scanner/**', '**/reports/**'],
+              message: 'web/ imports only contract/ from the rest of the code base.',
             },
           ],
         },

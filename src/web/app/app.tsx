@@ -1,0 +1,42 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { Toaster } from '../components/ui/toaster';
+import { createQueryClient } from './query-client';
+import { createAppRouter } from './router';
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(createAppRouter);
+  useEffect(fadeBootPlaceholder, []);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </QueryClientProvider>
+  );
+}
+
+/**
+ * index.html shows a placeholder until the app renders; React replaced it inside #root, so a
+ * copy is faded out over the page (spec §2: 100 ms delay, 300 ms transition).
+ */
+function fadeBootPlaceholder(): void {
+  const overlay = document.createElement('div');
+  overlay.className = 'boot-placeholder';
+  overlay.setAttribute('aria-hidden', 'true');
+  Object.assign(overlay.style, {
+    position: 'fixed',
+    inset: '0',
+    background: 'white',
+    zIndex: '200',
+    transition: 'opacity 300ms ease 100ms',
+    pointerEvents: 'none',
+  });
+  overlay.textContent = 'Loading Conformly…';
+  document.body.append(overlay);
+  requestAnimationFrame(() => {
+    overlay.style.opacity = '0';
+  });
+  setTimeout(() => overlay.remove(), 450);
+}

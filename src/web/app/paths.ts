@@ -1,0 +1,43 @@
+/**
+ * Every address of the web app, in one place (spec §2). Components link with `getHref`, never
+ * with string literals.
+ */
+function withQuery(path: string, query: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  login: {
+    path: '/app/login',
+    getHref: (email?: string) => withQuery('/app/login', { email }),
+  },
+  signup: {
+    path: '/app/signup',
+    getHref: (query: { url?: string; plan?: string } = {}) => withQuery('/app/signup', query),
+  },
+  resetPassword: { path: '/app/reset-password', getHref: () => '/app/reset-password' },
+  resetPasswordWithToken: {
+    path: '/app/reset-password/:token',
+    getHref: (token: string) => `/app/reset-password/${encodeURIComponent(token)}`,
+  },
+  dashboard: { path: '/app/dashboard', getHref: () => '/app/dashboard' },
+  scan: {
+    path: '/app/scan',
+    getHref: (url?: string) => withQuery('/app/scan', { url }),
+  },
+  report: {
+    path: '/report/:scanId',
+    getHref: (scanId: string) => `/report/${encodeURIComponent(scanId)}`,
+  },
+  status: {
+    path: '/status/:domain',
+    getHref: (domain: string) => `/status/${encodeURIComponent(domain)}`,
+  },
+  about: { path: '/about', getHref: () => '/about' },
+  privacy: { path: '/privacy', getHref: () => '/privacy' },
+  terms: { path: '/terms', getHref: () => '/terms' },
+} as const;

@@ -1,0 +1,17 @@
+import { Outlet } from 'react-router';
+import { SiteFooter } from './site-footer';
+import { SiteHeader } from './site-header';
+import { SkipLink } from './skip-link';
+
+export function PublicLayout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <SkipLink />
+      <SiteHeader />
+      <main id="main-content" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Outlet />
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+/** The first stop of the keyboard: straight to the page's main content. */
+export function SkipLink({ target = 'main-content' }: { target?: string }) {
+  return (
+    <a
+      href={`#${target}`}
+      className="sr-only z-50 rounded-md bg-brand-600 px-4 py-2 font-semibold text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+    >
+      Skip to main content
+    </a>
+  );
+}

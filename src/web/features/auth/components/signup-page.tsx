@@ -1,0 +1,129 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { paths } from '../../../app/paths';
+import { usePageTitle } from '../../../app/page-title';
+import { Button } from '../../../components/ui/button';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { track } from '../../../lib/analytics';
+import { ApiError, NetworkError } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast-store';
+import { useRegister } from '../api/register';
+import { meetsPasswordRules } from '../password-rules';
+import { signupFormSchema } from '../schemas';
+import { AuthCard } from './auth-card';
+import { GoogleButton } from './google-button';
+import { PasswordChecklist } from './password-checklist';
+import { PasswordInput } from './password-input';
+
+type SignupForm = z.input<typeof signupFormSchema>;
+
+export function SignupPage() {
+  usePageTitle('Sign up');
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const register = useRegister();
+  const checklistId = useId();
+  const form = useForm<SignupForm, unknown, z.output<typeof signupFormSchema>>({
+    resolver: zodResolver(signupFormSchema),
+    mode: 'onChange',
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors, isValid } = form.formState;
+  const password = useWatch({ control: form.control, name: 'password' });
+  const websiteUrl = search.get('url');
+
+  const onSubmit = form.handleSubmit(async (input) => {
+    try {
+      const answer = await register.mutateAsync(input);
+      track('sign_up', { method: 'email', plan_name: search.get('plan') ?? 'free' });
+      track('user_properties', { user_id: answer.user.id, plan: answer.user.plan });
+      toast({ title: 'Account created!', variant: 'success' });
+      await navigate(websiteUrl ? paths.scan.getHref(websiteUrl) : paths.dashboard.getHref());
+    } catch (error) {
+      toast({ ...signupFailure(error), variant: 'destructive' });
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Create your account"
+      description={
+        websiteUrl ? (
+          <>
+            Sign up to scan <strong className="break-all">{websiteUrl}</strong>.
+          </>
+        ) : (
+          'Start your free trial: scan your site and publish your compliance page.'
+        )
+      }
+    >
+      <GoogleButton />
+      <form noValidate onSubmit={onSubmit} className="grid gap-4">
+        <FormField label="Email" error={errors.email?.message}>
+          {(ids) => (
+            <Input {...ids} type="email" autoComplete="email" {...form.register('email')} />
+          )}
+        </FormField>
+        <FormField
+          label="Password"
+          error={errors.password?.message}
+          hint={<PasswordChecklist id={checklistId} password={password} />}
+        >
+          {(ids) => (
+            <PasswordInput {...ids} autoComplete="new-password" {...form.register('password')} />
+          )}
+        </FormField>
+        <p className="text-sm text-slate-700">
+          By signing up you agree to our{' '}
+          <Link to={paths.terms.getHref()} className="text-brand-600 underline">
+            Terms of Service
+          </Link>{' '}
+          and{' '}
+          <Link to={paths.privacy.getHref()} className="text-brand-600 underline">
+            Privacy Policy
+          </Link>
+          .
+        </p>
+        <Button
+          type="submit"
+          disabled={!isValid || !meetsPasswordRules(password) || register.isPending}
+        >
+          {register.isPending ? 'Creating account…' : 'Create account'}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-700">
+        Already have an account?{' '}
+        <Link to={paths.login.getHref()} className="font-medium text-brand-600 underline">
+          Log in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+/** Spec §8, sign-up form. */
+function signupFailure(error: unknown): { title: string; description: string } {
+  if (error instanceof NetworkError) {
+    return { title: 'Registration Failed', description: error.message };
+  }
+  if (error instanceof ApiError) {
+    if (error.status === 409) {
+      return {
+        title: 'Account exists',
+        description: 'An account with this email already exists. Please log in instead.',
+      };
+    }
+    if (error.status === 429) {
+      return { title: 'Too Many Attempts', description: 'Please wait before trying again' };
+    }
+    return {
+      title: 'Registration Failed',
+      description: error.serverMessage ?? 'Failed to create account',
+    };
+  }
+  return { title: 'Registration Failed', description: 'Failed to create account' };
+}

@@ -1,0 +1,114 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { z } from 'zod';
+import { Email } from '../../../../contract/auth';
+import { paths } from '../../../app/paths';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { track } from '../../../lib/analytics';
+import { ApiError, messageOf } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast-store';
+import { useSignup } from '../../auth/api/signup';
+import { isWebsiteUrl, withScheme } from '../website-url';
+
+const signupModalSchema = z.object({
+  email: Email,
+  url: z
+    .string()
+    .trim()
+    .transform(withScheme)
+    .refine(isWebsiteUrl, 'Please enter a valid website URL'),
+});
+
+/** Spec §9: an existing account is sent to log in after 1 s. */
+const existingAccountRedirectMs = 1000;
+
+/**
+ * The landing sign-up: an address and a website; the account is created without a password (one
+ * is set from the e-mailed link) and the first scan is queued.
+ */
+export function SignupModal({
+  open,
+  onOpenChange,
+  initialUrl,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  initialUrl: string;
+}) {
+  const navigate = useNavigate();
+  const signup = useSignup();
+  const form = useForm<
+    z.input<typeof signupModalSchema>,
+    unknown,
+    z.output<typeof signupModalSchema>
+  >({
+    resolver: zodResolver(signupModalSchema),
+    values: { email: '', url: initialUrl },
+    resetOptions: { keepDirtyValues: true },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (input) => {
+    try {
+      const answer = await signup.mutateAsync({ ...input, plan: 'free', name: '' });
+      track('sign_up', { method: 'landing_modal', plan_name: 'free', scan_url: input.url });
+      toast({
+        title: 'Account created!',
+        description: 'We are scanning your website and sent you an email to set your password.',
+        variant: 'success',
+      });
+      onOpenChange(false);
+      void navigate(paths.dashboard.getHref(), { state: { scanId: answer.scanId } });
+    } catch (error) {
+      if (error instanceof ApiError && error.serverMessage === 'User already exists') {
+        toast({ title: 'Account already exists', description: 'Redirecting to login page...' });
+        onOpenChange(false);
+        setTimeout(
+          () => void navigate(paths.login.getHref(input.email)),
+          existingAccountRedirectMs,
+        );
+        return;
+      }
+      toast({
+        title: 'Registration Error',
+        description: messageOf(error, 'Failed to create account'),
+        variant: 'destructive',
+      });
+    }
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogTitle>Get your free compliance page</DialogTitle>
+        <DialogDescription>
+          We scan your website now and email you a link to set your password.
+        </DialogDescription>
+        <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-4">
+          <FormField label="Email" error={errors.email?.message}>
+            {(ids) => (
+              <Input {...ids} type="email" autoComplete="email" {...form.register('email')} />
+            )}
+          </FormField>
+          <FormField label="Website URL" error={errors.url?.message}>
+            {(ids) => (
+              <Input {...ids} inputMode="url" autoComplete="url" {...form.register('url')} />
+            )}
+          </FormField>
+          <Button type="submit" disabled={signup.isPending}>
+            {signup.isPending ? 'Creating your account…' : 'Start free'}
+          </Button>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

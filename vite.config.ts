@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const webRoot = fileURLToPath(new URL('./src/web', import.meta.url));
+
+/**
+ * The web app. `vite build` writes dist/web, which the server's web plugin serves with an
+ * index.html fallback; `vite` (npm run dev) proxies /api to the API on API_ORIGIN or :3000.
+ */
+export default defineConfig({
+  root: webRoot,
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': {
+        target: process.env.API_ORIGIN ?? 'http://127.0.0.1:3000',
+        changeOrigin: false,
+      },
+    },
+  },
+});
