@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { strFromU8, unzipSync } from 'fflate';
@@ -6,6 +7,7 @@ import { marked } from 'marked';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogs } from '../../src/reports/vpat/catalog.js';
+import { findSharedDir } from '../support/shared-dir.js';
 import {
   call,
   eventually,
@@ -25,7 +27,7 @@ const markupPage = readFileSync(
   new URL('../fixtures/documents/markup-in-text.html', import.meta.url),
   'utf8',
 );
-const examplesDir = '/work/shared/data/openacr/examples';
+const examplesDir = join(findSharedDir(), 'data', 'openacr', 'examples');
 // A <title> holds text only, so the <b> stays literal too.
 const pageTitle = '<script>alert("title")</script> & <b>Shop</b>';
 
