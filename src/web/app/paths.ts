@@ -37,6 +37,14 @@ export const paths = {
     path: '/status/:domain',
     getHref: (domain: string) => `/status/${encodeURIComponent(domain)}`,
   },
+  audit: {
+    path: '/audit/:domain',
+    getHref: (domain: string) => `/audit/${encodeURIComponent(domain)}`,
+  },
+  publicAudit: {
+    path: '/public/audit/:scanId',
+    getHref: (scanId: string) => `/public/audit/${encodeURIComponent(scanId)}`,
+  },
   about: { path: '/about', getHref: () => '/about' },
   privacy: { path: '/privacy', getHref: () => '/privacy' },
   terms: { path: '/terms', getHref: () => '/terms' },

@@ -7,6 +7,13 @@ import { ProtectedRoute } from '../features/auth/components/protected-route';
 import { ResetPasswordPage } from '../features/auth/components/reset-password-page';
 import { SetNewPasswordPage } from '../features/auth/components/set-new-password-page';
 import { SignupPage } from '../features/auth/components/signup-page';
+import { ReportPage } from '../features/report/components/report-page';
+import { AboutPage } from '../features/legal/components/about-page';
+import { PrivacyPage } from '../features/legal/components/privacy-page';
+import { TermsPage } from '../features/legal/components/terms-page';
+import { DomainAuditPage } from '../features/public/components/domain-audit-page';
+import { PublicScanPage } from '../features/public/components/public-scan-page';
+import { StatusPage } from '../features/public/components/status-page';
 import { LandingPage } from '../features/landing/components/landing-page';
 import { DashboardPage } from '../features/scans/components/dashboard-page';
 import { ScanPage } from '../features/scans/components/scan-page';
@@ -30,6 +37,13 @@ export function createAppRouter() {
             { path: paths.signup.path, element: <SignupPage /> },
             { path: paths.resetPassword.path, element: <ResetPasswordPage /> },
             { path: paths.resetPasswordWithToken.path, element: <SetNewPasswordPage /> },
+            { path: paths.report.path, element: <ReportPage /> },
+            { path: paths.status.path, element: <StatusPage /> },
+            { path: paths.audit.path, element: <DomainAuditPage /> },
+            { path: paths.publicAudit.path, element: <PublicScanPage /> },
+            { path: paths.about.path, element: <AboutPage /> },
+            { path: paths.privacy.path, element: <PrivacyPage /> },
+            { path: paths.terms.path, element: <TermsPage /> },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

@@ -52,8 +52,7 @@ export function SignupModal({
     z.output<typeof signupModalSchema>
   >({
     resolver: zodResolver(signupModalSchema),
-    values: { email: '', url: initialUrl },
-    resetOptions: { keepDirtyValues: true },
+    defaultValues: { email: '', url: initialUrl },
   });
   const { errors } = form.formState;
 

@@ -86,8 +86,9 @@ export function ScanPage() {
             <Label htmlFor="scan-url">Website URL</Label>
             <Input
               id="scan-url"
-              type="url"
+              type="text"
               inputMode="url"
+              autoComplete="url"
               placeholder="https://example.com"
               value={url}
               onChange={(e) => setUrl(e.target.value)}

@@ -1,0 +1,98 @@
+import { useParams } from 'react-router';
+import { usePageTitle } from '../../../app/page-title';
+import { Card } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { usePublicStatus } from '../api/get-public-status';
+import { ddMMyyyy, statusLabel, toneClass } from '../format';
+import { NotFoundMessage } from './not-found-message';
+import { ScoreRing } from './score-ring';
+
+const statusTone = {
+  good_compliance: 'ok',
+  monitored: 'ok',
+  needs_work: 'warn',
+  at_risk: 'bad',
+} as const;
+
+/** The public status page of a domain (spec §2). */
+export function StatusPage() {
+  const { domain = '' } = useParams();
+  const status = usePublicStatus(domain);
+  usePageTitle(`Accessibility status of ${domain}`);
+
+  if (status.isPending) return <Spinner label="Loading the status page" className="min-h-[50vh]" />;
+  if (status.isError) {
+    return (
+      <NotFoundMessage title="Domain Not Found">
+        <p>No compliance monitoring found for this domain.</p>
+      </NotFoundMessage>
+    );
+  }
+  const data = status.data;
+  const tone = statusTone[data.status as keyof typeof statusTone] ?? 'warn';
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-12">
+      <p className="text-sm font-semibold text-brand-600">Public accessibility status</p>
+      <h1 className="mt-1 text-3xl font-bold break-all">{data.domain}</h1>
+      <div className="mt-8 grid gap-6 md:grid-cols-[auto_1fr] md:items-center">
+        <ScoreRing score={data.complianceScore} />
+        <div>
+          <span
+            className={`inline-block rounded-full border px-3 py-1 text-sm font-semibold ${toneClass[tone]}`}
+          >
+            {statusLabel(data.status)}
+          </span>
+          <p className="mt-4 text-slate-800">{data.summary}</p>
+        </div>
+      </div>
+      <dl className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        {[
+          ['Open issues', String(data.totalIssues)],
+          ['Last scan', ddMMyyyy(data.lastScan)],
+          ['Monitoring since', ddMMyyyy(data.monitoringSince)],
+          ['Standard', data.standard],
+        ].map(([term, value]) => (
+          <Card key={term} className="p-4">
+            <dt className="text-sm text-slate-700">{term}</dt>
+            <dd className="mt-1 text-2xl font-bold">{value}</dd>
+          </Card>
+        ))}
+      </dl>
+      <section aria-labelledby="complaints-heading" className="mt-10">
+        <h2 id="complaints-heading" className="text-2xl font-bold">
+          Reported issues
+        </h2>
+        <p className="mt-2 text-slate-800">
+          {data.complaintSummary.total} reported, {data.complaintSummary.resolved} resolved,{' '}
+          {data.complaintSummary.active} being worked on.
+        </p>
+      </section>
+      <section aria-labelledby="trail-heading" className="mt-10">
+        <h2 id="trail-heading" className="text-2xl font-bold">
+          Audit trail
+        </h2>
+        {data.auditTrail.length === 0 ? (
+          <p className="mt-2 text-slate-700">No events yet.</p>
+        ) : (
+          <ol className="mt-4 grid gap-3">
+            {data.auditTrail.map((entry) => (
+              <li key={`${entry.date}-${entry.event}`}>
+                <Card className="p-4">
+                  <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+                    <time dateTime={entry.date}>{ddMMyyyy(entry.date)}</time>
+                    <span className="rounded bg-slate-100 px-2 py-0.5 font-semibold text-slate-900">
+                      {entry.status}
+                    </span>
+                  </p>
+                  <h3 className="mt-1 font-semibold">{entry.event}</h3>
+                  <p className="mt-1 text-sm text-slate-700">{entry.details}</p>
+                </Card>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+      <p className="mt-10 text-sm text-slate-700">Last updated {ddMMyyyy(data.lastUpdated)}.</p>
+    </div>
+  );
+}

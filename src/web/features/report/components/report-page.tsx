@@ -1,0 +1,286 @@
+import { Download, ExternalLink, FileText } from 'lucide-react';
+import { Link, useParams } from 'react-router';
+import type { ReportIssue, ReportResponse } from '../../../../contract/scan-api';
+import { paths } from '../../../app/paths';
+import { usePageTitle } from '../../../app/page-title';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { trackVpatDownload } from '../../../lib/analytics';
+import { messageOf } from '../../../lib/api-client';
+import { saveText } from '../../../lib/download';
+import { toast } from '../../../lib/toast-store';
+import { useReport } from '../api/get-report';
+import { useVpatDownload } from '../api/vpat-from-scan';
+import { issuesCsv } from '../issues-csv';
+
+const impacts = ['critical', 'serious', 'moderate', 'minor'] as const;
+const impactStyle: Record<string, string> = {
+  critical: 'bg-red-100 text-red-900',
+  serious: 'bg-orange-100 text-orange-900',
+  moderate: 'bg-amber-100 text-amber-900',
+  minor: 'bg-slate-100 text-slate-900',
+};
+const shortDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
+
+/** The documents of one scan (spec §2 report page), with its score and issues. */
+export function ReportPage() {
+  const { scanId = '' } = useParams();
+  const report = useReport(scanId);
+  usePageTitle(report.data ? `Report for ${report.data.domain}` : 'Accessibility report');
+
+  if (report.isPending) return <Spinner label="Loading the report" className="min-h-[50vh]" />;
+  if (report.isError) {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-24 text-center">
+        <h1 className="text-3xl font-bold">Assessment Report Not Found</h1>
+        <p className="mt-4 text-slate-700">
+          The requested compliance assessment could not be located.
+        </p>
+        <Button asChild className="mt-8">
+          <Link to={paths.home.getHref()}>Start a new scan</Link>
+        </Button>
+      </div>
+    );
+  }
+  const data = report.data;
+  return (
+    <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 md:grid-cols-[14rem_1fr]">
+      <nav aria-label="Report sections" className="md:sticky md:top-24 md:self-start">
+        <ul className="grid gap-1 text-sm">
+          <li>
+            <Link
+              className="block rounded-md px-3 py-2 font-semibold hover:bg-slate-100"
+              to={paths.dashboard.getHref()}
+            >
+              Dashboard
+            </Link>
+          </li>
+          <li>
+            <a
+              className="block rounded-md px-3 py-2 font-semibold hover:bg-slate-100"
+              href="#scan-summary"
+            >
+              Website Scans
+              <span className="block font-normal break-all text-slate-700">{data.domain}</span>
+            </a>
+          </li>
+          <li>
+            <a
+              className="block rounded-md px-3 py-2 font-semibold hover:bg-slate-100"
+              href="#documents"
+            >
+              Documents
+            </a>
+          </li>
+          <li>
+            <a
+              className="block rounded-md px-3 py-2 font-semibold hover:bg-slate-100"
+              href="#issues"
+            >
+              Issues
+            </a>
+          </li>
+        </ul>
+      </nav>
+      <div className="grid min-w-0 gap-8">
+        <Summary data={data} />
+        <Documents data={data} />
+        <Issues issues={data.issues} />
+      </div>
+    </div>
+  );
+}
+
+function Summary({ data }: { data: ReportResponse }) {
+  const violations = data.scan.summary?.violations;
+  return (
+    <section id="scan-summary" aria-labelledby="report-heading" className="scroll-mt-24">
+      <p className="text-sm font-semibold text-brand-600">Standard: WCAG 2.1 AA</p>
+      <h1 id="report-heading" className="mt-1 text-3xl font-bold break-words">
+        Accessibility report for {data.domain}
+      </h1>
+      <p className="mt-2 break-all text-slate-700">
+        {data.scan.url} · scanned {shortDate.format(new Date(data.scanDate))}
+      </p>
+      <dl className="mt-6 grid gap-4 sm:grid-cols-3">
+        <Card>
+          <dt className="text-sm text-slate-700">Accessibility score</dt>
+          <dd className="text-4xl font-extrabold">
+            {data.score ?? '–'}
+            <span className="text-base font-semibold text-slate-700">/100</span>
+          </dd>
+          {data.scan.scoreLabel && (
+            <dd className="text-sm font-semibold">{data.scan.scoreLabel}</dd>
+          )}
+        </Card>
+        <Card>
+          <dt className="text-sm text-slate-700">Issues</dt>
+          <dd className="text-4xl font-extrabold">{data.totalIssues}</dd>
+        </Card>
+        <Card>
+          <dt className="text-sm text-slate-700">By impact</dt>
+          <dd>
+            <ul className="mt-1 grid gap-1 text-sm">
+              {impacts.map((impact) => (
+                <li key={impact} className="flex justify-between">
+                  <span className="capitalize">{impact}</span>
+                  <span className="font-semibold">{violations?.[impact] ?? 0}</span>
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </Card>
+      </dl>
+      {Object.keys(data.scan.engineErrors).length > 0 && (
+        <p role="note" className="mt-4 rounded-md border border-warn p-3 text-sm text-warn">
+          Not every engine finished:{' '}
+          {Object.entries(data.scan.engineErrors)
+            .map(([engine, message]) => `${engine}: ${message}`)
+            .join('; ')}
+        </p>
+      )}
+      {data.scan.aiSummary && (
+        <Card className="mt-4">
+          <h2 className="font-semibold">Summary</h2>
+          <p className="mt-2 whitespace-pre-line text-slate-700">{data.scan.aiSummary}</p>
+        </Card>
+      )}
+    </section>
+  );
+}
+
+function Documents({ data }: { data: ReportResponse }) {
+  const vpat = useVpatDownload('generate');
+  const template = useVpatDownload('template');
+  const id = encodeURIComponent(data.scanId);
+  const base = `${data.domain}-${data.scanId.slice(0, 8)}`;
+
+  const download = (kind: 'vpat' | 'template') => {
+    const mutation = kind === 'vpat' ? vpat : template;
+    mutation.mutate(data.scanId, {
+      onSuccess: () => {
+        trackVpatDownload(data.domain, 'docx');
+        toast({
+          title: 'Success',
+          description: 'VPAT report has been generated and downloaded',
+          variant: 'success',
+        });
+      },
+      onError: (error) =>
+        toast({
+          title: kind === 'vpat' ? 'Generation failed' : 'Template fill failed',
+          description: messageOf(
+            error,
+            kind === 'vpat' ? 'Failed to generate VPAT report' : 'Failed to fill VPAT template',
+          ),
+          variant: 'destructive',
+        }),
+    });
+  };
+
+  const json = (value: unknown, name: string) =>
+    saveText(JSON.stringify(value ?? null, null, 2), name, 'application/json');
+
+  return (
+    <section id="documents" aria-labelledby="documents-heading" className="scroll-mt-24">
+      <h2 id="documents-heading" className="text-2xl font-bold">
+        Documents
+      </h2>
+      <div className="mt-4 grid gap-4 sm:grid-cols-2">
+        <Card>
+          <h3 className="font-semibold">Reports</h3>
+          <div className="mt-3 grid gap-2">
+            <Button asChild variant="outline">
+              <a href={`/api/html-report/${id}`} target="_blank" rel="noopener">
+                <ExternalLink aria-hidden="true" className="h-4 w-4" />
+                HTML report<span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </Button>
+            <Button asChild variant="outline">
+              <a href={`/api/report/${id}/statement.pdf`} target="_blank" rel="noopener">
+                <FileText aria-hidden="true" className="h-4 w-4" />
+                Statement PDF<span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </Button>
+            <Button variant="outline" disabled={vpat.isPending} onClick={() => download('vpat')}>
+              <Download aria-hidden="true" className="h-4 w-4" />
+              {vpat.isPending ? 'Generating VPAT…' : 'VPAT 2.4 (Word)'}
+            </Button>
+            <Button
+              variant="outline"
+              disabled={template.isPending}
+              onClick={() => download('template')}
+            >
+              <Download aria-hidden="true" className="h-4 w-4" />
+              {template.isPending ? 'Filling template…' : 'Filled VPAT template (Word)'}
+            </Button>
+          </div>
+        </Card>
+        <Card>
+          <h3 className="font-semibold">Data exports</h3>
+          <div className="mt-3 grid gap-2">
+            <Button
+              variant="outline"
+              onClick={() => saveText(issuesCsv(data.issues), `${base}-issues.csv`, 'text/csv')}
+            >
+              <Download aria-hidden="true" className="h-4 w-4" />
+              Issues (CSV)
+            </Button>
+            <Button variant="outline" onClick={() => json(data, `${base}-report.json`)}>
+              <Download aria-hidden="true" className="h-4 w-4" />
+              Raw report (JSON)
+            </Button>
+            <Button variant="outline" onClick={() => json(data.axe, `${base}-axe.json`)}>
+              <Download aria-hidden="true" className="h-4 w-4" />
+              axe-core output (JSON)
+            </Button>
+            <Button variant="outline" onClick={() => json(data.pa11y, `${base}-pa11y.json`)}>
+              <Download aria-hidden="true" className="h-4 w-4" />
+              Pa11y output (JSON)
+            </Button>
+            <Button variant="outline" onClick={() => json(data.ibm, `${base}-ibm.json`)}>
+              <Download aria-hidden="true" className="h-4 w-4" />
+              IBM Equal Access output (JSON)
+            </Button>
+          </div>
+        </Card>
+      </div>
+    </section>
+  );
+}
+
+function Issues({ issues }: { issues: readonly ReportIssue[] }) {
+  return (
+    <section id="issues" aria-labelledby="issues-heading" className="scroll-mt-24">
+      <h2 id="issues-heading" className="text-2xl font-bold">
+        Issues ({issues.length})
+      </h2>
+      {issues.length === 0 ? (
+        <p className="mt-4 text-slate-700">No issues were found on this page.</p>
+      ) : (
+        <ol className="mt-4 grid gap-3">
+          {issues.map((issue) => (
+            <li key={issue.id}>
+              <Card className="p-4">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span
+                    className={`rounded px-2 py-0.5 text-xs font-semibold uppercase ${impactStyle[issue.impact] ?? ''}`}
+                  >
+                    {issue.impact}
+                  </span>
+                  <h3 className="font-semibold">{issue.title}</h3>
+                </div>
+                <p className="mt-2 text-sm text-slate-700">{issue.description}</p>
+                <p className="mt-2 font-mono text-xs break-all text-slate-700">
+                  {issue.rule} · {issue.selector}
+                </p>
+                <p className="mt-1 text-xs text-slate-700">Found by: {issue.engines.join(', ')}</p>
+              </Card>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
