@@ -58,6 +58,8 @@ export default tseslint.config(
     rules: {
       ...jsxA11y.flatConfigs.strict.rules,
       ...reactHooks.configs.recommended.rules,
+      // A scrollable region (role="region" with a name) must take focus to scroll by keyboard.
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'] }],
       'no-restricted-imports': [
         'error',
         {

@@ -45,6 +45,8 @@ export const paths = {
     path: '/public/audit/:scanId',
     getHref: (scanId: string) => `/public/audit/${encodeURIComponent(scanId)}`,
   },
+  rawResults: { path: '/raw-results', getHref: () => '/raw-results' },
+  vpat: { path: '/vpat', getHref: () => '/vpat' },
   about: { path: '/about', getHref: () => '/about' },
   privacy: { path: '/privacy', getHref: () => '/privacy' },
   terms: { path: '/terms', getHref: () => '/terms' },

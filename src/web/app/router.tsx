@@ -14,8 +14,10 @@ import { TermsPage } from '../features/legal/components/terms-page';
 import { DomainAuditPage } from '../features/public/components/domain-audit-page';
 import { PublicScanPage } from '../features/public/components/public-scan-page';
 import { StatusPage } from '../features/public/components/status-page';
+import { VpatPage } from '../features/vpat/components/vpat-page';
 import { LandingPage } from '../features/landing/components/landing-page';
 import { DashboardPage } from '../features/scans/components/dashboard-page';
+import { RawResultsPage } from '../features/scans/components/raw-results-page';
 import { ScanPage } from '../features/scans/components/scan-page';
 import { AppLayout } from './app-layout';
 import { paths } from './paths';
@@ -41,6 +43,8 @@ export function createAppRouter() {
             { path: paths.status.path, element: <StatusPage /> },
             { path: paths.audit.path, element: <DomainAuditPage /> },
             { path: paths.publicAudit.path, element: <PublicScanPage /> },
+            { path: paths.rawResults.path, element: <RawResultsPage /> },
+            { path: paths.vpat.path, element: <VpatPage /> },
             { path: paths.about.path, element: <AboutPage /> },
             { path: paths.privacy.path, element: <PrivacyPage /> },
             { path: paths.terms.path, element: <TermsPage /> },
