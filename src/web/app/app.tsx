@@ -19,11 +19,10 @@ export function App() {
 
 /**
  * index.html shows a placeholder until the app renders; React replaced it inside #root, so a
- * copy is faded out over the page (spec §2: 100 ms delay, 300 ms transition).
+ * white veil over the first screen fades out instead (spec §2: 100 ms delay, 300 ms transition).
  */
 function fadeBootPlaceholder(): void {
   const overlay = document.createElement('div');
-  overlay.className = 'boot-placeholder';
   overlay.setAttribute('aria-hidden', 'true');
   Object.assign(overlay.style, {
     position: 'fixed',
@@ -33,7 +32,7 @@ function fadeBootPlaceholder(): void {
     transition: 'opacity 300ms ease 100ms',
     pointerEvents: 'none',
   });
-  overlay.textContent = 'Loading Conformly…';
+  // No text in the veil: half-faded text would fail contrast while it fades.
   document.body.append(overlay);
   requestAnimationFrame(() => {
     overlay.style.opacity = '0';

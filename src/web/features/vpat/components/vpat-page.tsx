@@ -120,6 +120,9 @@ export function VpatPage() {
             id="openacr-file"
             type="file"
             accept=".json,application/json"
+            aria-label="OpenACR JSON file"
+            // The button below opens this picker; one tab stop for one action.
+            tabIndex={-1}
             className="sr-only"
             onChange={(e) => choose(e.target.files?.[0])}
           />

@@ -1,0 +1,154 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { latestEmail, logIn, signUp, strongPassword, uniqueEmail } from './support/accounts.js';
+import { screenshot, startWebApp, takePageErrors, type WebApp } from './support/web-app.js';
+
+let web: WebApp;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  web = await startWebApp();
+});
+afterAll(() => web?.close());
+
+afterEach(async () => {
+  await context?.close();
+  expect(takePageErrors()).toEqual([]);
+});
+
+async function freshPage(): Promise<Page> {
+  context = await web.newContext();
+  page = await context.newPage();
+  return page;
+}
+
+describe('accounts in the browser', () => {
+  it('signs up with the live checklist, logs out, is kept out of the app, and logs back in', async () => {
+    const email = uniqueEmail('signup');
+    await freshPage();
+    await page.goto('/app/signup');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Create your account');
+
+    await page.getByLabel('Email').fill(email);
+    const password = page.getByLabel('Password', { exact: true });
+    const create = page.getByRole('button', { name: 'Create account' });
+    await password.fill('abcdefgh');
+    const checklist = page.getByRole('list', { name: 'Password requirements' });
+    expect(await checklist.locator('[data-met="true"]').allTextContents()).toEqual([
+      'At least 8 characters (met)',
+    ]);
+    expect(await create.isDisabled()).toBe(true);
+    await password.fill(strongPassword);
+    expect(await checklist.locator('[data-met="false"]').count()).toBe(0);
+    await screenshot(page, 'signup');
+    await create.click();
+    await page.waitForURL('**/app/dashboard');
+    await page.getByText('Account created!', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Your scans' }).waitFor();
+    await screenshot(page, 'dashboard');
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL('**/app/login');
+    await page.goto('/app/dashboard');
+    await page.waitForURL('**/app/login');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      'Log in to your account',
+    );
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('Wrong-Password1!');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByText('Incorrect email or password', { exact: true }).waitFor();
+
+    await logIn(page, email);
+    await page.getByText('You have been logged in successfully.', { exact: true }).waitFor();
+    const events = await page.evaluate(() =>
+      ((window as unknown as { dataLayer?: { event: string }[] }).dataLayer ?? []).map(
+        (entry) => entry.event,
+      ),
+    );
+    expect(events).toContain('login');
+    expect(events.filter((e) => e === 'page_view').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps the log-in button off until both fields are valid, and prefills the email', async () => {
+    await freshPage();
+    await page.goto('/app/login?email=someone%40example.com');
+    expect(await page.getByLabel('Email').inputValue()).toBe('someone@example.com');
+    const submit = page.getByRole('button', { name: 'Log in' });
+    expect(await submit.isDisabled()).toBe(true);
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('Password', { exact: true }).fill('x');
+    await page.getByText('Please enter a valid email', { exact: true }).waitFor();
+    expect(await submit.isDisabled()).toBe(true);
+    await page.getByLabel('Email').fill('someone@example.com');
+    expect(await submit.isEnabled()).toBe(true);
+    await screenshot(page, 'login');
+  });
+
+  it('resets a password with the code from the e-mail, then logs in with the new one', async () => {
+    const email = uniqueEmail('reset');
+    await freshPage();
+    await signUp(page, email);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL('**/app/login');
+
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL('**/app/reset-password');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset code' }).click();
+    await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+    await screenshot(page, 'reset-code');
+
+    const message = await latestEmail(
+      web.service.database,
+      email,
+      'Your Conformly password reset code',
+    );
+    const code = /reset code is (\d{6})/.exec(message?.text ?? '')?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+
+    // A wrong code first: the spec's toast, and the step stays.
+    await page.getByLabel('6-digit code').fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByText('Verification Failed', { exact: true }).waitFor();
+
+    await page.getByLabel('6-digit code').fill(code!);
+    await page.getByRole('button', { name: 'Verify code' }).click();
+    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    const newPassword = 'Brand-New-Pass2$';
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm new password').fill('Different-Pass2$');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByText("Passwords don't match", { exact: true }).waitFor();
+    await page.getByLabel('Confirm new password').fill(newPassword);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByRole('heading', { name: 'Password reset' }).waitFor();
+
+    await page.getByRole('link', { name: 'Continue to Login' }).click();
+    await page.waitForURL('**/app/login?email=*');
+    await page.getByLabel('Password', { exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL('**/app/dashboard');
+  });
+
+  it('shows the invalid-link screen for an unknown reset link', async () => {
+    await freshPage();
+    await page.goto('/app/reset-password/not-a-real-token');
+    await page.getByLabel('New password', { exact: true }).fill('Brand-New-Pass2$');
+    await page.getByLabel('Confirm new password').fill('Brand-New-Pass2$');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByText('Reset links are valid for only 30 minutes.', { exact: false }).waitFor();
+    await page.getByRole('link', { name: 'Request new reset link' }).waitFor();
+    await page.getByRole('link', { name: 'Back to login' }).waitFor();
+  });
+
+  it('answers unknown addresses with the 404 text', async () => {
+    await freshPage();
+    await page.goto('/no/such/page');
+    await page
+      .getByText('The requested compliance page could not be located.', { exact: true })
+      .waitFor();
+  });
+});

@@ -1,0 +1,90 @@
+import type { Issue } from '../src/contract/finding.js';
+import type { PagePool } from '../src/scanner/types.js';
+import { scanPage } from '../src/scanner/scan-page.js';
+import { TestBrowser } from '../test/support/auth.js';
+import { eventually } from '../test/support/service.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strongPassword, uniqueEmail } from './support/accounts.js';
+import { startWebApp, type WebApp } from './support/web-app.js';
+
+let web: WebApp;
+let scanId: string;
+let account: TestBrowser;
+
+beforeAll(async () => {
+  web = await startWebApp();
+  account = new TestBrowser(web.service.app);
+  const registered = await account.post('/api/auth/register', {
+    email: uniqueEmail('own-scan'),
+    password: strongPassword,
+  });
+  expect(registered.statusCode).toBe(201);
+  const started = await account.post('/api/scans', { url: `${web.service.site.url}/clean.html` });
+  scanId = (started.json() as { id: string }).id;
+  await eventually(async () => {
+    const progress = await account.get(`/api/real-live-scan/progress?scanId=${scanId}`);
+    const stage = (progress.json() as { stage: string }).stage;
+    if (stage === 'error' || stage === 'aborted') throw new Error(`fixture scan ${stage}`);
+    return stage === 'complete' ? true : undefined;
+  });
+});
+afterAll(() => web?.close());
+
+/** The shared test pool's tabs, carrying the account's cookies for the signed-in screens. */
+function signedInPool(pool: PagePool, baseUrl: string, cookies: Map<string, string>): PagePool {
+  return {
+    withPage: (fn, signal) =>
+      pool.withPage(async (page, browser) => {
+        for (const [name, value] of cookies) await page.setCookie({ name, value, url: baseUrl });
+        return fn(page, browser);
+      }, signal),
+    stats: () => pool.stats(),
+    close: () => pool.close(),
+  };
+}
+
+const blocking = (issue: Issue) =>
+  issue.kind === 'violation' && (issue.impact === 'critical' || issue.impact === 'serious');
+
+describe('our own screens pass our own scanner', () => {
+  const publicRoutes = [
+    '/',
+    '/app/login',
+    '/app/signup',
+    '/app/reset-password',
+    '/app/reset-password/some-token',
+    '/no/such/page',
+    '/raw-results',
+    '/vpat',
+    '/about',
+    '/privacy',
+    '/terms',
+    '/status/example.com',
+    '/audit/example.com',
+  ];
+
+  it.each(publicRoutes)('%s has no critical or serious violation', async (route) => {
+    const result = await scanPage(web.service.pool, `${web.baseUrl}${route}`, {
+      allowPrivateNetwork: true,
+      screenshots: false,
+      waitForSelector: 'main h1',
+    });
+    expect(result.engineErrors).toEqual({});
+    expect(result.issues.filter(blocking).map((i) => `${i.ruleKey} ${i.selector}`)).toEqual([]);
+  });
+
+  it.each(['/report/:id', '/public/audit/:id', '/status/127.0.0.1', '/app/dashboard', '/app/scan'])(
+    '%s (with data, signed in) has no critical or serious violation',
+    async (route) => {
+      const pool = signedInPool(web.service.pool, web.baseUrl, account.cookies);
+      const result = await scanPage(pool, `${web.baseUrl}${route.replace(':id', scanId)}`, {
+        allowPrivateNetwork: true,
+        screenshots: false,
+        waitForSelector: 'main h1',
+      });
+      expect(result.title).not.toMatch(/Log in/);
+      expect(result.engineErrors).toEqual({});
+      expect(result.issues.filter(blocking).map((i) => `${i.ruleKey} ${i.selector}`)).toEqual([]);
+    },
+  );
+});

@@ -1,0 +1,122 @@
+import { readFile } from 'node:fs/promises';
+import type { BrowserContext, Page } from 'playwright-core';
+import { parse } from 'csv-parse/sync';
+import { eq } from 'drizzle-orm';
+import { scans } from '../src/db/schema/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, uniqueEmail } from './support/accounts.js';
+import { screenshot, startWebApp, takePageErrors, type WebApp } from './support/web-app.js';
+
+let web: WebApp;
+let context: BrowserContext;
+let page: Page;
+let completedScanId: string;
+
+beforeAll(async () => {
+  web = await startWebApp();
+  context = await web.newContext();
+  page = await context.newPage();
+});
+afterAll(async () => {
+  await context?.close();
+  await web?.close();
+});
+
+describe('scanning a page and reading its report', () => {
+  it('follows the real scan to its report and downloads the issues CSV', async () => {
+    await signUp(page, uniqueEmail('scan'));
+    const target = `${web.service.site.url}/missing-alt.html`;
+    await page.goto(`/app/scan?url=${encodeURIComponent(target)}`);
+    expect(await page.getByLabel('Website URL').inputValue()).toBe(target);
+    await page.getByLabel('Website URL').press('Enter');
+    await page.getByText('Scan Started', { exact: true }).waitFor();
+    await page.getByRole('progressbar', { name: 'Scan progress' }).waitFor();
+    await screenshot(page, 'scan-running');
+
+    await page.waitForURL('**/report/*', { timeout: 90_000 });
+    const scanId = new URL(page.url()).pathname.split('/').pop();
+    await page.getByRole('heading', { level: 1, name: /Accessibility report for/ }).waitFor();
+    await page.getByText('Standard: WCAG 2.1 AA', { exact: true }).waitFor();
+    const issues = page.getByRole('heading', { level: 2, name: /^Issues \(\d+\)$/ });
+    const count = Number(/\((\d+)\)/.exec((await issues.textContent()) ?? '')?.[1]);
+    expect(count).toBeGreaterThan(0);
+    await screenshot(page, 'report');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Issues (CSV)' }).click(),
+    ]);
+    const rows = parse(await readFile((await download.path())!, 'utf8')) as string[][];
+    expect(rows[0]).toEqual(['Impact', 'Rule', 'Title', 'Description', 'Selector']);
+    expect(rows).toHaveLength(count + 1);
+    expect(rows.some((row) => /alt|image/i.test(row[1] ?? ''))).toBe(true);
+
+    const html = page.getByRole('link', { name: /HTML report/ });
+    expect(await html.getAttribute('href')).toBe(`/api/html-report/${scanId}`);
+    expect(await html.getAttribute('target')).toBe('_blank');
+
+    await page.goto('/app/dashboard');
+    await page.getByRole('link', { name: target }).waitFor();
+    expect(takePageErrors()).toEqual([]);
+    completedScanId = scanId!;
+  });
+
+  it('publishes the scan on the public audit, domain audit and status pages', async () => {
+    const report = (await (await page.request.get(`/api/report/${completedScanId}`)).json()) as {
+      domain: string;
+      score: number;
+    };
+
+    // Publishing a scan is a dashboard action (not built yet); the owner's choice is set directly.
+    await web.service.database.db
+      .update(scans)
+      .set({ isPublic: true })
+      .where(eq(scans.id, completedScanId));
+    await page.goto(`/public/audit/${completedScanId}`);
+    await page.getByText('AUDITED', { exact: true }).waitFor();
+    await page.getByText('WCAG 2.1 AA Standards', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Learn More' }).waitFor();
+
+    await page.goto(`/audit/${report.domain}`);
+    await page.getByRole('heading', { level: 1, name: report.domain }).waitFor();
+    await page.getByText('Standard: WCAG 2.1 AA', { exact: true }).waitFor();
+
+    await page.goto(`/status/${report.domain}`);
+    await page.getByRole('heading', { level: 1, name: report.domain }).waitFor();
+    await page.getByText(`${report.score}%`, { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
+    const dates = await page.locator('time').allTextContents();
+    expect(dates.length).toBeGreaterThan(0);
+    for (const date of dates) expect(date).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+    await screenshot(page, 'status');
+
+    await page.goto('/status/unknown-domain.example');
+    await page.getByRole('heading', { name: 'Domain Not Found' }).waitFor();
+    expect(takePageErrors()).toEqual([]);
+  });
+
+  it('shows the output of each engine on the raw results page', async () => {
+    await page.goto('/raw-results');
+    const field = page.getByLabel('Website URL');
+    expect(await field.inputValue()).toBe('https://example.com');
+    await field.fill(`${web.service.site.url}/missing-alt.html`);
+    await page.getByRole('button', { name: 'Start Scan' }).click();
+    await page.getByText('Accessibility scan has begun', { exact: true }).waitFor();
+    const axeTab = page.getByRole('tab', { name: /^axe \d+$/ });
+    await axeTab.waitFor({ timeout: 90_000 });
+    expect(Number((await axeTab.textContent())?.replace(/\D/g, ''))).toBeGreaterThan(0);
+    const axeJson = page.getByRole('region', { name: 'axe output as JSON' });
+    expect(JSON.parse((await axeJson.textContent()) ?? '')).toHaveProperty('violations');
+    await page.getByRole('tab', { name: /^Pa11y \d+$/ }).click();
+    const pa11yJson = page.getByRole('region', { name: 'pa11y output as JSON' });
+    expect(JSON.parse((await pa11yJson.textContent()) ?? '')).toHaveProperty('issues');
+    await screenshot(page, 'raw-results');
+    expect(takePageErrors()).toEqual([]);
+  });
+
+  it('says so when a report does not exist', async () => {
+    await page.goto('/report/00000000-0000-4000-8000-000000000000');
+    await page.getByRole('heading', { name: 'Assessment Report Not Found' }).waitFor();
+    expect(takePageErrors()).toEqual([]);
+  });
+});
