@@ -37,6 +37,10 @@ describe('scanning a page and reading its report', () => {
     const scanId = new URL(page.url()).pathname.split('/').pop();
     await page.getByRole('heading', { level: 1, name: /Accessibility report for/ }).waitFor();
     await page.getByText('Standard: WCAG 2.1 AA', { exact: true }).waitFor();
+    // Signed in, the public header leads back to the dashboard instead of offering a log-in.
+    const accountNav = page.getByRole('navigation', { name: 'Account' });
+    await accountNav.getByRole('link', { name: 'Dashboard' }).waitFor();
+    expect(await accountNav.getByRole('link', { name: 'Log in' }).count()).toBe(0);
     const issues = page.getByRole('heading', { level: 2, name: /^Issues \(\d+\)$/ });
     const count = Number(/\((\d+)\)/.exec((await issues.textContent()) ?? '')?.[1]);
     expect(count).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { NotFoundPage } from '../components/layout/not-found-page';
-import { PublicLayout } from '../components/layout/public-layout';
+import { PublicLayout } from './public-layout';
 import { RootLayout } from '../components/layout/root-layout';
 import { LoginPage } from '../features/auth/components/login-page';
 import { ProtectedRoute } from '../features/auth/components/protected-route';

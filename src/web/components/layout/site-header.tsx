@@ -6,7 +6,7 @@ import { cn } from '../../lib/cn';
 import { Button } from '../ui/button';
 
 /** The public header: sticky, gaining a bottom border and shadow once the page is scrolled. */
-export function SiteHeader() {
+export function SiteHeader({ signedIn = false }: { signedIn?: boolean }) {
   const scrolled = useScrolled();
   return (
     <header
@@ -25,15 +25,23 @@ export function SiteHeader() {
           Conformly
         </Link>
         <nav aria-label="Account" className="flex items-center gap-2">
-          <Link
-            to={paths.login.getHref()}
-            className="hidden rounded-md px-3 py-2 text-sm font-semibold text-slate-900 hover:bg-slate-100 sm:inline-block"
-          >
-            Log in
-          </Link>
-          <Button asChild>
-            <Link to={paths.signup.getHref()}>Try it free</Link>
-          </Button>
+          {signedIn ? (
+            <Button asChild>
+              <Link to={paths.dashboard.getHref()}>Dashboard</Link>
+            </Button>
+          ) : (
+            <>
+              <Link
+                to={paths.login.getHref()}
+                className="hidden rounded-md px-3 py-2 text-sm font-semibold text-slate-900 hover:bg-slate-100 sm:inline-block"
+              >
+                Log in
+              </Link>
+              <Button asChild>
+                <Link to={paths.signup.getHref()}>Try it free</Link>
+              </Button>
+            </>
+          )}
         </nav>
       </div>
     </header>

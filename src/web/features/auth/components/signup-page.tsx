@@ -42,6 +42,7 @@ export function SignupPage() {
       track('sign_up', { method: 'email', plan_name: search.get('plan') ?? 'free' });
       track('user_properties', { user_id: answer.user.id, plan: answer.user.plan });
       toast({ title: 'Account created!', variant: 'success' });
+      // The spec goes to the dashboard; a visitor who came with a site to check expects its scan.
       await navigate(websiteUrl ? paths.scan.getHref(websiteUrl) : paths.dashboard.getHref());
     } catch (error) {
       toast({ ...signupFailure(error), variant: 'destructive' });

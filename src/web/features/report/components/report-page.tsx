@@ -21,6 +21,11 @@ const impactStyle: Record<string, string> = {
   moderate: 'bg-amber-100 text-amber-900',
   minor: 'bg-slate-100 text-slate-900',
 };
+const kindLabels: Record<ReportIssue['kind'], string> = {
+  violation: 'Violation',
+  'needs-review': 'Check by hand',
+  'best-practice': 'Best practice',
+};
 const shortDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
 
 /** The documents of one scan (spec §2 report page), with its score and issues. */
@@ -115,8 +120,13 @@ function Summary({ data }: { data: ReportResponse }) {
           )}
         </Card>
         <Card>
-          <dt className="text-sm text-slate-700">Issues</dt>
+          <dt className="text-sm text-slate-700">Violations</dt>
           <dd className="text-4xl font-extrabold">{data.totalIssues}</dd>
+          {data.scan.summary && data.scan.summary.needsReview > 0 && (
+            <dd className="text-sm text-slate-700">
+              and {data.scan.summary.needsReview} to check by hand
+            </dd>
+          )}
         </Card>
         <Card>
           <dt className="text-sm text-slate-700">By impact</dt>
@@ -269,6 +279,11 @@ function Issues({ issues }: { issues: readonly ReportIssue[] }) {
                   >
                     {issue.impact}
                   </span>
+                  {issue.kind !== 'violation' && (
+                    <span className="rounded bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-900">
+                      {kindLabels[issue.kind]}
+                    </span>
+                  )}
                   <h3 className="font-semibold">{issue.title}</h3>
                 </div>
                 <p className="mt-2 text-sm text-slate-700">{issue.description}</p>
