@@ -56,6 +56,7 @@ describe('our own screens pass our own scanner', () => {
     '/no/such/page',
     '/raw-results',
     '/vpat',
+    '/multi-page-audit',
     '/about',
     '/privacy',
     '/terms',

@@ -46,6 +46,7 @@ export const paths = {
     getHref: (scanId: string) => `/public/audit/${encodeURIComponent(scanId)}`,
   },
   rawResults: { path: '/raw-results', getHref: () => '/raw-results' },
+  multiPageAudit: { path: '/multi-page-audit', getHref: () => '/multi-page-audit' },
   vpat: { path: '/vpat', getHref: () => '/vpat' },
   about: { path: '/about', getHref: () => '/about' },
   privacy: { path: '/privacy', getHref: () => '/privacy' },

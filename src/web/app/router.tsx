@@ -15,6 +15,7 @@ import { DomainAuditPage } from '../features/public/components/domain-audit-page
 import { PublicScanPage } from '../features/public/components/public-scan-page';
 import { StatusPage } from '../features/public/components/status-page';
 import { VpatPage } from '../features/vpat/components/vpat-page';
+import { MultiPageAuditPage } from '../features/audits/components/multi-page-audit-page';
 import { LandingPage } from '../features/landing/components/landing-page';
 import { DashboardPage } from '../features/scans/components/dashboard-page';
 import { RawResultsPage } from '../features/scans/components/raw-results-page';
@@ -44,6 +45,7 @@ export function createAppRouter() {
             { path: paths.audit.path, element: <DomainAuditPage /> },
             { path: paths.publicAudit.path, element: <PublicScanPage /> },
             { path: paths.rawResults.path, element: <RawResultsPage /> },
+            { path: paths.multiPageAudit.path, element: <MultiPageAuditPage /> },
             { path: paths.vpat.path, element: <VpatPage /> },
             { path: paths.about.path, element: <AboutPage /> },
             { path: paths.privacy.path, element: <PrivacyPage /> },
