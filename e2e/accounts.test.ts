@@ -1,32 +1,15 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { latestEmail, logIn, signUp, strongPassword, uniqueEmail } from './support/accounts.js';
-import { screenshot, startWebApp, takePageErrors, type WebApp } from './support/web-app.js';
+import { screenshot, useWebApp } from './support/web-app.js';
 
-let web: WebApp;
-let context: BrowserContext;
+const app = useWebApp('fresh');
 let page: Page;
-
-beforeAll(async () => {
-  web = await startWebApp();
-});
-afterAll(() => web?.close());
-
-afterEach(async () => {
-  await context?.close();
-  expect(takePageErrors()).toEqual([]);
-});
-
-async function freshPage(): Promise<Page> {
-  context = await web.newContext();
-  page = await context.newPage();
-  return page;
-}
 
 describe('accounts in the browser', () => {
   it('signs up with the live checklist, logs out, is kept out of the app, and logs back in', async () => {
     const email = uniqueEmail('signup');
-    await freshPage();
+    page = await app.freshPage();
     await page.goto('/app/signup');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Create your account');
 
@@ -73,7 +56,7 @@ describe('accounts in the browser', () => {
   });
 
   it('keeps the log-in button off until both fields are valid, and prefills the email', async () => {
-    await freshPage();
+    page = await app.freshPage();
     await page.goto('/app/login?email=someone%40example.com');
     expect(await page.getByLabel('Email').inputValue()).toBe('someone@example.com');
     const submit = page.getByRole('button', { name: 'Log in' });
@@ -89,7 +72,7 @@ describe('accounts in the browser', () => {
 
   it('resets a password with the code from the e-mail, then logs in with the new one', async () => {
     const email = uniqueEmail('reset');
-    await freshPage();
+    page = await app.freshPage();
     await signUp(page, email);
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL('**/app/login');
@@ -102,7 +85,7 @@ describe('accounts in the browser', () => {
     await screenshot(page, 'reset-code');
 
     const message = await latestEmail(
-      web.service.database,
+      app.web.service.database,
       email,
       'Your Conformly password reset code',
     );
@@ -134,7 +117,7 @@ describe('accounts in the browser', () => {
   });
 
   it('shows the invalid-link screen for an unknown reset link', async () => {
-    await freshPage();
+    page = await app.freshPage();
     await page.goto('/app/reset-password/not-a-real-token');
     await page.getByLabel('New password', { exact: true }).fill('Brand-New-Pass2$');
     await page.getByLabel('Confirm new password').fill('Brand-New-Pass2$');
@@ -145,7 +128,7 @@ describe('accounts in the browser', () => {
   });
 
   it('answers unknown addresses with the 404 text', async () => {
-    await freshPage();
+    page = await app.freshPage();
     await page.goto('/no/such/page');
     await page
       .getByText('The requested compliance page could not be located.', { exact: true })

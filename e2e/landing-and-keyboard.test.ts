@@ -1,27 +1,10 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { signUp, strongPassword, uniqueEmail } from './support/accounts.js';
-import { screenshot, startWebApp, takePageErrors, type WebApp } from './support/web-app.js';
+import { screenshot, useWebApp } from './support/web-app.js';
 
-let web: WebApp;
-let context: BrowserContext;
+const app = useWebApp('fresh');
 let page: Page;
-
-beforeAll(async () => {
-  web = await startWebApp();
-});
-afterAll(() => web?.close());
-
-afterEach(async () => {
-  await context?.close();
-  expect(takePageErrors()).toEqual([]);
-});
-
-async function freshPage(): Promise<Page> {
-  context = await web.newContext();
-  page = await context.newPage();
-  return page;
-}
 
 const focused = (p: Page) =>
   p.evaluate(() => {
@@ -58,7 +41,7 @@ async function tabUntil(
 
 describe('the landing page', () => {
   it('types sample addresses, marks the field, prefixes https:// and goes on to sign-up', async () => {
-    await freshPage();
+    page = await app.freshPage();
     await page.goto('/');
     expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
     const field = page.getByLabel('Your website address');
@@ -82,7 +65,7 @@ describe('the landing page', () => {
   });
 
   it('has nine FAQ entries, a header that gains a border when scrolled, and Try for free', async () => {
-    await freshPage();
+    page = await app.freshPage();
     await page.goto('/');
     const header = page.locator('header');
     expect(await header.getAttribute('data-scrolled')).toBe('false');
@@ -100,7 +83,7 @@ describe('the landing page', () => {
 
   it('signs up from the modal, and sends a known address to log in', async () => {
     const email = uniqueEmail('modal');
-    await freshPage();
+    page = await app.freshPage();
     await page.goto('/');
     await page.getByRole('button', { name: /free compliance page by email/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Get your free compliance page' });
@@ -114,7 +97,7 @@ describe('the landing page', () => {
     await page.waitForURL('**/app/dashboard');
     await page.getByText('Account created!', { exact: true }).waitFor();
 
-    await context.clearCookies();
+    await app.context.clearCookies();
     await page.goto('/');
     await page.getByRole('button', { name: /free compliance page by email/ }).click();
     await dialog.getByLabel('Email').fill(email);
@@ -127,7 +110,7 @@ describe('the landing page', () => {
 
 describe('keyboard only', () => {
   it('skips to the content of the landing page and submits the URL form', async () => {
-    await freshPage();
+    page = await app.freshPage();
     await openRendered(page, '/');
     await page.keyboard.press('Tab');
     const skip = await focused(page);
@@ -142,7 +125,7 @@ describe('keyboard only', () => {
   });
 
   it('reaches every control of the FAQ and opens an entry with the keyboard', async () => {
-    await freshPage();
+    page = await app.freshPage();
     await openRendered(page, '/');
     const question = await tabUntil(page, (el) => el.text === 'Is there a free trial?', 80);
     expect(question.outline).not.toBe('none');
@@ -152,9 +135,9 @@ describe('keyboard only', () => {
 
   it('logs in with the keyboard alone, toggling the password visibility on the way', async () => {
     const email = uniqueEmail('keyboard');
-    await freshPage();
+    page = await app.freshPage();
     await signUp(page, email);
-    await context.clearCookies();
+    await app.context.clearCookies();
     await openRendered(page, '/app/login');
     await tabUntil(page, (el) => el.text === 'Continue with Google');
     await page.keyboard.press('Tab');

@@ -1,32 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { scans } from '../src/db/schema/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signUp, uniqueEmail } from './support/accounts.js';
-import { screenshot, startWebApp, takePageErrors, type WebApp } from './support/web-app.js';
+import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
 
-let web: WebApp;
-let context: BrowserContext;
+const app = useWebApp('shared');
 let page: Page;
 let completedScanId: string;
 
-beforeAll(async () => {
-  web = await startWebApp();
-  context = await web.newContext();
-  page = await context.newPage();
-});
-afterAll(async () => {
-  await context?.close();
-  await web?.close();
+beforeAll(() => {
+  page = app.page;
 });
 
 describe('scanning a page and reading its report', () => {
   it('follows the real scan to its report and downloads the issues CSV', async () => {
     await signUp(page, uniqueEmail('scan'));
-    const target = `${web.service.site.url}/missing-alt.html`;
+    const target = `${app.web.service.site.url}/missing-alt.html`;
     await page.goto(`/app/scan?url=${encodeURIComponent(target)}`);
     expect(await page.getByLabel('Website URL').inputValue()).toBe(target);
     await page.getByLabel('Website URL').press('Enter');
@@ -73,7 +66,7 @@ describe('scanning a page and reading its report', () => {
     };
 
     // Publishing a scan is a dashboard action (not built yet); the owner's choice is set directly.
-    await web.service.database.db
+    await app.web.service.database.db
       .update(scans)
       .set({ isPublic: true })
       .where(eq(scans.id, completedScanId));
@@ -104,7 +97,7 @@ describe('scanning a page and reading its report', () => {
     await page.goto('/raw-results');
     const field = page.getByLabel('Website URL');
     expect(await field.inputValue()).toBe('https://example.com');
-    await field.fill(`${web.service.site.url}/missing-alt.html`);
+    await field.fill(`${app.web.service.site.url}/missing-alt.html`);
     await page.getByRole('button', { name: 'Start Scan' }).click();
     await page.getByText('Accessibility scan has begun', { exact: true }).waitFor();
     const axeTab = page.getByRole('tab', { name: /^axe \d+$/ });
@@ -128,8 +121,8 @@ describe('scanning a page and reading its report', () => {
     for (let i = 10; i > 2; i -= 1) {
       await page.getByRole('button', { name: `Remove page ${i}` }).click();
     }
-    await page.getByLabel('Page 1 URL').fill(`${web.service.site.url}/missing-alt.html`);
-    await page.getByLabel('Page 2 URL').fill(`${web.service.site.url}/clean.html`);
+    await page.getByLabel('Page 1 URL').fill(`${app.web.service.site.url}/missing-alt.html`);
+    await page.getByLabel('Page 2 URL').fill(`${app.web.service.site.url}/clean.html`);
     await page.getByRole('button', { name: 'Start audit' }).click();
     await page.getByRole('heading', { name: 'Audit summary' }).waitFor({ timeout: 90_000 });
     const figure = (term: string) =>

@@ -1,24 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findSharedDir } from '../test/support/shared-dir.js';
-import { screenshot, startWebApp, takePageErrors, type WebApp } from './support/web-app.js';
+import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
 
 const example = join(findSharedDir(), 'data', 'openacr', 'examples', 'json', 'drupal-9.json');
 
-let web: WebApp;
-let context: BrowserContext;
+const app = useWebApp('shared');
 let page: Page;
 
-beforeAll(async () => {
-  web = await startWebApp();
-  context = await web.newContext();
-  page = await context.newPage();
-});
-afterAll(async () => {
-  await context?.close();
-  await web?.close();
+beforeAll(() => {
+  page = app.page;
 });
 
 describe('the VPAT generator', () => {

@@ -1,6 +1,7 @@
 import { access, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { findChromium } from '../../src/scanner/chromium-path.js';
 import { startTestService, type TestService } from '../../test/support/service.js';
 
@@ -69,4 +70,59 @@ export function takePageErrors(): string[] {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${screenshotDir}/${name}.png`, fullPage: true });
+}
+
+export interface WebAppSession {
+  readonly web: WebApp;
+  /** The current browser profile: per test in 'fresh' mode, per file in 'shared' mode. */
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** 'fresh' mode: a new profile and page for the test that calls it. */
+  freshPage(): Promise<Page>;
+}
+
+/**
+ * The hooks every end-to-end file needs: the product started once per file, and either a fresh
+ * browser profile per test whose script errors fail that test ('fresh'), or one profile and page
+ * shared by the file's tests, for a story told across them ('shared').
+ */
+export function useWebApp(mode: 'fresh' | 'shared'): WebAppSession {
+  let web: WebApp | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  const required = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`No ${name} yet: the web app has not started`);
+    return value;
+  };
+  const session: WebAppSession = {
+    get web() {
+      return required(web, 'web app');
+    },
+    get context() {
+      return required(context, 'browser context');
+    },
+    get page() {
+      return required(page, 'page');
+    },
+    async freshPage() {
+      context = await session.web.newContext();
+      page = await context.newPage();
+      return page;
+    },
+  };
+  beforeAll(async () => {
+    web = await startWebApp();
+    if (mode === 'shared') await session.freshPage();
+  });
+  if (mode === 'fresh') {
+    afterEach(async () => {
+      await context?.close();
+      expect(takePageErrors()).toEqual([]);
+    });
+  }
+  afterAll(async () => {
+    await context?.close();
+    await web?.close();
+  });
+  return session;
 }
