@@ -168,3 +168,17 @@ export const AuditResponse = z.object({
   summary: AuditSummary,
 });
 export type AuditResponse = z.infer<typeof AuditResponse>;
+
+/** Where one page of a running audit stands (the smart scan's per-page badges, spec §2 and §4). */
+export const AuditPageProgressStatus = z.enum(['pending', 'scanning', 'complete', 'error']);
+export type AuditPageProgressStatus = z.infer<typeof AuditPageProgressStatus>;
+
+/** `GET /api/audit-progress`: the caller's latest audit, page by page, while it runs and after. */
+export const AuditProgress = z.object({
+  auditId: z.uuid(),
+  status: z.enum(['pending', 'running', 'completed', 'failed', 'aborted']),
+  pages: z.array(
+    z.object({ url: z.string(), status: AuditPageProgressStatus, error: z.string().nullable() }),
+  ),
+});
+export type AuditProgress = z.infer<typeof AuditProgress>;

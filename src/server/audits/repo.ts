@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, desc, eq } from 'drizzle-orm';
 import type { AppDb } from '../../db/client.js';
 import { auditSessions, pageScans } from '../../db/schema/index.js';
 
@@ -47,4 +47,28 @@ export async function findAudit(db: AppDb, auditSessionId: string) {
     .from(auditSessions)
     .where(eq(auditSessions.id, auditSessionId));
   return row;
+}
+
+/** Whose audits a caller sees: the account's when signed in, else the browser's anonymous ones. */
+export type AuditOwner = { userId: string } | { visitorId: string };
+
+/** The owner's most recent audit with its pages' states, in the order they were listed. */
+export async function findLatestAuditProgress(db: AppDb, owner: AuditOwner) {
+  const [audit] = await db
+    .select({ id: auditSessions.id, status: auditSessions.status })
+    .from(auditSessions)
+    .where(
+      'userId' in owner
+        ? eq(auditSessions.userId, owner.userId)
+        : eq(auditSessions.visitorId, owner.visitorId),
+    )
+    .orderBy(desc(auditSessions.createdAt))
+    .limit(1);
+  if (!audit) return undefined;
+  const pages = await db
+    .select({ url: pageScans.url, status: pageScans.status, error: pageScans.error })
+    .from(pageScans)
+    .where(eq(pageScans.auditSessionId, audit.id))
+    .orderBy(asc(pageScans.position));
+  return { ...audit, pages };
 }

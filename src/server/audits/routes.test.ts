@@ -7,6 +7,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
+  eventually,
   newVisitor,
   slowPage,
   startTestService,
@@ -18,7 +19,7 @@ import {
   startStaticServer,
   type TestServer,
 } from '../../../test/support/static-server.js';
-import { AuditResponse, DiscoveryResult } from '../../contract/index.js';
+import { AuditProgress, AuditResponse, DiscoveryResult } from '../../contract/index.js';
 import { artifacts, auditSessions, engineResults, pageScans } from '../../db/schema/index.js';
 import { auditSummaryColumns } from '../../reports/audit-summary.js';
 import { buildApp } from '../app.js';
@@ -45,7 +46,9 @@ function templated(file: string, contentType: string): RequestListener {
 }
 
 beforeAll(async () => {
-  service = await startTestService({ routes: { '/slow.html': slowPage(20_000) } });
+  service = await startTestService({
+    routes: { '/slow.html': slowPage(20_000), '/slow-2s.html': slowPage(2_000) },
+  });
   visitor = await newVisitor(service.app);
   discoverySite = await startStaticServer(discoveryFixtures, {
     routes: {
@@ -245,6 +248,42 @@ describe('POST /api/smart-scan', () => {
     const audit = AuditResponse.parse(response.json());
     expect(audit.results).toHaveLength(1);
     expect(audit.summary).toMatchObject({ totalPages: 1, completedPages: 1 });
+  });
+});
+
+describe('GET /api/audit-progress', () => {
+  it("shows the caller's running audit page by page, then how each page ended", async () => {
+    const owner = await newVisitor(service.app);
+    const none = await call(service.app, owner, 'GET', '/api/audit-progress');
+    expect(none.statusCode).toBe(404);
+    expect(none.json().message).toBe('No audit found.');
+
+    const urls = [page('slow-2s.html'), closedUrl];
+    const running = call(service.app, owner, 'POST', '/api/multi-page-audit', { urls });
+    const seen = await eventually(async () => {
+      const response = await call(service.app, owner, 'GET', '/api/audit-progress');
+      if (response.statusCode !== 200) return undefined;
+      const progress = AuditProgress.parse(response.json());
+      return progress.pages[0]?.status === 'scanning' ? progress : undefined;
+    });
+    expect(seen.status).toBe('running');
+    expect(seen.pages.map((p) => p.url)).toEqual(urls);
+
+    const answer = AuditResponse.parse((await running).json());
+    const after = await call(service.app, owner, 'GET', '/api/audit-progress');
+    expect(after.headers['cache-control']).toBe('no-store');
+    expect(AuditProgress.parse(after.json())).toEqual({
+      auditId: answer.auditId,
+      status: 'completed',
+      pages: [
+        { url: urls[0], status: 'complete', error: null },
+        { url: urls[1], status: 'error', error: expect.stringMatching(/127\.0\.0\.1/) },
+      ],
+    });
+
+    // Another browser sees its own audits only.
+    const stranger = await newVisitor(service.app);
+    expect((await call(service.app, stranger, 'GET', '/api/audit-progress')).statusCode).toBe(404);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  AuditProgress,
   AuditRequest,
   AuditResponse,
   DiscoverPagesRequest,
@@ -56,4 +57,13 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
         service.runAudit(deps, caller(request), request.body.urls, closedSignal(request, reply)),
     );
   }
+
+  app.get(
+    '/api/audit-progress',
+    { schema: { response: { 200: AuditProgress } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.getAuditProgress(deps, caller(request));
+    },
+  );
 };

@@ -3,6 +3,8 @@ import type PgBoss from 'pg-boss';
 import {
   maxAuditPages,
   maxAuditPagesMessage,
+  type AuditPageProgressStatus,
+  type AuditProgress,
   type AuditResponse,
   type AuditSummary,
   type DiscoveryResult,
@@ -151,5 +153,39 @@ export async function getAudit(
     auditId: row.id,
     results: await readAuditPages(deps.db, auditSessionId),
     summary: row.summary as AuditSummary,
+  };
+}
+
+const pageProgress: Record<string, AuditPageProgressStatus> = {
+  pending: 'pending',
+  running: 'scanning',
+  completed: 'complete',
+  failed: 'error',
+  aborted: 'error',
+};
+
+/**
+ * `GET /api/audit-progress`: the caller's latest audit page by page. The audit call answers only
+ * once every page has ended, so the screens read this meanwhile for their per-page badges.
+ */
+export async function getAuditProgress(
+  deps: AuditServiceDeps,
+  caller: Caller,
+): Promise<AuditProgress> {
+  const owner = caller.userId
+    ? { userId: caller.userId }
+    : caller.clientId
+      ? { visitorId: caller.clientId }
+      : undefined;
+  const audit = owner && (await repo.findLatestAuditProgress(deps.db, owner));
+  if (!audit) throw new NotFoundError('No audit found.');
+  return {
+    auditId: audit.id,
+    status: audit.status,
+    pages: audit.pages.map((page) => ({
+      url: page.url,
+      status: pageProgress[page.status] ?? 'pending',
+      error: page.error,
+    })),
   };
 }
