@@ -171,3 +171,8 @@ export const AbortScanRequest = z
   .optional();
 
 export const MessageResponse = z.object({ success: z.boolean(), message: z.string() });
+
+/** `PATCH /api/scans/{id}/visibility`: the owner shows or hides the scan's public audit page. */
+export const ScanVisibilityRequest = z.strictObject({ isPublic: z.boolean() });
+export const ScanVisibilityResponse = z.object({ scanId: z.uuid(), isPublic: z.boolean() });
+export type ScanVisibilityResponse = z.infer<typeof ScanVisibilityResponse>;

@@ -141,6 +141,24 @@ export async function listIssues(db: AppDb, scanId: string): Promise<IssueRecord
     );
 }
 
+/**
+ * Shows or hides the scan's public page, for the account that started it only; undefined when the
+ * scan does not exist or is someone else's.
+ */
+export async function setScanVisibility(
+  db: AppDb,
+  scanId: string,
+  userId: string,
+  isPublic: boolean,
+): Promise<{ id: string; isPublic: boolean } | undefined> {
+  const [row] = await db
+    .update(scans)
+    .set({ isPublic })
+    .where(and(eq(scans.id, scanId), eq(scans.userId, userId)))
+    .returning({ id: scans.id, isPublic: scans.isPublic });
+  return row;
+}
+
 /** Marks an unfinished scan aborted; false when it had already ended. */
 export async function markAborted(db: AppDb, scanId: string, log: ScanLogEntry): Promise<boolean> {
   const updated = await db

@@ -14,6 +14,8 @@ import {
   ScanListResponse,
   ScanProgress,
   ScanResults,
+  ScanVisibilityRequest,
+  ScanVisibilityResponse,
   StartLiveScanRequest,
   StartLiveScanResponse,
   StartScanRequest,
@@ -72,6 +74,19 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     },
     async (request) =>
       service.getReport(deps, request.params.scanId, { raw: request.query.raw === 'true' }),
+  );
+
+  app.patch(
+    '/api/scans/:id/visibility',
+    {
+      schema: {
+        params: ScanIdParams,
+        body: ScanVisibilityRequest,
+        response: { 200: ScanVisibilityResponse },
+      },
+    },
+    async (request) =>
+      service.setVisibility(deps, caller(request), request.params.id, request.body.isPublic),
   );
 
   app.post(

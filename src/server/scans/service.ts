@@ -6,6 +6,7 @@ import type {
   ScanListItem,
   ScanProgress,
   ScanResults,
+  ScanVisibilityResponse,
 } from '../../contract/index.js';
 import type { AppDb } from '../../db/client.js';
 import { sendJob } from '../../jobs/boss.js';
@@ -94,6 +95,23 @@ export async function getReport(
   const scan = await repo.findScanForReport(deps.db, scanId, options);
   if (!scan) throw reportNotFound();
   return toReport(scan, await repo.listIssues(deps.db, scanId), options);
+}
+
+/**
+ * The owner makes a scan's public audit page (/public/audit/{id}) visible or not. Anyone else,
+ * signed in or not, gets the same 404 as for a scan that does not exist.
+ */
+export async function setVisibility(
+  deps: ScanServiceDeps,
+  caller: Caller,
+  scanId: string,
+  isPublic: boolean,
+): Promise<ScanVisibilityResponse> {
+  const row = caller.userId
+    ? await repo.setScanVisibility(deps.db, scanId, caller.userId, isPublic)
+    : undefined;
+  if (!row) throw new NotFoundError('Scan Not Found: no scan of yours has this id.');
+  return { scanId: row.id, isPublic: row.isPublic };
 }
 
 /** `POST /api/analyze`: scan now and answer the report once the scan is stored. */
