@@ -6,3 +6,4 @@ export * from './scan-api.js';
 export * from './audit.js';
 export * from './public.js';
 export * from './auth.js';
+export * from './complaint.js';

@@ -15,6 +15,11 @@ import { documentRoutes } from './documents/routes.js';
 import { GoogleSignIn } from './auth/google.js';
 import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
+import {
+  complaintRoutes,
+  defaultComplaintRateLimit,
+  type ComplaintRateLimit,
+} from './complaints/routes.js';
 import type { AuditServiceDeps } from './audits/service.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -44,6 +49,8 @@ export interface AppDeps {
   /** The built web app; unset or missing on disk means the API alone. */
   webRoot?: string;
   scanRateLimit?: ScanRateLimit;
+  /** Concerns one visitor address may send from public status pages per window. */
+  complaintRateLimit?: ComplaintRateLimit;
   /** Tests shorten how long analyze/raw-scan wait and how often they look. */
   scanWaits?: Pick<ScanServiceDeps, 'waitForScanMs' | 'pollMs'>;
   /** This process's browser tabs (page discovery renders the homepage); none means no discovery. */
@@ -134,6 +141,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
         })
       : undefined,
     secureCookies: config.secureCookies ?? false,
+  });
+  await app.register(complaintRoutes, {
+    deps: { db: deps.database.db, mailer, publicUrl },
+    rateLimit: deps.complaintRateLimit ?? defaultComplaintRateLimit,
   });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });

@@ -19,10 +19,15 @@ export const defaultScanRateLimit: ScanRateLimit = { max: 20, timeWindowMs: 60_0
  */
 /**
  * The plugin keeps a counter store per route; starting a scan has several routes (scans, analyze,
- * raw-scan, live start) that must share one allowance, so every route gets this one store.
+ * raw-scan, live start) that must share one allowance, so every route gets this one store. A
+ * route with an allowance of its own (complaints) counts under its own key with `groupId`, and
+ * each window remembers its own length, so pruning for one route never resets another's count.
  */
 class SharedWindowStore {
-  private readonly windows = new Map<string, { current: number; startMs: number }>();
+  private readonly windows = new Map<
+    string,
+    { current: number; startMs: number; lengthMs: number }
+  >();
 
   incr(
     key: string,
@@ -30,10 +35,10 @@ class SharedWindowStore {
     timeWindow: number,
   ): void {
     const now = Date.now();
-    if (this.windows.size > 10_000) this.prune(now, timeWindow);
+    if (this.windows.size > 10_000) this.prune(now);
     let window = this.windows.get(key);
     if (!window || window.startMs + timeWindow <= now) {
-      window = { current: 0, startMs: now };
+      window = { current: 0, startMs: now, lengthMs: timeWindow };
       this.windows.set(key, window);
     }
     window.current += 1;
@@ -44,9 +49,9 @@ class SharedWindowStore {
     return this;
   }
 
-  private prune(now: number, timeWindow: number): void {
+  private prune(now: number): void {
     for (const [key, window] of this.windows) {
-      if (window.startMs + timeWindow <= now) this.windows.delete(key);
+      if (window.startMs + window.lengthMs <= now) this.windows.delete(key);
     }
   }
 }

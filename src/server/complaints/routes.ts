@@ -1,0 +1,80 @@
+import type { FastifyError } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  complaintRequiredMessage,
+  SubmitComplaintRequest,
+  SubmitComplaintResponse,
+} from '../../contract/index.js';
+import { InvalidError, TooManyRequestsError } from '../http-errors.js';
+import * as service from './service.js';
+
+export interface ComplaintRateLimit {
+  /** Concerns one address may send per window. */
+  max: number;
+  timeWindowMs: number;
+}
+
+/** Enough for a visitor with several real problems, too few to flood an owner's inbox. */
+export const defaultComplaintRateLimit: ComplaintRateLimit = { max: 5, timeWindowMs: 10 * 60_000 };
+
+export interface ComplaintRoutesOptions {
+  deps: service.ComplaintServiceDeps;
+  rateLimit: ComplaintRateLimit;
+}
+
+/**
+ * The form leaves out what is required in one go, so the answer says so in the spec's one
+ * sentence (§5) instead of repeating it per field; other problems keep their field names.
+ */
+function invalidComplaint(error: FastifyError): InvalidError | FastifyError {
+  if (!hasZodFastifySchemaValidationErrors(error)) return error;
+  const messages = error.validation.map((issue) => issue.message);
+  if (messages.includes(complaintRequiredMessage))
+    return new InvalidError(complaintRequiredMessage);
+  return new InvalidError(
+    error.validation
+      .map((issue) => {
+        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        return field ? `${field}: ${issue.message}` : issue.message;
+      })
+      .join('; '),
+  );
+}
+
+/** Spec public-area §7: POST /api/public/submit-complaint. HTTP only; the rules are in service.ts. */
+export const complaintRoutes: FastifyPluginAsyncZod<ComplaintRoutesOptions> = async (
+  app,
+  options,
+) => {
+  const { deps } = options;
+
+  // Rethrown errors reach the app's one error handler (plugins/errors.ts).
+  app.setErrorHandler((error: FastifyError) => {
+    throw invalidComplaint(error);
+  });
+
+  app.post(
+    '/api/public/submit-complaint',
+    {
+      config: {
+        // Counted after validation and CSRF, under its own key: sending concerns does not use up
+        // the scan allowance of the same address, nor the other way round.
+        rateLimit: {
+          max: options.rateLimit.max,
+          timeWindow: options.rateLimit.timeWindowMs,
+          groupId: 'submit-complaint',
+          errorResponseBuilder: (_request, context) =>
+            new TooManyRequestsError(
+              `Too many concerns sent from your address; please try again in ${context.after}.`,
+            ),
+        },
+      },
+      schema: { body: SubmitComplaintRequest, response: { 201: SubmitComplaintResponse } },
+    },
+    async (request, reply) => {
+      const { id } = await service.submitComplaint(deps, request.body);
+      return reply.status(201).send({ success: true, id });
+    },
+  );
+};
