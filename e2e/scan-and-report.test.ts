@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
-import { scans } from '../src/db/schema/index.js';
+import { domains, scans } from '../src/db/schema/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signUp, uniqueEmail } from './support/accounts.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
@@ -66,10 +66,21 @@ describe('scanning a page and reading its report', () => {
     };
 
     // Publishing a scan is a dashboard action (not built yet); the owner's choice is set directly.
-    await app.web.service.database.db
+    const [scan] = await app.web.service.database.db
       .update(scans)
       .set({ isPublic: true })
-      .where(eq(scans.id, completedScanId));
+      .where(eq(scans.id, completedScanId))
+      .returning({ userId: scans.userId });
+    // Audit and status pages exist only for a domain its owner monitors. Enrolling goes through
+    // checkout (e2e/checkout.test.ts); here the owner's enrolment is written directly.
+    await app.web.service.database.db.insert(domains).values({
+      userId: scan!.userId!,
+      domain: report.domain,
+      status: 'trial',
+      domainIndex: 1,
+      monthlyPrice: 4900,
+      monitoringSince: new Date(),
+    });
     await page.goto(`/public/audit/${completedScanId}`);
     await page.getByText('AUDITED', { exact: true }).waitFor();
     await page.getByText('WCAG 2.1 AA Standards', { exact: true }).waitFor();

@@ -20,16 +20,20 @@ export const PublicScanResponse = z.object({
 });
 export type PublicScanResponse = z.infer<typeof PublicScanResponse>;
 
-/** compliant: no issues; issues: some, score 70 or more; non_compliant: below 70. */
-export const DomainAuditStatus = z.enum(['compliant', 'issues', 'non_compliant']);
+/**
+ * compliant: no issues; issues: some, score 70 or more; non_compliant: below 70; monitored: the
+ * domain is enrolled but its first scan has not completed yet.
+ */
+export const DomainAuditStatus = z.enum(['compliant', 'issues', 'non_compliant', 'monitored']);
 
 /** Spec "Audit (public page) response": domain, status, lastScanned, totalIssues, scanId, aiSummary. */
 export const DomainAuditResponse = z.object({
   domain: z.string(),
   status: DomainAuditStatus,
-  lastScanned: z.string(),
+  lastScanned: z.string().nullable(),
   totalIssues: z.number().int(),
-  scanId: z.uuid(),
+  /** The latest scan, when its own public page (/public/audit/{scanId}) is shown; else null. */
+  scanId: z.uuid().nullable(),
   accessibilityScore: z.number().int().nullable(),
   aiSummary: z.string().nullable(),
 });

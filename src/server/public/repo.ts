@@ -1,6 +1,6 @@
-import { and, count, desc, eq, inArray, min, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { AppDb } from '../../db/client.js';
-import { complaints, domains, scans } from '../../db/schema/index.js';
+import { complaints, domains, scans, subscriptions } from '../../db/schema/index.js';
 
 /** Queries of the public pages: small columns only, never raw engine output. */
 
@@ -20,8 +20,35 @@ export async function findPublicScan(db: AppDb, scanId: string) {
   return row;
 }
 
-/** The domain's completed scans, latest first. */
-export async function listCompletedScans(db: AppDb, domain: string, limit: number) {
+/** Domain statuses under which an owner monitors the site (spec dashboard-area §4). */
+export const monitoredStatuses = ['active', 'trial', 'grace_period'] as const;
+
+/** The account monitoring the domain now, and since when; undefined when nobody does. */
+export async function findMonitoring(db: AppDb, domain: string) {
+  const [row] = await db
+    .select({
+      userId: domains.userId,
+      monitoringSince: domains.monitoringSince,
+      createdAt: domains.createdAt,
+    })
+    .from(domains)
+    .where(and(eq(domains.domain, domain), inArray(domains.status, [...monitoredStatuses])))
+    .limit(1);
+  return row;
+}
+
+export type Monitoring = NonNullable<Awaited<ReturnType<typeof findMonitoring>>>;
+
+/**
+ * The completed scans of the domain that speak for its owner, latest first: those the owning
+ * account started (monitoring rescans run on its behalf) and those it subscribed from. A scan by
+ * anyone else never reaches an owner's public page, so a stranger cannot put a bad score there.
+ */
+export async function listOwnerScans(db: AppDb, domain: string, ownerId: string, limit: number) {
+  const subscribedFrom = db
+    .select({ scanId: subscriptions.scanId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, ownerId), isNotNull(subscriptions.scanId)));
   return db
     .select({
       id: scans.id,
@@ -31,34 +58,21 @@ export async function listCompletedScans(db: AppDb, domain: string, limit: numbe
       totalIssues: scans.totalIssues,
       completedAt: scans.completedAt,
       aiSummary: scans.aiSummary,
+      isPublic: scans.isPublic,
     })
     .from(scans)
-    .where(and(eq(scans.domain, domain), eq(scans.status, 'completed')))
+    .where(
+      and(
+        eq(scans.domain, domain),
+        eq(scans.status, 'completed'),
+        or(eq(scans.userId, ownerId), inArray(scans.id, subscribedFrom)),
+      ),
+    )
     .orderBy(desc(scans.completedAt), desc(scans.id))
     .limit(limit);
 }
 
-export type CompletedScan = Awaited<ReturnType<typeof listCompletedScans>>[number];
-
-export async function firstCompletedScanAt(db: AppDb, domain: string) {
-  const [row] = await db
-    .select({ first: min(scans.completedAt) })
-    .from(scans)
-    .where(and(eq(scans.domain, domain), eq(scans.status, 'completed')));
-  return row?.first ?? null;
-}
-
-/** When an owner's monitoring of the domain began, if it is monitored now. */
-export async function findMonitoring(db: AppDb, domain: string) {
-  const [row] = await db
-    .select({ monitoringSince: domains.monitoringSince, createdAt: domains.createdAt })
-    .from(domains)
-    .where(
-      and(eq(domains.domain, domain), inArray(domains.status, ['active', 'trial', 'grace_period'])),
-    )
-    .limit(1);
-  return row;
-}
+export type OwnerScan = Awaited<ReturnType<typeof listOwnerScans>>[number];
 
 export async function countComplaints(db: AppDb, domain: string) {
   const rows = await db

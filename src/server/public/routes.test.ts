@@ -1,4 +1,4 @@
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../../test/support/db.js';
@@ -9,7 +9,7 @@ import {
   PublicStatusResponse,
 } from '../../contract/index.js';
 import type { Database } from '../../db/client.js';
-import { complaints, scans } from '../../db/schema/index.js';
+import { complaints, domains, scans, subscriptions, users } from '../../db/schema/index.js';
 import { createQueue, type PgBoss } from '../../jobs/boss.js';
 import { buildApp } from '../app.js';
 
@@ -27,15 +27,48 @@ async function addScan(values: Partial<typeof scans.$inferInsert> & { domain: st
   return row!.id;
 }
 
+async function addUser(email: string) {
+  const [row] = await database.db
+    .insert(users)
+    .values({ email, name: email.split('@')[0]! })
+    .returning({ id: users.id });
+  return row!.id;
+}
+
+async function enroll(
+  userId: string,
+  domain: string,
+  status: 'active' | 'trial' | 'grace_period' | 'expired' | 'archived',
+  monitoringSince = day(1),
+) {
+  await database.db
+    .insert(domains)
+    .values({ userId, domain, status, domainIndex: 1, monitoringSince, monthlyPrice: 4900 });
+}
+
 let publicScanId: string;
 let privateScanId: string;
 let latestAcmeScanId: string;
+let acmeOwner: string;
+let poorOwner: string;
 
 beforeAll(async () => {
   database = await openTestPglite();
   boss = await createQueue(database);
   app = await buildApp(testConfig, { database, boss });
 
+  acmeOwner = await addUser('owner@acme.test');
+  const cleanOwner = await addUser('owner@clean.test');
+  poorOwner = await addUser('owner@poor.test');
+  const stranger = await addUser('stranger@example.org');
+  await enroll(acmeOwner, 'acme.test', 'active');
+  await enroll(cleanOwner, 'clean.test', 'trial');
+  await enroll(poorOwner, 'poor.test', 'grace_period');
+  await enroll(acmeOwner, 'fresh.test', 'trial', day(4));
+  await enroll(stranger, 'expired.test', 'expired');
+  await enroll(stranger, 'archived.test', 'archived');
+
+  // Scanned anonymously, then the owner subscribed from it: it speaks for the owner.
   publicScanId = await addScan({
     domain: 'acme.test',
     accessibilityScore: 62,
@@ -44,29 +77,52 @@ beforeAll(async () => {
     completedAt: day(1),
     isPublic: true,
   });
+  await database.db
+    .insert(subscriptions)
+    .values({ userId: acmeOwner, scanId: publicScanId, domain: 'acme.test' });
   latestAcmeScanId = await addScan({
+    userId: acmeOwner,
     domain: 'acme.test',
-    url: 'https://www.acme.test/',
+    url: 'https://www.acme.test/private-page',
     accessibilityScore: 84,
     scoreLabel: 'Good',
     totalIssues: 3,
     completedAt: day(5),
     aiSummary: '3 WCAG A/AA violations found.',
   });
-  // Neither an unfinished scan nor another site's counts for acme.test.
-  await addScan({ domain: 'acme.test', status: 'running', completedAt: null });
+  // Neither an unfinished scan, nor a stranger's or an anonymous visitor's, counts for acme.test.
+  await addScan({ userId: acmeOwner, domain: 'acme.test', status: 'running', completedAt: null });
+  await addScan({
+    userId: stranger,
+    domain: 'acme.test',
+    accessibilityScore: 5,
+    totalIssues: 99,
+    completedAt: day(6),
+  });
+  await addScan({
+    domain: 'acme.test',
+    accessibilityScore: 7,
+    totalIssues: 80,
+    completedAt: day(7),
+  });
   privateScanId = await addScan({
+    userId: cleanOwner,
     domain: 'clean.test',
     accessibilityScore: 100,
     totalIssues: 0,
     completedAt: day(3),
   });
   await addScan({
+    userId: poorOwner,
     domain: 'poor.test',
     accessibilityScore: 40,
     totalIssues: 30,
     completedAt: day(2),
   });
+  // Scanned, even by an account, but nobody monitors these: no public page about them.
+  for (const domain of ['unenrolled.test', 'expired.test', 'archived.test']) {
+    await addScan({ userId: stranger, domain, accessibilityScore: 20, completedAt: day(2) });
+  }
   await database.db.insert(complaints).values([
     {
       domain: 'acme.test',
@@ -120,7 +176,7 @@ describe('GET /api/public/scan/:scanId', () => {
 });
 
 describe('GET /api/audit/:domain', () => {
-  it("answers the domain's latest completed scan, whatever way the domain is written", async () => {
+  it("answers the owner's latest completed scan, whatever way the domain is written", async () => {
     for (const domain of [
       'acme.test',
       'ACME.test',
@@ -134,10 +190,23 @@ describe('GET /api/audit/:domain', () => {
         status: 'issues',
         lastScanned: day(5).toISOString(),
         totalIssues: 3,
-        scanId: latestAcmeScanId,
+        // The latest scan's own page is private, so the audit does not link to it.
+        scanId: null,
         accessibilityScore: 84,
         aiSummary: '3 WCAG A/AA violations found.',
       });
+    }
+  });
+
+  it('links the latest scan once its owner makes it public', async () => {
+    await database.db.update(scans).set({ isPublic: true }).where(eq(scans.id, latestAcmeScanId));
+    try {
+      expect((await get('/api/audit/acme.test')).json().scanId).toBe(latestAcmeScanId);
+    } finally {
+      await database.db
+        .update(scans)
+        .set({ isPublic: false })
+        .where(eq(scans.id, latestAcmeScanId));
     }
   });
 
@@ -146,15 +215,34 @@ describe('GET /api/audit/:domain', () => {
     expect((await get('/api/audit/poor.test')).json().status).toBe('non_compliant');
   });
 
-  it('answers 404 for a domain never scanned', async () => {
-    const response = await get('/api/audit/unknown.test');
-    expect(response.statusCode).toBe(404);
-    expect(response.json().message).toMatch(/^Compliance Monitoring Not Found/);
+  it('says monitored for an enrolled domain whose first scan has not completed', async () => {
+    const response = await get('/api/audit/fresh.test');
+    expect(response.statusCode).toBe(200);
+    expect(DomainAuditResponse.parse(response.json())).toEqual({
+      domain: 'fresh.test',
+      status: 'monitored',
+      lastScanned: null,
+      totalIssues: 0,
+      scanId: null,
+      accessibilityScore: null,
+      aiSummary: null,
+    });
   });
+
+  it.each(['unknown.test', 'unenrolled.test', 'expired.test', 'archived.test'])(
+    'answers 404 for %s, which nobody monitors',
+    async (domain) => {
+      const response = await get(`/api/audit/${domain}`);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().message).toBe(
+        `Compliance Monitoring Not Found: no active accessibility monitoring found for ${domain}.`,
+      );
+    },
+  );
 });
 
 describe('GET /api/public/status/:domain', () => {
-  it('derives the status page from the scans and complaints', async () => {
+  it("derives the status page from the owner's scans and the complaints", async () => {
     const response = await get('/api/public/status/acme.test');
     expect(response.statusCode).toBe(200);
     const status = PublicStatusResponse.parse(response.json());
@@ -176,7 +264,12 @@ describe('GET /api/public/status/:domain', () => {
       ['complaint', 'Resolved', day(3).toISOString()],
       ['complaint', 'New', day(2).toISOString()],
       ['scan', 'Completed', day(1).toISOString()],
+      ['monitoring', 'Active', day(1).toISOString()],
     ]);
+    // A public scan is named by its address; a private one only by its domain.
+    expect(status.auditTrail[0]!.details).toBe('A page of acme.test: score 84, 3 issues found');
+    expect(status.auditTrail[4]!.details).toBe('https://acme.test/: score 62, 9 issues found');
+    expect(response.body).not.toContain('private-page');
     // A public page never shows who complained or what they wrote.
     expect(response.body).not.toContain('visitor@example.org');
     expect(response.body).not.toContain('keyboard');
@@ -187,11 +280,32 @@ describe('GET /api/public/status/:domain', () => {
     expect((await get('/api/public/status/poor.test')).json().status).toBe('at_risk');
   });
 
-  it('answers 404 for a domain it knows nothing about', async () => {
-    const response = await get('/api/public/status/unknown.test');
-    expect(response.statusCode).toBe(404);
-    expect(response.json().message).toMatch(/^Domain Not Found/);
+  it('shows an enrolled domain without a completed scan as monitored', async () => {
+    const response = await get('/api/public/status/fresh.test');
+    expect(response.statusCode).toBe(200);
+    expect(PublicStatusResponse.parse(response.json())).toMatchObject({
+      domain: 'fresh.test',
+      complianceScore: null,
+      status: 'monitored',
+      totalIssues: 0,
+      lastScan: null,
+      monitoringSince: day(4).toISOString(),
+      lastUpdated: day(4).toISOString(),
+      summary: 'fresh.test is monitored; its first scan has not completed yet.',
+      auditTrail: [expect.objectContaining({ type: 'monitoring', date: day(4).toISOString() })],
+    });
   });
+
+  it.each(['unknown.test', 'unenrolled.test', 'expired.test', 'archived.test'])(
+    'answers 404 for %s, which nobody monitors',
+    async (domain) => {
+      const response = await get(`/api/public/status/${domain}`);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().message).toBe(
+        'Domain Not Found: no compliance monitoring found for this domain.',
+      );
+    },
+  );
 });
 
 describe('caching', () => {
@@ -217,6 +331,7 @@ describe('caching', () => {
   it('gives a new ETag once the data changes', async () => {
     const before = (await get('/api/public/status/poor.test')).headers.etag;
     await addScan({
+      userId: poorOwner,
       domain: 'poor.test',
       accessibilityScore: 75,
       totalIssues: 8,

@@ -10,9 +10,11 @@ import { normalizeDomain } from './domain.js';
 import * as repo from './repo.js';
 
 /**
- * The public pages: a public scan, a domain's audit and its status page. Until monitoring exists
- * (scheduled rescans of an owner's domains), a domain's status is derived from its completed
- * scans, the latest one standing for "now".
+ * The public pages: a public scan, a domain's audit and its status page. A domain has an audit and
+ * a status page only while an owner monitors it (domains.status active, trial or grace_period):
+ * publishing a page under our name about a site nobody enrolled would let anyone who scans a third
+ * party's site put a 'Non-Compliant' label on it. The figures come from the scans that speak for
+ * the owner (repo.listOwnerScans), the latest one standing for "now".
  */
 
 export interface PublicServiceDeps {
@@ -46,24 +48,37 @@ export async function getPublicScan(
   };
 }
 
+const monitoringNotFound = (domain: string) =>
+  new NotFoundError(
+    `Compliance Monitoring Not Found: no active accessibility monitoring found for ${domain}.`,
+  );
+
 export async function getDomainAudit(
   deps: PublicServiceDeps,
   input: string,
 ): Promise<DomainAuditResponse> {
   const domain = normalizeDomain(input);
-  const [latest] = await repo.listCompletedScans(deps.db, domain, 1);
+  const monitoring = await repo.findMonitoring(deps.db, domain);
+  if (!monitoring) throw monitoringNotFound(domain);
+  const [latest] = await repo.listOwnerScans(deps.db, domain, monitoring.userId, 1);
   if (!latest) {
-    throw new NotFoundError(
-      `Compliance Monitoring Not Found: no active accessibility monitoring found for ${domain}.`,
-    );
+    return {
+      domain,
+      status: 'monitored',
+      lastScanned: null,
+      totalIssues: 0,
+      scanId: null,
+      accessibilityScore: null,
+      aiSummary: null,
+    };
   }
   const score = latest.accessibilityScore ?? 0;
   return {
     domain,
     status: latest.totalIssues === 0 ? 'compliant' : score >= 70 ? 'issues' : 'non_compliant',
-    lastScanned: (latest.completedAt ?? new Date(0)).toISOString(),
+    lastScanned: latest.completedAt?.toISOString() ?? null,
     totalIssues: latest.totalIssues,
-    scanId: latest.id,
+    scanId: latest.isPublic ? latest.id : null,
     accessibilityScore: latest.accessibilityScore,
     aiSummary: latest.aiSummary,
   };
@@ -76,14 +91,16 @@ function statusOfScore(score: number): PublicStatusResponse['status'] {
   return 'at_risk';
 }
 
-function scanEntry(scan: repo.CompletedScan): AuditTrailEntry {
+/** A private scan's address stays private: the trail names only the domain. */
+function scanEntry(domain: string, scan: repo.OwnerScan): AuditTrailEntry {
   const score = scan.accessibilityScore === null ? 'no score' : `score ${scan.accessibilityScore}`;
+  const page = scan.isPublic ? scan.url : `A page of ${domain}`;
   return {
     type: 'scan',
     event: 'Accessibility scan completed',
     status: 'Completed',
     date: (scan.completedAt ?? new Date(0)).toISOString(),
-    details: `${scan.url}: ${score}, ${scan.totalIssues} issue${scan.totalIssues === 1 ? '' : 's'} found`,
+    details: `${page}: ${score}, ${scan.totalIssues} issue${scan.totalIssues === 1 ? '' : 's'} found`,
   };
 }
 
@@ -117,26 +134,28 @@ export async function getPublicStatus(
   input: string,
 ): Promise<PublicStatusResponse> {
   const domain = normalizeDomain(input);
-  const [scans, monitoring, complaintCounts, recentComplaints, firstScanAt] = await Promise.all([
-    repo.listCompletedScans(deps.db, domain, trailScans),
-    repo.findMonitoring(deps.db, domain),
-    repo.countComplaints(deps.db, domain),
-    repo.listRecentComplaints(deps.db, domain, trailComplaints),
-    repo.firstCompletedScanAt(deps.db, domain),
-  ]);
-  const latest = scans[0];
-  if (!latest && !monitoring) {
+  const monitoring = await repo.findMonitoring(deps.db, domain);
+  if (!monitoring) {
     throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
   }
+  const [scans, complaintCounts, recentComplaints] = await Promise.all([
+    repo.listOwnerScans(deps.db, domain, monitoring.userId, trailScans),
+    repo.countComplaints(deps.db, domain),
+    repo.listRecentComplaints(deps.db, domain, trailComplaints),
+  ]);
+  const latest = scans[0];
 
   const total = complaintCounts.reduce((sum, row) => sum + row.count, 0);
   const resolved = complaintCounts
     .filter((row) => isResolved(row.status))
     .reduce((sum, row) => sum + row.count, 0);
 
-  const auditTrail = [...scans.map(scanEntry), ...recentComplaints.flatMap(complaintEntries)];
-  const monitoringSince = monitoring?.monitoringSince ?? monitoring?.createdAt ?? firstScanAt;
-  if (monitoring?.monitoringSince) {
+  const auditTrail = [
+    ...scans.map((scan) => scanEntry(domain, scan)),
+    ...recentComplaints.flatMap(complaintEntries),
+  ];
+  const monitoringSince = monitoring.monitoringSince ?? monitoring.createdAt;
+  if (monitoring.monitoringSince) {
     auditTrail.push({
       type: 'monitoring',
       event: 'Monitoring started',
@@ -162,7 +181,7 @@ export async function getPublicStatus(
     totalIssues: latest?.totalIssues ?? 0,
     lastScan: latest?.completedAt?.toISOString() ?? null,
     standard: publicStandard,
-    monitoringSince: monitoringSince?.toISOString() ?? null,
+    monitoringSince: monitoringSince.toISOString(),
     lastUpdated: lastUpdated.toISOString(),
     summary: latest
       ? (latest.aiSummary ??

@@ -10,6 +10,8 @@ import { NotFoundMessage } from './not-found-message';
 const auditStatus = {
   compliant: { label: 'Under Active Monitoring', tone: 'ok' },
   issues: { label: 'Issues Detected - Under Remediation', tone: 'warn' },
+  // Enrolled, first scan not finished: monitoring, but nothing to call compliant or not yet.
+  monitored: { label: 'Under Active Monitoring - First Scan Pending', tone: 'warn' },
 } as const;
 
 /** The public compliance page of a domain (spec §2 /audit/{domain}). */
@@ -61,11 +63,13 @@ export function DomainAuditPage() {
           <p className="mt-2 whitespace-pre-line text-slate-800">{data.aiSummary}</p>
         </Card>
       )}
-      <p className="mt-6">
-        <Link className="text-brand-600 underline" to={paths.publicAudit.getHref(data.scanId)}>
-          See the latest audit
-        </Link>
-      </p>
+      {data.scanId && (
+        <p className="mt-6">
+          <Link className="text-brand-600 underline" to={paths.publicAudit.getHref(data.scanId)}>
+            See the latest audit
+          </Link>
+        </p>
+      )}
     </div>
   );
 }
