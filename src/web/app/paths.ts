@@ -47,6 +47,8 @@ export const paths = {
   },
   rawResults: { path: '/raw-results', getHref: () => '/raw-results' },
   multiPageAudit: { path: '/multi-page-audit', getHref: () => '/multi-page-audit' },
+  smartScan: { path: '/smart-scan', getHref: () => '/smart-scan' },
+  smartDiscovery: { path: '/smart-discovery', getHref: () => '/smart-discovery' },
   vpat: { path: '/vpat', getHref: () => '/vpat' },
   about: { path: '/about', getHref: () => '/about' },
   privacy: { path: '/privacy', getHref: () => '/privacy' },

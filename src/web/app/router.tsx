@@ -16,6 +16,8 @@ import { PublicScanPage } from '../features/public/components/public-scan-page';
 import { StatusPage } from '../features/public/components/status-page';
 import { VpatPage } from '../features/vpat/components/vpat-page';
 import { MultiPageAuditPage } from '../features/audits/components/multi-page-audit-page';
+import { SmartDiscoveryPage } from '../features/audits/components/smart-discovery-page';
+import { SmartScanPage } from '../features/audits/components/smart-scan-page';
 import { LandingPage } from '../features/landing/components/landing-page';
 import { DashboardPage } from '../features/scans/components/dashboard-page';
 import { RawResultsPage } from '../features/scans/components/raw-results-page';
@@ -46,6 +48,8 @@ export function createAppRouter() {
             { path: paths.publicAudit.path, element: <PublicScanPage /> },
             { path: paths.rawResults.path, element: <RawResultsPage /> },
             { path: paths.multiPageAudit.path, element: <MultiPageAuditPage /> },
+            { path: paths.smartScan.path, element: <SmartScanPage /> },
+            { path: paths.smartDiscovery.path, element: <SmartDiscoveryPage /> },
             { path: paths.vpat.path, element: <VpatPage /> },
             { path: paths.about.path, element: <AboutPage /> },
             { path: paths.privacy.path, element: <PrivacyPage /> },

@@ -1,17 +1,16 @@
 import { Plus, Trash2 } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { maxAuditPages, maxAuditPagesMessage } from '../../../../contract/audit';
 import { usePageTitle } from '../../../app/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
-import { Spinner } from '../../../components/ui/spinner';
 import { track } from '../../../lib/analytics';
-import { messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
-import { useMultiPageAudit } from '../api/run-multi-page-audit';
-import { formatDuration } from '../format-duration';
-import { PageResultCard } from './page-result-card';
+import { useAuditRun } from '../hooks/use-audit-run';
+import { useFocusRequest } from '../hooks/use-focus-request';
+import { progressSentence } from '../page-runs';
+import { ArchiveLink, AverageTimes, PageProgressList, SummaryFigures } from './audit-overview';
 
 let nextKey = 1;
 const newEntry = (url = '') => ({ key: nextKey++, url });
@@ -20,25 +19,27 @@ const newEntry = (url = '') => ({ key: nextKey++, url });
 export function MultiPageAuditPage() {
   usePageTitle('Multi-page audit');
   const [entries, setEntries] = useState(() => [newEntry()]);
-  const audit = useMultiPageAudit();
+  const run = useAuditRun('/api/multi-page-audit', 'Failed to perform the audit');
   const atLimit = entries.length >= maxAuditPages;
   const urls = entries.map((e) => e.url.trim()).filter(Boolean);
+  const progressHeadingRef = useRef<HTMLHeadingElement>(null);
+  const focusLater = useFocusRequest();
+
+  useEffect(() => {
+    if (run.failure) {
+      toast({ title: 'Audit failed', description: run.failure, variant: 'destructive' });
+    }
+  }, [run.failure]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (urls.length === 0) return;
+    if (urls.length === 0 || run.isPending) return;
     track('feature_usage', { feature: 'multi_page_audit', pages: urls.length });
-    audit.mutate(urls, {
-      onError: (error) =>
-        toast({
-          title: 'Audit failed',
-          description: messageOf(error, 'Failed to perform the audit'),
-          variant: 'destructive',
-        }),
-    });
+    run.start(urls);
+    focusLater(() => progressHeadingRef.current);
   };
 
-  const summary = audit.data?.summary;
+  const summary = run.data?.summary;
   return (
     <div className="mx-auto max-w-5xl px-4 py-12">
       <h1 className="text-3xl font-bold">Multi-page audit</h1>
@@ -89,56 +90,38 @@ export function MultiPageAuditPage() {
               Add URL
             </Button>
           )}
-          <Button type="submit" disabled={urls.length === 0 || audit.isPending}>
-            {audit.isPending ? 'Auditing…' : 'Start audit'}
+          <Button type="submit" disabled={urls.length === 0 || run.isPending}>
+            {run.isPending ? 'Auditing…' : 'Start audit'}
           </Button>
         </form>
       </Card>
-      {audit.isPending && <Spinner label="Scanning the pages" />}
-      {summary && audit.data && (
-        <section aria-labelledby="audit-summary-heading" className="mt-10 grid gap-6">
-          <h2 id="audit-summary-heading" className="text-2xl font-bold">
-            Audit summary
-          </h2>
-          <dl className="grid gap-3 sm:grid-cols-5">
-            {[
-              ['Total pages', summary.totalPages],
-              ['Pa11y issues', summary.totalPa11yIssues],
-              ['Axe violations', summary.totalAxeViolations],
-              ['IBM issues', summary.totalIbmViolations],
-              ['Completed pages', summary.completedPages],
-            ].map(([term, value]) => (
-              <Card key={term} className="p-4">
-                <dt className="text-sm text-slate-700">{term}</dt>
-                <dd className="text-2xl font-bold">{value}</dd>
-              </Card>
-            ))}
-          </dl>
-          <p className="text-sm text-slate-700">
-            Average time per page: Pa11y {formatDuration(summary.averageProcessingTime.pa11y)}, axe{' '}
-            {formatDuration(summary.averageProcessingTime.axe)}, IBM{' '}
-            {formatDuration(summary.averageProcessingTime.ibm)}, total{' '}
-            {formatDuration(summary.averageProcessingTime.total)}. Browser tabs:{' '}
-            {summary.browserStats.available} available, {summary.browserStats.active} active,{' '}
-            {summary.browserStats.total} total.
-          </p>
-          {summary.archive && (
-            <p>
-              <a className="text-brand-600 underline" href={summary.archive.downloadUrl}>
-                Download the raw data archive for {summary.archive.domain} (
-                {(summary.archive.fileSize / 1024).toFixed(1)} KB, ZIP)
-              </a>
-            </p>
+      {run.urls.length > 0 && (
+        <div className="mt-10 grid gap-6">
+          {summary && (
+            <section aria-labelledby="audit-summary-heading" className="grid gap-6">
+              <h2 id="audit-summary-heading" className="text-2xl font-bold">
+                Audit summary
+              </h2>
+              <SummaryFigures summary={summary} />
+              <AverageTimes summary={summary} showBrowserStats />
+              <ArchiveLink archive={summary.archive} />
+            </section>
           )}
-          <h2 className="text-2xl font-bold">Pages</h2>
-          <ul className="grid gap-4">
-            {audit.data.results.map((page) => (
-              <li key={page.url}>
-                <PageResultCard page={page} />
-              </li>
-            ))}
-          </ul>
-        </section>
+          <section aria-labelledby="audit-pages-heading" className="grid gap-4">
+            <h2
+              id="audit-pages-heading"
+              ref={progressHeadingRef}
+              tabIndex={-1}
+              className="text-2xl font-bold focus:outline-none"
+            >
+              Pages
+            </h2>
+            <p role="status" className="text-sm font-medium">
+              {progressSentence(run.runs)}
+            </p>
+            <PageProgressList runs={run.runs} label="Audit progress by page" />
+          </section>
+        </div>
       )}
     </div>
   );

@@ -1,128 +1,126 @@
-import type { ReactNode } from 'react';
 import type { AuditPageResult } from '../../../../contract/audit';
 import { Card } from '../../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { formatDuration } from '../format-duration';
+import type { PageRun } from '../page-runs';
+import { Pill, StatusBadge } from './badges';
 
-const destructive = 'bg-red-100 text-red-900';
-const neutral = 'bg-slate-100 text-slate-900';
-
-function Pill({ tone, children }: { tone: string; children: ReactNode }) {
-  return <span className={`rounded px-2 py-0.5 text-xs font-semibold ${tone}`}>{children}</span>;
-}
-
-/** One audited page with the three engines' findings in tabs (spec §2 multi-page audit). */
-export function PageResultCard({ page }: { page: AuditPageResult }) {
-  const times = page.meta?.processingTimes;
+/**
+ * One page of a multi-page scan: its status badge, then the three engines' raw findings in tabs
+ * once complete, or its error (spec §2 smart scan and multi-page audit).
+ */
+export function PageResultCard({ run }: { run: PageRun }) {
   return (
     <Card className="p-4">
-      <h3 className="font-semibold break-all">{page.url}</h3>
-      {page.status === 'error' ? (
-        <p className="mt-2 text-sm text-bad">{page.error ?? 'The page could not be scanned.'}</p>
-      ) : (
-        <Tabs defaultValue="pa11y" className="mt-3">
-          <TabsList aria-label={`Engines for ${page.url}`}>
-            <TabsTrigger value="pa11y">Pa11y</TabsTrigger>
-            <TabsTrigger value="axe">Axe</TabsTrigger>
-            <TabsTrigger value="ibm">IBM</TabsTrigger>
-          </TabsList>
-          <TabsContent value="pa11y">
-            <EngineHeader
-              time={times?.pa11y}
-              error={page.pa11yRaw?.error ?? page.engineErrors.pa11y}
-            />
-            {page.pa11yRaw?.documentTitle && (
-              <p className="text-sm">Document title: {page.pa11yRaw.documentTitle}</p>
-            )}
-            {(page.pa11yRaw?.issues.length ?? 0) === 0 ? (
-              <p className="mt-2 text-sm text-slate-700">No accessibility issues found by Pa11y</p>
-            ) : (
-              <ul className="mt-2 grid gap-2 text-sm">
-                {page.pa11yRaw?.issues.slice(0, 10).map((issue, i) => (
-                  <li key={`${issue.code}-${issue.selector}-${i}`}>
-                    <Pill tone={issue.type === 'error' ? destructive : neutral}>{issue.type}</Pill>{' '}
-                    {issue.message}
-                    <span className="block font-mono text-xs break-all text-slate-700">
-                      {issue.code} · {issue.selector}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </TabsContent>
-          <TabsContent value="axe">
-            <EngineHeader time={times?.axe} error={page.axeRaw?.error ?? page.engineErrors.axe} />
-            <p className="text-sm">
-              {page.axeRaw?.violations.length ?? 0} violations · {page.axeRaw?.passes.length ?? 0}{' '}
-              passes · {page.axeRaw?.incomplete.length ?? 0} incomplete
-            </p>
-            {(page.axeRaw?.violations.length ?? 0) === 0 ? (
-              <p className="mt-2 text-sm text-slate-700">
-                No accessibility violations found by Axe
-              </p>
-            ) : (
-              <ul className="mt-2 grid gap-2 text-sm">
-                {page.axeRaw?.violations.map((rule) => (
-                  <li key={rule.id}>
-                    <Pill
-                      tone={
-                        rule.impact === 'critical' || rule.impact === 'serious'
-                          ? destructive
-                          : neutral
-                      }
-                    >
-                      {rule.impact ?? 'unknown'}
-                    </Pill>{' '}
-                    <span className="font-mono">{rule.id}</span>: {rule.description}
-                    <ul className="mt-1 pl-4 font-mono text-xs break-all text-slate-700">
-                      {rule.nodes.slice(0, 3).map((node, i) => (
-                        <li key={i}>
-                          {node.target.map(String).join(' ')} {node.html}
-                        </li>
-                      ))}
-                      {rule.nodes.length > 3 && (
-                        <li>... and {rule.nodes.length - 3} more elements</li>
-                      )}
-                    </ul>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </TabsContent>
-          <TabsContent value="ibm">
-            <EngineHeader time={times?.ibm} error={page.ibmRaw?.error ?? page.engineErrors.ibm} />
-            {page.ibmRaw && (
-              <p className="text-sm">
-                {page.ibmRaw.report.summary.counts.total} total ·{' '}
-                {page.ibmRaw.report.summary.counts.violation} violations ·{' '}
-                {page.ibmRaw.report.summary.counts.recommendation} recommendations ·{' '}
-                {page.ibmRaw.report.summary.counts.information} information
-              </p>
-            )}
-            {(page.ibmRaw?.report.results.length ?? 0) === 0 ? (
-              <p className="mt-2 text-sm text-slate-700">
-                No accessibility issues found by IBM Equal Access
-              </p>
-            ) : (
-              <ul className="mt-2 grid gap-2 text-sm">
-                {page.ibmRaw?.report.results.slice(0, 10).map((result, i) => (
-                  <li key={`${result.ruleId}-${i}`}>
-                    <Pill tone={result.level === 'violation' ? destructive : neutral}>
-                      {result.level}
-                    </Pill>{' '}
-                    <span className="font-mono">{result.ruleId || result.messageCode}</span>:{' '}
-                    {result.message}
-                    <span className="block font-mono text-xs break-all text-slate-700">
-                      {result.path.dom}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </TabsContent>
-        </Tabs>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="font-semibold break-all">{run.url}</h3>
+        <StatusBadge status={run.status} />
+      </div>
+      {run.status === 'error' && (
+        <p className="mt-2 text-sm text-bad">{run.error ?? 'The page could not be scanned.'}</p>
       )}
+      {run.status === 'complete' && run.result && <EngineTabs page={run.result} />}
     </Card>
+  );
+}
+
+function EngineTabs({ page }: { page: AuditPageResult }) {
+  const times = page.meta?.processingTimes;
+  return (
+    <Tabs defaultValue="pa11y" className="mt-3">
+      <TabsList aria-label={`Engines for ${page.url}`}>
+        <TabsTrigger value="pa11y">Pa11y</TabsTrigger>
+        <TabsTrigger value="axe">Axe</TabsTrigger>
+        <TabsTrigger value="ibm">IBM</TabsTrigger>
+      </TabsList>
+      <TabsContent value="pa11y">
+        <EngineHeader time={times?.pa11y} error={page.pa11yRaw?.error ?? page.engineErrors.pa11y} />
+        {page.pa11yRaw?.documentTitle && (
+          <p className="text-sm">Document title: {page.pa11yRaw.documentTitle}</p>
+        )}
+        {(page.pa11yRaw?.issues.length ?? 0) === 0 ? (
+          <p className="mt-2 text-sm text-slate-700">No accessibility issues found by Pa11y</p>
+        ) : (
+          <ul className="mt-2 grid gap-2 text-sm">
+            {page.pa11yRaw?.issues.slice(0, 10).map((issue, i) => (
+              <li key={`${issue.code}-${issue.selector}-${i}`}>
+                <Pill tone={issue.type === 'error' ? 'destructive' : 'neutral'}>{issue.type}</Pill>{' '}
+                {issue.message}
+                <span className="block font-mono text-xs break-all text-slate-700">
+                  {issue.code} · {issue.selector}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </TabsContent>
+      <TabsContent value="axe">
+        <EngineHeader time={times?.axe} error={page.axeRaw?.error ?? page.engineErrors.axe} />
+        <p className="text-sm">
+          {page.axeRaw?.violations.length ?? 0} violations · {page.axeRaw?.passes.length ?? 0}{' '}
+          passes · {page.axeRaw?.incomplete.length ?? 0} incomplete
+        </p>
+        {(page.axeRaw?.violations.length ?? 0) === 0 ? (
+          <p className="mt-2 text-sm text-slate-700">No accessibility violations found by Axe</p>
+        ) : (
+          <ul className="mt-2 grid gap-2 text-sm">
+            {page.axeRaw?.violations.map((rule) => (
+              <li key={rule.id}>
+                <Pill
+                  tone={
+                    rule.impact === 'critical' || rule.impact === 'serious'
+                      ? 'destructive'
+                      : 'neutral'
+                  }
+                >
+                  {rule.impact ?? 'unknown'}
+                </Pill>{' '}
+                <span className="font-mono">{rule.id}</span>: {rule.description}
+                <ul className="mt-1 pl-4 font-mono text-xs break-all text-slate-700">
+                  {rule.nodes.slice(0, 3).map((node, i) => (
+                    <li key={i}>
+                      {node.target.map(String).join(' ')} {node.html}
+                    </li>
+                  ))}
+                  {rule.nodes.length > 3 && <li>... and {rule.nodes.length - 3} more elements</li>}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        )}
+      </TabsContent>
+      <TabsContent value="ibm">
+        <EngineHeader time={times?.ibm} error={page.ibmRaw?.error ?? page.engineErrors.ibm} />
+        {page.ibmRaw && (
+          <p className="text-sm">
+            {page.ibmRaw.report.summary.counts.total} total ·{' '}
+            {page.ibmRaw.report.summary.counts.violation} violations ·{' '}
+            {page.ibmRaw.report.summary.counts.recommendation} recommendations ·{' '}
+            {page.ibmRaw.report.summary.counts.information} information
+          </p>
+        )}
+        {(page.ibmRaw?.report.results.length ?? 0) === 0 ? (
+          <p className="mt-2 text-sm text-slate-700">
+            No accessibility issues found by IBM Equal Access
+          </p>
+        ) : (
+          <ul className="mt-2 grid gap-2 text-sm">
+            {page.ibmRaw?.report.results.slice(0, 10).map((result, i) => (
+              <li key={`${result.ruleId}-${i}`}>
+                <Pill tone={result.level === 'violation' ? 'destructive' : 'neutral'}>
+                  {result.level}
+                </Pill>{' '}
+                <span className="font-mono">{result.ruleId || result.messageCode}</span>:{' '}
+                {result.message}
+                <span className="block font-mono text-xs break-all text-slate-700">
+                  {result.path.dom}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </TabsContent>
+    </Tabs>
   );
 }
 

@@ -1,0 +1,231 @@
+import { Square } from 'lucide-react';
+import { useId, useRef, useState } from 'react';
+import { maxAuditPages } from '../../../../contract/audit';
+import type { DiscoveryResult } from '../../../../contract/discovery';
+import type { RawScanResult } from '../../../../contract/raw-result';
+import { usePageTitle } from '../../../app/page-title';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { track } from '../../../lib/analytics';
+import { useDiscoverPages } from '../api/discover-pages';
+import { useFocusRequest } from '../hooks/use-focus-request';
+import { usePageSequence, type SequencePage } from '../hooks/use-page-sequence';
+import {
+  candidatesFrom,
+  removeCandidate,
+  selectAll,
+  selectedUrls,
+  selectionProblem,
+  toggleCandidate,
+  type CandidatePage,
+} from '../page-selection';
+import { StatusBadge } from './badges';
+import { CustomPageForm } from './custom-page-form';
+import { DiscoverForm } from './discover-form';
+import { DiscoveredPageList } from './discovered-page-list';
+import { SelectionBar } from './selection-bar';
+
+const rules = { lockHomepage: true };
+
+/**
+ * Spec §2 smart discovery: discover a site's pages (the homepage always stays in), adjust the
+ * list, then scan the chosen pages one after the other with a raw scan each. Discovery lists up
+ * to 20 pages; the first ten (homepage first, by rank) start selected, the per-run limit.
+ */
+export function SmartDiscoveryPage() {
+  usePageTitle('Smart discovery');
+  const [homeInput, setHomeInput] = useState('');
+  const [discovery, setDiscovery] = useState<DiscoveryResult | null>(null);
+  const [pages, setPages] = useState<CandidatePage[]>([]);
+  const [note, setNote] = useState('');
+  const [discoverError, setDiscoverError] = useState<string | null>(null);
+  const discover = useDiscoverPages();
+  const sequence = usePageSequence();
+
+  const listHeadingId = useId();
+  const listHeadingRef = useRef<HTMLHeadingElement>(null);
+  const resultsHeadingRef = useRef<HTMLHeadingElement>(null);
+  const focusLater = useFocusRequest();
+
+  const selected = selectedUrls(pages);
+  const problem = selectionProblem(selected.length);
+
+  const onDiscover = (url: string) => {
+    setDiscoverError(null);
+    sequence.reset();
+    track('feature_usage', { feature: 'smart_discovery', action: 'discover_pages', url });
+    discover.mutate(url, {
+      onSuccess: (result) => {
+        setDiscovery(result);
+        setPages(candidatesFrom(result, maxAuditPages));
+        setNote(`Found ${result.discovered.length} pages.`);
+        focusLater(() => listHeadingRef.current);
+      },
+      onError: () => {
+        setDiscovery(null);
+        setPages([]);
+        setDiscoverError('Failed to discover pages. Please check the URL and try again.');
+      },
+    });
+  };
+
+  const onScan = () => {
+    if (problem || sequence.running) return;
+    track('feature_usage', { feature: 'smart_discovery', action: 'scan', pages: selected.length });
+    focusLater(() => resultsHeadingRef.current);
+    void sequence.start(selected);
+  };
+
+  const current = sequence.pages.findIndex((page) => page.status === 'scanning');
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-12">
+      <h1 className="text-3xl font-bold">Smart discovery</h1>
+      <p className="mt-2 text-slate-700">
+        Find the key pages of a site from its homepage, adjust the list, and scan each page with
+        axe-core, Pa11y and IBM Equal Access, one after the other.
+      </p>
+      <Card className="mt-8">
+        <DiscoverForm
+          url={homeInput}
+          onUrlChange={setHomeInput}
+          onDiscover={onDiscover}
+          isPending={discover.isPending}
+          error={discoverError}
+          disabled={sequence.running}
+        />
+      </Card>
+      {discovery && (
+        <Card className="mt-6 grid gap-4">
+          <h2
+            id={listHeadingId}
+            ref={listHeadingRef}
+            tabIndex={-1}
+            className="text-xl font-semibold focus:outline-none"
+          >
+            Pages to scan
+          </h2>
+          <p className="rounded-md bg-brand-50 p-3 text-sm text-brand-800">
+            {pages.length === 1
+              ? 'Only homepage found. Consider adding more pages manually for comprehensive scanning.'
+              : `Ready to scan ${selected.length} ${selected.length === 1 ? 'page' : 'pages'}`}
+          </p>
+          <SelectionBar
+            selected={selected.length}
+            disabled={sequence.running}
+            onSelectAll={(all) => setPages((list) => selectAll(list, all, rules))}
+          />
+          <DiscoveredPageList
+            pages={pages}
+            rules={rules}
+            labelledBy={listHeadingId}
+            disabled={sequence.running}
+            onToggle={(url) => setPages((list) => toggleCandidate(list, url, rules))}
+            onRemove={(url) => {
+              setPages((list) => removeCandidate(list, url, rules));
+              setNote(`Removed ${url}.`);
+              // The removed button had focus; the list itself is the nearest place to go on.
+              focusLater(() => listHeadingRef.current);
+            }}
+          />
+          <CustomPageForm
+            pages={pages}
+            homeUrl={discovery.homeUrl}
+            disabled={sequence.running}
+            onChange={(list, message) => {
+              setPages(list);
+              setNote(message);
+            }}
+          />
+          <p role="status" className="sr-only">
+            {note}
+          </p>
+          {problem && selected.length > 0 && (
+            <p className="text-sm font-medium text-warn">{problem}</p>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <Button type="button" onClick={onScan} disabled={!!problem || sequence.running}>
+              {sequence.running ? 'Scanning…' : 'Scan Selected Pages'}
+            </Button>
+            {sequence.running && (
+              <Button
+                type="button"
+                variant="outline"
+                onClick={sequence.stop}
+                disabled={sequence.stopping}
+              >
+                <Square aria-hidden="true" className="h-4 w-4" />
+                {sequence.stopping ? 'Stopping after this page…' : 'Stop after this page'}
+              </Button>
+            )}
+          </div>
+        </Card>
+      )}
+      {sequence.pages.length > 0 && (
+        <section aria-labelledby="sequence-heading" className="mt-10 grid gap-4">
+          <h2
+            id="sequence-heading"
+            ref={resultsHeadingRef}
+            tabIndex={-1}
+            className="text-2xl font-bold focus:outline-none"
+          >
+            Scan results
+          </h2>
+          <p role="status" className="text-sm font-medium">
+            {sequenceSentence(sequence.pages, current, sequence.running)}
+          </p>
+          <ol className="grid gap-3" aria-label="Scan results by page">
+            {sequence.pages.map((page, index) => (
+              <li key={`${index}-${page.url}`}>
+                <SequenceResult page={page} />
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function sequenceSentence(pages: readonly SequencePage[], current: number, running: boolean) {
+  const done = pages.filter((page) => page.status === 'complete' || page.status === 'error');
+  if (running && current >= 0) {
+    return `Scanning page ${current + 1} of ${pages.length}: ${pages[current]!.url}`;
+  }
+  if (running) return `Scanned ${done.length} of ${pages.length} pages.`;
+  const stopped = pages.filter((page) => page.status === 'stopped').length;
+  return `Scan finished: ${done.length} of ${pages.length} pages scanned${stopped ? `, ${stopped} not scanned after stopping` : ''}.`;
+}
+
+function SequenceResult({ page }: { page: SequencePage }) {
+  return (
+    <Card className="grid gap-2 p-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="font-semibold break-all">{page.url}</h3>
+        <StatusBadge status={page.status} />
+      </div>
+      {page.status === 'error' && <p className="text-sm text-bad">{page.error}</p>}
+      {page.result && <RawCounts result={page.result} />}
+    </Card>
+  );
+}
+
+/** What smart discovery shows per page (spec §2): the three engines' counts and the total time. */
+function RawCounts({ result }: { result: RawScanResult }) {
+  const pa11y = result.pa11yRaw.issues.length;
+  const axe = result.axeRaw.violations.length;
+  return (
+    <ul className="grid gap-1 text-sm sm:grid-cols-4">
+      <li className={result.pa11yRaw.error ? 'text-bad' : undefined}>
+        Pa11y: {result.pa11yRaw.error ?? `${pa11y} ${pa11y === 1 ? 'issue' : 'issues'}`}
+      </li>
+      <li className={result.axeRaw.error ? 'text-bad' : undefined}>
+        axe: {result.axeRaw.error ?? `${axe} ${axe === 1 ? 'violation' : 'violations'}`}
+      </li>
+      <li className={result.ibmRaw.error ? 'text-bad' : undefined}>
+        IBM: {result.ibmRaw.error ?? 'Scan completed'}
+      </li>
+      <li>Total processing time: {Math.round(result.meta.processingTimes.total)} ms</li>
+    </ul>
+  );
+}
