@@ -74,18 +74,22 @@ describe('our own screens pass our own scanner', () => {
     expect(result.issues.filter(blocking).map((i) => `${i.ruleKey} ${i.selector}`)).toEqual([]);
   });
 
-  it.each(['/report/:id', '/public/audit/:id', '/status/127.0.0.1', '/app/dashboard', '/app/scan'])(
-    '%s (with data, signed in) has no critical or serious violation',
-    async (route) => {
-      const pool = signedInPool(web.service.pool, web.baseUrl, account.cookies);
-      const result = await scanPage(pool, `${web.baseUrl}${route.replace(':id', scanId)}`, {
-        allowPrivateNetwork: true,
-        screenshots: false,
-        waitForSelector: 'main h1',
-      });
-      expect(result.title).not.toMatch(/Log in/);
-      expect(result.engineErrors).toEqual({});
-      expect(result.issues.filter(blocking).map((i) => `${i.ruleKey} ${i.selector}`)).toEqual([]);
-    },
-  );
+  it.each([
+    '/report/:id',
+    '/raw-report/:id',
+    '/public/audit/:id',
+    '/status/127.0.0.1',
+    '/app/dashboard',
+    '/app/scan',
+  ])('%s (with data, signed in) has no critical or serious violation', async (route) => {
+    const pool = signedInPool(web.service.pool, web.baseUrl, account.cookies);
+    const result = await scanPage(pool, `${web.baseUrl}${route.replace(':id', scanId)}`, {
+      allowPrivateNetwork: true,
+      screenshots: false,
+      waitForSelector: 'main h1',
+    });
+    expect(result.title).not.toMatch(/Log in/);
+    expect(result.engineErrors).toEqual({});
+    expect(result.issues.filter(blocking).map((i) => `${i.ruleKey} ${i.selector}`)).toEqual([]);
+  });
 });

@@ -8,6 +8,7 @@ import { ResetPasswordPage } from '../features/auth/components/reset-password-pa
 import { SetNewPasswordPage } from '../features/auth/components/set-new-password-page';
 import { SignupPage } from '../features/auth/components/signup-page';
 import { ReportPage } from '../features/report/components/report-page';
+import { RawReportPage } from '../features/report/components/raw-report-page';
 import { AboutPage } from '../features/legal/components/about-page';
 import { PrivacyPage } from '../features/legal/components/privacy-page';
 import { TermsPage } from '../features/legal/components/terms-page';
@@ -21,6 +22,7 @@ import { SmartScanPage } from '../features/audits/components/smart-scan-page';
 import { LandingPage } from '../features/landing/components/landing-page';
 import { DashboardPage } from '../features/scans/components/dashboard-page';
 import { RawResultsPage } from '../features/scans/components/raw-results-page';
+import { LiveScan } from '../features/live-scan/components/live-scan';
 import { ScanPage } from '../features/scans/components/scan-page';
 import { AppLayout } from './app-layout';
 import { paths } from './paths';
@@ -43,10 +45,16 @@ export function createAppRouter() {
             { path: paths.resetPassword.path, element: <ResetPasswordPage /> },
             { path: paths.resetPasswordWithToken.path, element: <SetNewPasswordPage /> },
             { path: paths.report.path, element: <ReportPage /> },
+            { path: paths.rawReport.path, element: <RawReportPage /> },
             { path: paths.status.path, element: <StatusPage /> },
             { path: paths.audit.path, element: <DomainAuditPage /> },
             { path: paths.publicAudit.path, element: <PublicScanPage /> },
             { path: paths.rawResults.path, element: <RawResultsPage /> },
+            { path: paths.liveScan.path, element: <LiveScan theme="light" /> },
+            { path: paths.realScan.path, element: <LiveScan theme="real" /> },
+            { path: paths.cinematicScan.path, element: <LiveScan theme="cinematic" /> },
+            { path: paths.premiumScan.path, element: <LiveScan theme="terminal" /> },
+            { path: paths.modernScan.path, element: <LiveScan theme="professional" /> },
             { path: paths.multiPageAudit.path, element: <MultiPageAuditPage /> },
             { path: paths.smartScan.path, element: <SmartScanPage /> },
             { path: paths.smartDiscovery.path, element: <SmartDiscoveryPage /> },

@@ -253,6 +253,12 @@ function Documents({ data }: { data: ReportResponse }) {
               <Download aria-hidden="true" className="h-4 w-4" />
               IBM Equal Access output (JSON)
             </Button>
+            <Link
+              className="px-1 py-2 text-sm font-semibold text-brand-700 underline underline-offset-4"
+              to={paths.rawReport.getHref(data.scanId)}
+            >
+              Raw analysis: each engine's output on one page
+            </Link>
           </div>
         </Card>
       </div>

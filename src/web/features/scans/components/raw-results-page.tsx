@@ -1,7 +1,7 @@
-import { Copy, Download } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { ScanResults } from '../../../../contract/scan-api';
 import { usePageTitle } from '../../../app/page-title';
+import { JsonPanel } from '../../../components/json-panel';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
@@ -9,7 +9,6 @@ import { Label } from '../../../components/ui/label';
 import { Progress } from '../../../components/ui/progress';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { trackScanInitiated } from '../../../lib/analytics';
-import { saveText } from '../../../lib/download';
 import { toast } from '../../../lib/toast-store';
 import { useScanProgress } from '../api/get-scan-progress';
 import { useScanResults } from '../api/get-scan-results';
@@ -170,78 +169,14 @@ function ResultTabs({
         {engineTabs.map((tab) => (
           <TabsContent key={tab.id} value={tab.id}>
             <JsonPanel
-              name={tab.id}
+              name={`${tab.id} output`}
               value={tab.pick(results)}
               items={tab.count(results)}
-              scanId={scanId}
+              filename={`${tab.id}-${scanId.slice(0, 8)}.json`}
             />
           </TabsContent>
         ))}
       </Tabs>
     </section>
-  );
-}
-
-function JsonPanel({
-  name,
-  value,
-  items,
-  scanId,
-}: {
-  name: string;
-  value: unknown;
-  items: number;
-  scanId: string;
-}) {
-  const [expanded, setExpanded] = useState(false);
-  const text = JSON.stringify(value ?? null, null, 2);
-  return (
-    <Card className="p-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-slate-700">
-          {items} items · {text.length.toLocaleString('en-US')} characters
-        </p>
-        <div className="flex gap-2">
-          <Button
-            size="sm"
-            variant="outline"
-            onClick={() =>
-              void navigator.clipboard.writeText(text).then(
-                () => toast({ title: 'Copied', description: `${name} output copied` }),
-                () => toast({ title: 'Copy failed', variant: 'destructive' }),
-              )
-            }
-          >
-            <Copy aria-hidden="true" className="h-4 w-4" />
-            Copy
-          </Button>
-          <Button
-            size="sm"
-            variant="outline"
-            onClick={() => saveText(text, `${name}-${scanId.slice(0, 8)}.json`, 'application/json')}
-          >
-            <Download aria-hidden="true" className="h-4 w-4" />
-            Download JSON
-          </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            aria-expanded={expanded}
-            onClick={() => setExpanded((e) => !e)}
-          >
-            {expanded ? 'Collapse' : 'Expand'}
-          </Button>
-        </div>
-      </div>
-      {/* A scrollable region must be reachable by keyboard, so it takes focus and has a name. */}
-      <pre
-        role="region"
-        tabIndex={0}
-        aria-label={`${name} output as JSON`}
-        className={`mt-3 overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100 ${expanded ? '' : 'max-h-[500px]'}`}
-      >
-        {text}
-      </pre>
-    </Card>
   );
 }
