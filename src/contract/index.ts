@@ -6,4 +6,5 @@ export * from './scan-api.js';
 export * from './audit.js';
 export * from './public.js';
 export * from './auth.js';
+export * from './billing.js';
 export * from './complaint.js';

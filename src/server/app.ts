@@ -15,6 +15,8 @@ import { documentRoutes } from './documents/routes.js';
 import { GoogleSignIn } from './auth/google.js';
 import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
+import { billingRoutes } from './billing/routes.js';
+import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
 import {
   complaintRoutes,
   defaultComplaintRateLimit,
@@ -37,7 +39,13 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
   Partial<
     Pick<
       Config,
-      'publicUrl' | 'secureCookies' | 'sessionTtlHours' | 'smtpUrl' | 'mailFrom' | 'google'
+      | 'publicUrl'
+      | 'secureCookies'
+      | 'sessionTtlHours'
+      | 'smtpUrl'
+      | 'mailFrom'
+      | 'google'
+      | 'stripeSecretKey'
     >
   >;
 
@@ -61,6 +69,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Tests tighten or loosen the brute-force limits. */
   authLimits?: Partial<AuthLimits>;
+  /** Where payments go; by default the demo provider, which charges nothing and says so. */
+  payments?: PaymentProvider;
 }
 
 /**
@@ -145,6 +155,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(complaintRoutes, {
     deps: { db: deps.database.db, mailer, publicUrl },
     rateLimit: deps.complaintRateLimit ?? defaultComplaintRateLimit,
+  });
+  await app.register(billingRoutes, {
+    deps: {
+      db: deps.database.db,
+      mailer,
+      publicUrl,
+      payments:
+        deps.payments ??
+        createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log }),
+    },
   });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });

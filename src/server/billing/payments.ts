@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { PaymentProviderKind } from '../../contract/index.js';
+
+/**
+ * Payments are an adapter (DESIGN.md "External services are adapters"). The checkout and the
+ * dashboard's purchases (extra domains, reactivation, add-ons) speak only to this interface.
+ *
+ * It follows the card flow of spec dashboard-area §4/§7: the server creates a payment for an
+ * amount, the browser confirms it with the provider when the provider asks for that (Stripe.js
+ * with `clientSecret`), and before granting what was paid for the server reads the payment back
+ * from the provider and checks it succeeded for the amount and purpose it expects. The demo
+ * provider needs no confirmation step: its payments succeed at once and move no money.
+ */
+
+export interface PaymentRequest {
+  /** US cents; 0 while a first month is free (Stripe: a SetupIntent keeps the card for later). */
+  amountCents: number;
+  description: string;
+  customerEmail: string;
+  /** Who pays and for what; kept with the payment so its reader can check the purpose. */
+  metadata: Record<string, string>;
+  /** The same key sent twice creates one payment (Stripe's Idempotency-Key). */
+  idempotencyKey: string;
+}
+
+export type PaymentStatus = 'succeeded' | 'requires_confirmation' | 'processing' | 'failed';
+
+export interface Payment {
+  /** The provider's id for the payment: `demo_...` for demo payments. */
+  id: string;
+  provider: PaymentProviderKind;
+  /** True when no card was charged and no money moved. */
+  demo: boolean;
+  status: PaymentStatus;
+  amountCents: number;
+  metadata: Record<string, string>;
+  /** For the browser to confirm the payment with the provider; null when nothing is to confirm. */
+  clientSecret: string | null;
+  /** Why the payment failed, in words for the payer. */
+  failureMessage?: string;
+}
+
+export interface PaymentProvider {
+  readonly kind: PaymentProviderKind;
+  /** True when payments are simulated; every answer and screen then says nothing is charged. */
+  readonly demo: boolean;
+  createPayment(request: PaymentRequest): Promise<Payment>;
+  /** The payment as the provider knows it now; undefined for an id it does not know. */
+  retrievePayment(paymentId: string): Promise<Payment | undefined>;
+}
+
+/**
+ * The default provider: every payment succeeds at once, charges nothing and says so (`demo:
+ * true`, ids `demo_...`). It keeps its latest payments in memory, so a payment can be read back
+ * as the card flow requires.
+ */
+export class DemoPaymentProvider implements PaymentProvider {
+  readonly kind = 'demo' as const;
+  readonly demo = true;
+  private readonly payments = new Map<string, Payment>();
+  private readonly byKey = new Map<string, string>();
+
+  constructor(private readonly remember = 1000) {}
+
+  async createPayment(request: PaymentRequest): Promise<Payment> {
+    if (!Number.isInteger(request.amountCents) || request.amountCents < 0) {
+      throw new RangeError(`a payment of ${request.amountCents} cents is not possible`);
+    }
+    const known = this.byKey.get(request.idempotencyKey);
+    if (known) return this.payments.get(known)!;
+    const payment: Payment = {
+      id: `demo_${randomBytes(12).toString('base64url')}`,
+      provider: this.kind,
+      demo: true,
+      status: 'succeeded',
+      amountCents: request.amountCents,
+      metadata: { ...request.metadata },
+      clientSecret: null,
+    };
+    this.payments.set(payment.id, payment);
+    this.byKey.set(request.idempotencyKey, payment.id);
+    // Maps iterate in insertion order: the oldest payment is forgotten first.
+    if (this.payments.size > this.remember) {
+      const [oldestKey, oldestId] = this.byKey.entries().next().value!;
+      this.byKey.delete(oldestKey);
+      this.payments.delete(oldestId);
+    }
+    return payment;
+  }
+
+  async retrievePayment(paymentId: string): Promise<Payment | undefined> {
+    return this.payments.get(paymentId);
+  }
+}
+
+/**
+ * The provider the service runs with. Card payments through Stripe are not built yet: with
+ * STRIPE_SECRET_KEY set the service says so in its log and stays in (clearly labelled) demo mode
+ * rather than pretending to charge.
+ */
+export function createPaymentProvider(options: {
+  stripeSecretKey: string | undefined;
+  log: FastifyBaseLogger;
+}): PaymentProvider {
+  if (options.stripeSecretKey) {
+    options.log.warn(
+      'STRIPE_SECRET_KEY is set, but card payments through Stripe are not built yet: ' +
+        'checkout runs in demo mode and charges nothing',
+    );
+  }
+  return new DemoPaymentProvider();
+}

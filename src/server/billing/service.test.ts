@@ -1,0 +1,480 @@
+import { count, eq } from 'drizzle-orm';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestPglite } from '../../../test/support/db.js';
+import { domainMonthlyPriceCents, domainMonthlyPriceUsd } from '../../contract/index.js';
+import type { Database } from '../../db/client.js';
+import {
+  domainHistory,
+  domains,
+  outboxEmails,
+  scans,
+  subscriptions,
+  users,
+} from '../../db/schema/index.js';
+import { createMailer, type Mailer } from '../../email/mailer.js';
+import { HttpError } from '../http-errors.js';
+import {
+  DemoPaymentProvider,
+  type Payment,
+  type PaymentProvider,
+  type PaymentRequest,
+} from './payments.js';
+import { addMonths, getCheckout, subscribe, type BillingServiceDeps } from './service.js';
+
+/** Checkout without HTTP: the service against a real database, the demo provider and the outbox. */
+
+let database: Database;
+let mailer: Mailer;
+let deps: BillingServiceDeps;
+const now = new Date(Date.UTC(2026, 0, 31, 9));
+let nextUser = 0;
+
+beforeAll(async () => {
+  database = await openTestPglite();
+  mailer = createMailer({
+    db: database.db,
+    smtpUrl: undefined,
+    from: 'Conformly <no-reply@conformly.test>',
+    log: Fastify({ logger: false }).log,
+  });
+  deps = {
+    db: database.db,
+    mailer,
+    payments: new DemoPaymentProvider(),
+    publicUrl: 'https://conformly.test',
+  };
+});
+afterAll(async () => {
+  await mailer?.close();
+  await database?.close();
+});
+
+async function addUser() {
+  nextUser += 1;
+  const [row] = await database.db
+    .insert(users)
+    .values({ email: `owner${nextUser}@example.com`, name: `Owner ${nextUser}` })
+    .returning({ id: users.id });
+  return row!.id;
+}
+
+async function addScan(
+  domain: string,
+  userId: string | null,
+  status: 'completed' | 'running' = 'completed',
+) {
+  const [row] = await database.db
+    .insert(scans)
+    .values({
+      userId,
+      url: `https://${domain}/`,
+      domain,
+      status,
+      accessibilityScore: 81,
+      totalIssues: 4,
+      completedAt: status === 'completed' ? now : null,
+    })
+    .returning({ id: scans.id });
+  return row!.id;
+}
+
+const order = (scanId: string, domain: string, extra: { company?: string } = {}) => ({
+  scanId,
+  domain,
+  email: 'billing@example.com',
+  ...extra,
+});
+
+const domainRows = (domain: string) =>
+  database.db.select().from(domains).where(eq(domains.domain, domain));
+const historyOf = (domain: string) =>
+  database.db.select().from(domainHistory).where(eq(domainHistory.domain, domain));
+const userRow = async (id: string) =>
+  (await database.db.select().from(users).where(eq(users.id, id)))[0]!;
+
+async function failure(promise: Promise<unknown>): Promise<HttpError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(HttpError);
+  return error as HttpError;
+}
+
+describe('domain prices', () => {
+  it('follow the tiers of dashboard-area §9', () => {
+    expect([1, 2, 3, 4, 5, 6, 25].map(domainMonthlyPriceUsd)).toEqual([49, 39, 29, 19, 9, 9, 9]);
+    expect(domainMonthlyPriceCents(2)).toBe(3900);
+  });
+
+  it('add calendar months, the 31st becoming the last day of a shorter month', () => {
+    expect(addMonths(now, 1).toISOString()).toBe('2026-02-28T09:00:00.000Z');
+    expect(addMonths(new Date('2026-03-15T00:00:00Z'), 1).toISOString()).toBe(
+      '2026-04-15T00:00:00.000Z',
+    );
+    expect(addMonths(new Date('2026-12-31T00:00:00Z'), 1).toISOString()).toBe(
+      '2027-01-31T00:00:00.000Z',
+    );
+  });
+});
+
+describe('subscribe', () => {
+  it('subscribes, enrols the domain on a free month, publishes the scan and e-mails a confirmation', async () => {
+    const userId = await addUser();
+    const scanId = await addScan('first.test', userId);
+    const answer = await subscribe(
+      deps,
+      { userId },
+      order(scanId, 'https://www.First.test/pricing', { company: ' Acme Inc ' }),
+      now,
+    );
+    const trialEnd = '2026-02-28T09:00:00.000Z';
+    expect(answer).toEqual({
+      success: true,
+      domain: 'first.test',
+      subscriptionId: expect.any(String),
+      domainStatus: 'trial',
+      monthlyPrice: 49,
+      trialEndsAt: trialEnd,
+      payment: {
+        provider: 'demo',
+        demo: true,
+        transactionId: expect.stringMatching(/^demo_/),
+        amount: 0,
+        currency: 'USD',
+      },
+    });
+
+    const [subscription] = await database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    expect(subscription).toMatchObject({
+      id: answer.subscriptionId,
+      scanId,
+      domain: 'first.test',
+      email: 'billing@example.com',
+      company: 'Acme Inc',
+      status: 'active',
+      planType: 'compliance_shield',
+      currentPeriodStart: now,
+      currentPeriodEnd: new Date(trialEnd),
+    });
+    expect(await domainRows('first.test')).toEqual([
+      expect.objectContaining({
+        userId,
+        status: 'trial',
+        domainIndex: 1,
+        monthlyPrice: 4900,
+        trialStartedAt: now,
+        trialEndsAt: new Date(trialEnd),
+        monitoringSince: now,
+        subscriptionId: answer.subscriptionId,
+      }),
+    ]);
+    expect(await historyOf('first.test')).toEqual([
+      expect.objectContaining({
+        userId,
+        action: 'subscribed',
+        status: 'trial',
+        trialUsed: true,
+        subscriptionId: answer.subscriptionId,
+        details: expect.objectContaining({
+          scanId,
+          paymentProvider: 'demo',
+          demo: true,
+          chargedCents: 0,
+          transactionId: answer.payment!.transactionId,
+        }),
+      }),
+    ]);
+    expect(await userRow(userId)).toMatchObject({
+      subscriptionStatus: 'trialing',
+      trialUsed: true,
+      trialStartDate: now,
+      trialEndDate: new Date(trialEnd),
+    });
+    const [scan] = await database.db.select().from(scans).where(eq(scans.id, scanId));
+    expect(scan!.isPublic).toBe(true);
+
+    await mailer.idle();
+    const [mail] = await database.db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.to, 'billing@example.com'));
+    expect(mail!.subject).toBe('Compliance Shield is now monitoring first.test');
+    expect(mail!.text).toContain('https://conformly.test/status/first.test');
+    expect(mail!.text).toContain('Your first month is free. From February 28, 2026');
+    expect(mail!.text).toContain('no card was charged');
+    expect(mail!.text).toContain(answer.payment!.transactionId);
+  });
+
+  it("reuses the account's subscription and prices a second domain at the next tier", async () => {
+    const userId = await addUser();
+    const first = await subscribe(
+      deps,
+      { userId },
+      order(await addScan('a.test', userId), 'a.test'),
+    );
+    const second = await subscribe(
+      deps,
+      { userId },
+      order(await addScan('b.test', userId), 'b.test'),
+    );
+    expect(second.subscriptionId).toBe(first.subscriptionId);
+    expect(second).toMatchObject({ domainStatus: 'trial', monthlyPrice: 39 });
+    expect(await domainRows('b.test')).toEqual([
+      expect.objectContaining({ domainIndex: 2, monthlyPrice: 3900 }),
+    ]);
+    const [{ n }] = (await database.db
+      .select({ n: count() })
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId))) as [{ n: number }];
+    expect(n).toBe(1);
+  });
+
+  it('charges the first month of a domain whose free month was used, by whichever account', async () => {
+    const formerOwner = await addUser();
+    await database.db.insert(domainHistory).values({
+      domain: 'used.test',
+      userId: formerOwner,
+      action: 'subscribed',
+      status: 'trial',
+      trialUsed: true,
+    });
+    const userId = await addUser();
+    const answer = await subscribe(
+      deps,
+      { userId },
+      order(await addScan('used.test', userId), 'used.test'),
+    );
+    expect(answer).toMatchObject({
+      domainStatus: 'active',
+      trialEndsAt: null,
+      payment: { amount: 49, demo: true },
+    });
+    expect(await domainRows('used.test')).toEqual([
+      expect.objectContaining({ status: 'active', trialStartedAt: null, trialEndsAt: null }),
+    ]);
+    expect(await userRow(userId)).toMatchObject({ subscriptionStatus: 'active', trialUsed: false });
+  });
+
+  it('answers a repeated order with the same subscription and writes nothing twice', async () => {
+    const userId = await addUser();
+    const scanId = await addScan('again.test', userId);
+    const first = await subscribe(deps, { userId }, order(scanId, 'again.test'));
+    const again = await subscribe(deps, { userId }, order(scanId, 'again.test'));
+    expect(again).toEqual({ ...first, payment: null });
+    expect(await domainRows('again.test')).toHaveLength(1);
+    expect(await historyOf('again.test')).toHaveLength(1);
+  });
+
+  it('creates one domain when one account submits twice at once', async () => {
+    const userId = await addUser();
+    const scanId = await addScan('twice.test', userId);
+    const answers = await Promise.all([
+      subscribe(deps, { userId }, order(scanId, 'twice.test')),
+      subscribe(deps, { userId }, order(scanId, 'twice.test')),
+    ]);
+    expect(answers[0].subscriptionId).toBe(answers[1].subscriptionId);
+    expect(answers.filter((answer) => answer.payment !== null)).toHaveLength(1);
+    expect(await domainRows('twice.test')).toHaveLength(1);
+    expect(await historyOf('twice.test')).toHaveLength(1);
+  });
+
+  it('lets one of two accounts racing for a domain have it, and tells the other', async () => {
+    const [ann, bob] = [await addUser(), await addUser()];
+    const results = await Promise.allSettled([
+      subscribe(deps, { userId: ann }, order(await addScan('race.test', ann), 'race.test')),
+      subscribe(deps, { userId: bob }, order(await addScan('race.test', bob), 'race.test')),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = results.find((result) => result.status === 'rejected')!;
+    expect((rejected.reason as HttpError).statusCode).toBe(409);
+    expect(await domainRows('race.test')).toHaveLength(1);
+  });
+
+  it('refuses a domain another account monitors, writing nothing', async () => {
+    const owner = await addUser();
+    await subscribe(
+      deps,
+      { userId: owner },
+      order(await addScan('taken.test', owner), 'taken.test'),
+    );
+    const other = await addUser();
+    const error = await failure(
+      subscribe(deps, { userId: other }, order(await addScan('taken.test', other), 'taken.test')),
+    );
+    expect([error.statusCode, error.message]).toEqual([
+      409,
+      'This domain is already monitored by another account.',
+    ]);
+    expect(await domainRows('taken.test')).toHaveLength(1);
+    expect(await userRow(other)).toMatchObject({ subscriptionStatus: 'inactive' });
+    const mine = await database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, other));
+    expect(mine).toEqual([]);
+  });
+
+  it('takes back an archived domain of the account on the same row, without a second free month', async () => {
+    const userId = await addUser();
+    const scanId = await addScan('back.test', userId);
+    await subscribe(deps, { userId }, order(scanId, 'back.test'));
+    await database.db
+      .update(domains)
+      .set({ status: 'archived', archivedAt: now })
+      .where(eq(domains.domain, 'back.test'));
+    const answer = await subscribe(deps, { userId }, order(scanId, 'back.test'));
+    expect(answer).toMatchObject({ domainStatus: 'active', payment: { amount: 49 } });
+    expect(await domainRows('back.test')).toEqual([
+      expect.objectContaining({ status: 'active', archivedAt: null, domainIndex: 1 }),
+    ]);
+    expect((await historyOf('back.test')).map((row) => row.action)).toEqual([
+      'subscribed',
+      'resubscribed',
+    ]);
+  });
+
+  it('accepts a scan made before signing in, which no account holds', async () => {
+    const userId = await addUser();
+    const answer = await subscribe(
+      deps,
+      { userId },
+      order(await addScan('anonymous.test', null), 'anonymous.test'),
+    );
+    expect(answer.domain).toBe('anonymous.test');
+  });
+
+  it('refuses bad orders with the right status and message, writing nothing', async () => {
+    const userId = await addUser();
+    const stranger = await addUser();
+    const mine = await addScan('mine.test', userId);
+    const cases: [Promise<unknown>, number, string | RegExp][] = [
+      [
+        subscribe(deps, { userId: undefined }, order(mine, 'mine.test')),
+        401,
+        'Log in to subscribe',
+      ],
+      [
+        subscribe(deps, { userId }, order('00000000-0000-4000-8000-000000000000', 'mine.test')),
+        404,
+        'Scan Not Found: please start a new accessibility scan.',
+      ],
+      [
+        subscribe(
+          deps,
+          { userId },
+          order(await addScan('mine.test', userId, 'running'), 'mine.test'),
+        ),
+        404,
+        'Scan Not Found: please start a new accessibility scan.',
+      ],
+      [
+        subscribe(deps, { userId }, order(await addScan('mine.test', stranger), 'mine.test')),
+        404,
+        'Scan Not Found: please start a new accessibility scan.',
+      ],
+      [
+        subscribe(deps, { userId }, order(mine, 'other.test')),
+        400,
+        "The domain must be the scanned site's: this scan is of mine.test, not other.test.",
+      ],
+      [subscribe(deps, { userId }, order(mine, 'not a domain')), 400, /is not a domain/],
+    ];
+    for (const [promise, status, message] of cases) {
+      const error = await failure(promise);
+      expect(error.statusCode).toBe(status);
+      expect(error.message).toMatch(message);
+    }
+    expect(await domainRows('mine.test')).toEqual([]);
+    expect(await historyOf('mine.test')).toEqual([]);
+  });
+
+  it('writes nothing when the payment fails', async () => {
+    class DecliningProvider implements PaymentProvider {
+      readonly kind = 'demo' as const;
+      readonly demo = true;
+      async createPayment(request: PaymentRequest): Promise<Payment> {
+        return {
+          id: 'demo_declined',
+          provider: 'demo',
+          demo: true,
+          status: 'failed',
+          amountCents: request.amountCents,
+          metadata: request.metadata,
+          clientSecret: null,
+          failureMessage: 'Your card was declined.',
+        };
+      }
+      async retrievePayment(): Promise<Payment | undefined> {
+        return undefined;
+      }
+    }
+    const userId = await addUser();
+    const error = await failure(
+      subscribe(
+        { ...deps, payments: new DecliningProvider() },
+        { userId },
+        order(await addScan('declined.test', userId), 'declined.test'),
+      ),
+    );
+    expect([error.statusCode, error.message]).toEqual([
+      402,
+      'Payment Failed: Your card was declined.',
+    ]);
+    expect(await domainRows('declined.test')).toEqual([]);
+    expect(await userRow(userId)).toMatchObject({ subscriptionStatus: 'inactive' });
+  });
+});
+
+describe('getCheckout', () => {
+  it('quotes the first tier to a visitor and the next tier to a signed-in owner', async () => {
+    const userId = await addUser();
+    await subscribe(deps, { userId }, order(await addScan('one.test', userId), 'one.test'));
+    const scanId = await addScan('two.test', userId);
+    expect(await getCheckout(deps, { userId: undefined }, scanId)).toMatchObject({
+      scan: { id: scanId, domain: 'two.test', url: 'https://two.test/', accessibilityScore: 81 },
+      product: 'Compliance Shield',
+      plan: 'Professional',
+      currency: 'USD',
+      monthlyPrice: 49,
+      trialAvailable: true,
+      trialMonths: 1,
+      dueToday: 0,
+      payment: { provider: 'demo', demo: true },
+      signedIn: false,
+      monitoredBy: 'nobody',
+    });
+    expect(await getCheckout(deps, { userId }, scanId)).toMatchObject({
+      monthlyPrice: 39,
+      signedIn: true,
+    });
+  });
+
+  it('says who monitors the domain', async () => {
+    const owner = await addUser();
+    const scanId = await addScan('watched.test', owner);
+    await subscribe(deps, { userId: owner }, order(scanId, 'watched.test'));
+    expect((await getCheckout(deps, { userId: owner }, scanId)).monitoredBy).toBe('you');
+    expect((await getCheckout(deps, { userId: await addUser() }, scanId)).monitoredBy).toBe(
+      'another account',
+    );
+  });
+
+  it('answers Scan Not Found for a scan that is missing or unfinished', async () => {
+    const userId = await addUser();
+    for (const id of [
+      '00000000-0000-4000-8000-000000000000',
+      await addScan('busy.test', userId, 'running'),
+    ]) {
+      const error = await failure(getCheckout(deps, { userId }, id));
+      expect([error.statusCode, error.message]).toEqual([
+        404,
+        'Scan Not Found: please start a new accessibility scan.',
+      ]);
+    }
+  });
+});
