@@ -9,11 +9,11 @@ import { Label } from '../../../components/ui/label';
 import { Progress } from '../../../components/ui/progress';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { trackScanInitiated } from '../../../lib/analytics';
+import { engineNames, stageLabels } from '../../../lib/scan-stages';
 import { toast } from '../../../lib/toast-store';
 import { useScanProgress } from '../api/get-scan-progress';
 import { useScanResults } from '../api/get-scan-results';
 import { useStartLiveScan } from '../api/start-live-scan';
-import { engineNames, stageLabels } from './stage-labels';
 
 const engineTabs = [
   {

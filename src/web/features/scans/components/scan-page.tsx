@@ -10,10 +10,10 @@ import { Label } from '../../../components/ui/label';
 import { Progress } from '../../../components/ui/progress';
 import { trackScanCompleted, trackScanInitiated } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
+import { engineNames, stageLabels } from '../../../lib/scan-stages';
 import { toast } from '../../../lib/toast-store';
 import { useScanProgress } from '../api/get-scan-progress';
 import { useStartScan } from '../api/start-scan';
-import { engineNames, stageLabels } from './stage-labels';
 
 /** Spec §9: the report opens 1.5 s after the scan completes. */
 export const reportRedirectDelayMs = 1500;
