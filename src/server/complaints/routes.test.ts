@@ -69,6 +69,7 @@ beforeAll(async () => {
   });
   await database.db.insert(scans).values([
     {
+      userId: owner!.id,
       url: 'https://monitored.test/',
       domain: 'monitored.test',
       status: 'completed',

@@ -65,6 +65,8 @@ export interface RequestOptions {
   /** Sent as JSON; a FormData body is sent as multipart. */
   body?: unknown;
   signal?: AbortSignal;
+  /** The browser HTTP cache mode; 'no-cache' revalidates an answer the server let caches keep. */
+  cache?: RequestCache;
 }
 
 async function send(method: Method, path: string, options: RequestOptions): Promise<Response> {
@@ -83,6 +85,7 @@ async function send(method: Method, path: string, options: RequestOptions): Prom
       body,
       credentials: 'include',
       signal: options.signal ?? null,
+      ...(options.cache ? { cache: options.cache } : {}),
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;

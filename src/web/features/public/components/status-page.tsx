@@ -4,6 +4,7 @@ import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { usePublicStatus } from '../api/get-public-status';
 import { ddMMyyyy, statusLabel, toneClass } from '../format';
+import { ComplaintDialog } from './complaint-dialog';
 import { NotFoundMessage } from './not-found-message';
 import { ScoreRing } from './score-ring';
 
@@ -66,6 +67,12 @@ export function StatusPage() {
           {data.complaintSummary.total} reported, {data.complaintSummary.resolved} resolved,{' '}
           {data.complaintSummary.active} being worked on.
         </p>
+        <p className="mt-2 text-slate-800">
+          Met a barrier on {data.domain}? Tell its owner; every report is counted here.
+        </p>
+        <div className="mt-4">
+          <ComplaintDialog domain={domain} />
+        </div>
       </section>
       <section aria-labelledby="trail-heading" className="mt-10">
         <h2 id="trail-heading" className="text-2xl font-bold">
