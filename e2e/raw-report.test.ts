@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { signUp, uniqueEmail } from './support/accounts.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
 
 const app = useWebApp('shared');
@@ -11,11 +12,11 @@ beforeAll(() => {
 });
 
 /** Starts a scan the way the web client does: the session's CSRF token on the POST. */
-async function startScan(url: string): Promise<string> {
-  const { csrfToken } = (await (await page.request.get('/api/csrf-token')).json()) as {
+async function startScan(url: string, from: Page = page): Promise<string> {
+  const { csrfToken } = (await (await from.request.get('/api/csrf-token')).json()) as {
     csrfToken: string;
   };
-  const started = await page.request.post('/api/scans', {
+  const started = await from.request.post('/api/scans', {
     data: { url },
     headers: { 'x-csrf-token': csrfToken },
   });
@@ -130,6 +131,67 @@ describe('the raw analysis page', () => {
     await page.getByRole('heading', { level: 1, name: 'Analysis Failed' }).waitFor();
     await page.getByText('Failed to load accessibility report', { exact: true }).waitFor();
     await page.getByRole('link', { name: 'Back to the home page' }).waitFor();
+    expect(takePageErrors()).toEqual([]);
+  });
+});
+
+describe('sharing a scan from its report page', () => {
+  it('lets the account that ran the scan publish its audit page, and tells anyone else', async () => {
+    const ownerContext = await app.web.newContext();
+    await ownerContext.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const owner = await ownerContext.newPage();
+    await signUp(owner, uniqueEmail('share'));
+    const scanId = await startScan(`${app.web.service.site.url}/clean.html`, owner);
+    await owner.goto(`/report/${scanId}`);
+    const share = owner.getByRole('switch', { name: 'Public audit page' });
+    await share.waitFor({ timeout: 90_000 });
+    await owner.waitForFunction(
+      () => !document.querySelector('[role="switch"]')?.hasAttribute('disabled'),
+    );
+    expect(await share.getAttribute('aria-checked')).toBe('false');
+    expect(await owner.getByRole('link', { name: 'View the public audit page' }).count()).toBe(0);
+
+    await share.click();
+    await owner.getByText('Audit page published', { exact: true }).waitFor();
+    expect(await share.getAttribute('aria-checked')).toBe('true');
+    await owner.getByRole('button', { name: 'Copy link' }).click();
+    await owner.getByText('Link copied', { exact: true }).waitFor();
+    expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${app.web.baseUrl}/public/audit/${scanId}`,
+    );
+    await screenshot(owner, 'report-share');
+
+    // A reload reads the state back from the server.
+    await owner.reload();
+    await owner.waitForFunction(
+      () => document.querySelector('[role="switch"]')?.getAttribute('aria-checked') === 'true',
+    );
+    await owner.getByRole('link', { name: 'View the public audit page' }).click();
+    await owner.getByText('AUDITED', { exact: true }).waitFor();
+
+    // Someone else opening the report sees the page is public but cannot hide it.
+    const stranger = await (await app.web.newContext()).newPage();
+    await stranger.goto(`/report/${scanId}`);
+    const strangerSwitch = stranger.getByRole('switch', { name: 'Public audit page' });
+    await stranger.waitForFunction(
+      () => document.querySelector('[role="switch"]')?.getAttribute('aria-checked') === 'true',
+    );
+    await strangerSwitch.click();
+    await stranger
+      .getByRole('alert')
+      .getByText('Only the account that ran this scan can share it', { exact: true })
+      .waitFor();
+    expect(await strangerSwitch.getAttribute('aria-checked')).toBe('true');
+
+    await owner.goto(`/report/${scanId}`);
+    await owner.waitForFunction(
+      () => document.querySelector('[role="switch"]')?.getAttribute('aria-checked') === 'true',
+    );
+    await share.click();
+    await owner.getByText('Audit page hidden', { exact: true }).waitFor();
+    expect(await share.getAttribute('aria-checked')).toBe('false');
+    // Browsers may keep the public answer for a minute (public cache); the server no longer has it.
+    expect((await owner.request.get(`/api/public/scan/${scanId}`)).status()).toBe(404);
     expect(takePageErrors()).toEqual([]);
   });
 });

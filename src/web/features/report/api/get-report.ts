@@ -9,6 +9,13 @@ export const getReport = (scanId: string) =>
 export const reportQueryOptions = (scanId: string) =>
   queryOptions({ queryKey: ['report', scanId], queryFn: () => getReport(scanId) });
 
+/** A scan still queued or running: its report is read again until the scan ends. */
+export const isUnfinished = (report: ReportResponse | undefined) =>
+  report?.scan.status === 'pending' || report?.scan.status === 'running';
+
 export function useReport(scanId: string) {
-  return useQuery(reportQueryOptions(scanId));
+  return useQuery({
+    ...reportQueryOptions(scanId),
+    refetchInterval: (query) => (isUnfinished(query.state.data) ? 2000 : false),
+  });
 }

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -16,12 +15,10 @@ import { messageOf } from '../../../lib/api-client';
 import { saveText } from '../../../lib/download';
 import { toast } from '../../../lib/toast-store';
 import { useAnalyze } from '../api/analyze';
-import { reportQueryOptions } from '../api/get-report';
+import { isUnfinished, useReport } from '../api/get-report';
 import { issuesCsv } from '../issues-csv';
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short' });
-const unfinished = (data: ReportResponse | undefined) =>
-  data?.scan.status === 'pending' || data?.scan.status === 'running';
 
 /** The JSON panels of the page: the merged issues, then each engine's own output. */
 const panels = [
@@ -71,11 +68,7 @@ export function RawReportPage() {
 }
 
 function RawReport({ scanId }: { scanId: string }) {
-  const report = useQuery({
-    ...reportQueryOptions(scanId),
-    // A scan still running is read again until it ends.
-    refetchInterval: (query) => (unfinished(query.state.data) ? 2000 : false),
-  });
+  const report = useReport(scanId);
   usePageTitle(report.data ? `Raw analysis of ${report.data.domain}` : 'Raw analysis');
 
   if (report.isPending)
@@ -113,7 +106,7 @@ function RawReport({ scanId }: { scanId: string }) {
       </div>
       <AnalyzeForm initialUrl={data.scan.url} />
       <Metadata data={data} />
-      {unfinished(data) ? (
+      {isUnfinished(data) ? (
         <p role="status" className="text-slate-700">
           This scan is still {data.scan.status}; its output appears here when it ends.
         </p>

@@ -10,9 +10,10 @@ import { trackVpatDownload } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
 import { saveText } from '../../../lib/download';
 import { toast } from '../../../lib/toast-store';
-import { useReport } from '../api/get-report';
+import { isUnfinished, useReport } from '../api/get-report';
 import { useVpatDownload } from '../api/vpat-from-scan';
 import { issuesCsv } from '../issues-csv';
+import { ShareControl } from './share-control';
 
 const impacts = ['critical', 'serious', 'moderate', 'minor'] as const;
 const impactStyle: Record<string, string> = {
@@ -70,6 +71,16 @@ export function ReportPage() {
               <span className="block font-normal break-all text-slate-700">{data.domain}</span>
             </a>
           </li>
+          {data.scan.status === 'completed' && (
+            <li>
+              <a
+                className="block rounded-md px-3 py-2 font-semibold hover:bg-slate-100"
+                href="#share"
+              >
+                Share
+              </a>
+            </li>
+          )}
           <li>
             <a
               className="block rounded-md px-3 py-2 font-semibold hover:bg-slate-100"
@@ -90,6 +101,7 @@ export function ReportPage() {
       </nav>
       <div className="grid min-w-0 gap-8">
         <Summary data={data} />
+        {data.scan.status === 'completed' && <ShareControl scanId={data.scanId} />}
         <Documents data={data} />
         <Issues issues={data.issues} />
       </div>
@@ -108,6 +120,11 @@ function Summary({ data }: { data: ReportResponse }) {
       <p className="mt-2 break-all text-slate-700">
         {data.scan.url} · scanned {shortDate.format(new Date(data.scanDate))}
       </p>
+      {isUnfinished(data) && (
+        <p role="status" className="mt-2 font-semibold">
+          This scan is still {data.scan.status}; the report fills in when it ends.
+        </p>
+      )}
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
         <Card>
           <dt className="text-sm text-slate-700">Accessibility score</dt>
