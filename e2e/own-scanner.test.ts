@@ -62,6 +62,8 @@ describe('our own screens pass our own scanner', () => {
     '/modern-scan',
     '/vpat',
     '/multi-page-audit',
+    '/smart-scan',
+    '/smart-discovery',
     '/about',
     '/privacy',
     '/terms',

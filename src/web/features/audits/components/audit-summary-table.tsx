@@ -40,7 +40,10 @@ export function AuditSummaryTable({ table, fileStem }: { table: SummaryTable; fi
               {table.table.map((row, index) => (
                 <tr key={index} className="border-t border-slate-200">
                   {columns.map((column) => (
-                    <td key={column} className="px-3 py-2 align-top break-all">
+                    <td
+                      key={column}
+                      className={`px-3 py-2 align-top ${column === 'URL' ? 'break-all' : ''}`}
+                    >
                       {row[column] ?? '–'}
                     </td>
                   ))}

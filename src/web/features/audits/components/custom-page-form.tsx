@@ -56,7 +56,7 @@ export function CustomPageForm({
           aria-invalid={!!problem}
           disabled={disabled}
         />
-        <Button type="submit" variant="outline" disabled={disabled}>
+        <Button type="submit" variant="outline" className="shrink-0" disabled={disabled}>
           <Plus aria-hidden="true" className="h-4 w-4" />
           Add Page
         </Button>

@@ -60,8 +60,8 @@ function PageAnalysisCard({ page }: { page: PageAnalysis }) {
       ) : (
         <>
           <p className="text-sm text-slate-700">
-            {summary.totalIssues} issues: {summary.pa11yIssues} Pa11y, {summary.axeViolations} axe,{' '}
-            {summary.ibmViolations} IBM.
+            {summary.totalIssues} {summary.totalIssues === 1 ? 'issue' : 'issues'}:{' '}
+            {summary.pa11yIssues} Pa11y, {summary.axeViolations} axe, {summary.ibmViolations} IBM.
           </p>
           <Group title="Pa11y errors by code" empty="No Pa11y errors.">
             {page.pa11yErrors.map((group) => (
