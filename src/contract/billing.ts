@@ -64,6 +64,8 @@ export const CheckoutResponse = z.object({
   dueToday: z.number(),
   payment: z.object({ provider: PaymentProviderKind, demo: z.boolean() }),
   signedIn: z.boolean(),
+  /** The signed-in account's address, to start the order form with; null for a visitor. */
+  accountEmail: z.string().nullable(),
   /** Who monitors the domain now. */
   monitoredBy: z.enum(['nobody', 'you', 'another account']),
 });

@@ -245,10 +245,15 @@ describe('GET /api/checkout/:scanId', () => {
       dueToday: 0,
       payment: { provider: 'demo', demo: true },
       signedIn: false,
+      accountEmail: null,
       monitoredBy: 'nobody',
     });
     const owner = await browser.get(`/api/checkout/${scanId}`);
-    expect(owner.json()).toMatchObject({ signedIn: true, monitoredBy: 'nobody' });
+    expect(owner.json()).toMatchObject({
+      signedIn: true,
+      accountEmail: 'quote@example.com',
+      monitoredBy: 'nobody',
+    });
   });
 
   it('answers Scan Not Found for an unknown scan and 400 for a malformed id', async () => {

@@ -15,6 +15,7 @@ export interface BillingRoutesOptions {
 
 const caller = (request: FastifyRequest): service.BillingCaller => ({
   userId: request.session?.userId,
+  email: request.session?.user.email,
 });
 
 /** Checkout and subscription calls (spec public-area §7 `POST /api/subscribe`). */

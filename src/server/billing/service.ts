@@ -39,6 +39,8 @@ export interface BillingServiceDeps {
 export interface BillingCaller {
   /** The signed-in account, if any. */
   userId: string | undefined;
+  /** Its e-mail address. */
+  email?: string | undefined;
 }
 
 export interface SubscribeInput {
@@ -135,6 +137,7 @@ export async function getCheckout(
     dueToday: usd(terms.dueCents),
     payment: { provider: deps.payments.kind, demo: deps.payments.demo },
     signedIn: caller.userId !== undefined,
+    accountEmail: caller.userId ? (caller.email ?? null) : null,
     monitoredBy: !monitored
       ? 'nobody'
       : monitored.userId === caller.userId

@@ -13,11 +13,13 @@ export const paths = {
   home: { path: '/', getHref: () => '/' },
   login: {
     path: '/app/login',
-    getHref: (email?: string) => withQuery('/app/login', { email }),
+    /** `next`: a path of this site to return to after logging in (see auth/next-path.ts). */
+    getHref: (email?: string, next?: string) => withQuery('/app/login', { email, next }),
   },
   signup: {
     path: '/app/signup',
-    getHref: (query: { url?: string; plan?: string } = {}) => withQuery('/app/signup', query),
+    getHref: (query: { url?: string; plan?: string; next?: string } = {}) =>
+      withQuery('/app/signup', query),
   },
   resetPassword: { path: '/app/reset-password', getHref: () => '/app/reset-password' },
   resetPasswordWithToken: {
@@ -25,6 +27,10 @@ export const paths = {
     getHref: (token: string) => `/app/reset-password/${encodeURIComponent(token)}`,
   },
   dashboard: { path: '/app/dashboard', getHref: () => '/app/dashboard' },
+  subscribe: {
+    path: '/subscribe/:scanId',
+    getHref: (scanId: string) => `/subscribe/${encodeURIComponent(scanId)}`,
+  },
   scan: {
     path: '/app/scan',
     getHref: (url?: string) => withQuery('/app/scan', { url }),

@@ -8,6 +8,7 @@ import { ResetPasswordPage } from '../features/auth/components/reset-password-pa
 import { SetNewPasswordPage } from '../features/auth/components/set-new-password-page';
 import { SignupPage } from '../features/auth/components/signup-page';
 import { ReportPage } from '../features/report/components/report-page';
+import { CheckoutPage } from '../features/billing/components/checkout-page';
 import { RawReportPage } from '../features/report/components/raw-report-page';
 import { AboutPage } from '../features/legal/components/about-page';
 import { PrivacyPage } from '../features/legal/components/privacy-page';
@@ -45,6 +46,7 @@ export function createAppRouter() {
             { path: paths.resetPassword.path, element: <ResetPasswordPage /> },
             { path: paths.resetPasswordWithToken.path, element: <SetNewPasswordPage /> },
             { path: paths.report.path, element: <ReportPage /> },
+            { path: paths.subscribe.path, element: <CheckoutPage /> },
             { path: paths.rawReport.path, element: <RawReportPage /> },
             { path: paths.status.path, element: <StatusPage /> },
             { path: paths.audit.path, element: <DomainAuditPage /> },

@@ -11,6 +11,7 @@ import { track } from '../../../lib/analytics';
 import { ApiError, NetworkError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
 import { useLogin } from '../api/login';
+import { safeNextPath } from '../next-path';
 import { loginFormSchema } from '../schemas';
 import { AuthCard } from './auth-card';
 import { GoogleButton } from './google-button';
@@ -22,6 +23,7 @@ export function LoginPage() {
   usePageTitle('Log in');
   const [search] = useSearchParams();
   const navigate = useNavigate();
+  const next = safeNextPath(search.get('next'));
   const login = useLogin();
   const form = useForm<LoginForm, unknown, z.output<typeof loginFormSchema>>({
     resolver: zodResolver(loginFormSchema),
@@ -39,7 +41,7 @@ export function LoginPage() {
         description: 'You have been logged in successfully.',
         variant: 'success',
       });
-      await navigate(paths.dashboard.getHref());
+      await navigate(next ?? paths.dashboard.getHref());
     } catch (error) {
       toast({ ...loginFailure(error), variant: 'destructive' });
     }
@@ -79,7 +81,7 @@ export function LoginPage() {
       </form>
       <p className="mt-6 text-center text-sm text-slate-700">
         No account yet?{' '}
-        <Link to={paths.signup.getHref()} className="font-medium text-brand-600 underline">
+        <Link to={paths.signup.getHref({ next })} className="font-medium text-brand-600 underline">
           Sign up
         </Link>
       </p>

@@ -12,6 +12,7 @@ import { track } from '../../../lib/analytics';
 import { ApiError, NetworkError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
 import { useRegister } from '../api/register';
+import { safeNextPath } from '../next-path';
 import { meetsPasswordRules } from '../password-rules';
 import { signupFormSchema } from '../schemas';
 import { AuthCard } from './auth-card';
@@ -35,6 +36,7 @@ export function SignupPage() {
   const { errors, isValid } = form.formState;
   const password = useWatch({ control: form.control, name: 'password' });
   const websiteUrl = search.get('url');
+  const next = safeNextPath(search.get('next'));
 
   const onSubmit = form.handleSubmit(async (input) => {
     try {
@@ -42,8 +44,11 @@ export function SignupPage() {
       track('sign_up', { method: 'email', plan_name: search.get('plan') ?? 'free' });
       track('user_properties', { user_id: answer.user.id, plan: answer.user.plan });
       toast({ title: 'Account created!', variant: 'success' });
-      // The spec goes to the dashboard; a visitor who came with a site to check expects its scan.
-      await navigate(websiteUrl ? paths.scan.getHref(websiteUrl) : paths.dashboard.getHref());
+      // The spec goes to the dashboard; a visitor who came with a site to check expects its scan,
+      // one who came from a page that needs an account (checkout) goes back to it.
+      await navigate(
+        next ?? (websiteUrl ? paths.scan.getHref(websiteUrl) : paths.dashboard.getHref()),
+      );
     } catch (error) {
       toast({ ...signupFailure(error), variant: 'destructive' });
     }
@@ -98,7 +103,10 @@ export function SignupPage() {
       </form>
       <p className="mt-6 text-center text-sm text-slate-700">
         Already have an account?{' '}
-        <Link to={paths.login.getHref()} className="font-medium text-brand-600 underline">
+        <Link
+          to={paths.login.getHref(undefined, next)}
+          className="font-medium text-brand-600 underline"
+        >
           Log in
         </Link>
       </p>

@@ -1,0 +1,151 @@
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { domains, subscriptions } from '../src/db/schema/index.js';
+import { latestEmail, signUp, strongPassword, uniqueEmail } from './support/accounts.js';
+import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
+
+/**
+ * Checkout from a real scan: an owner subscribes to Compliance Shield with the demo payment
+ * provider, lands on the domain's compliance page, and its status page is published; a visitor
+ * who is not signed in is asked to log in and comes back.
+ */
+
+const app = useWebApp('shared');
+let page: Page;
+const owner = uniqueEmail('checkout');
+let scanId: string;
+/** The fixture site is served on 127.0.0.1, which scans record as its domain. */
+const domain = '127.0.0.1';
+
+beforeAll(() => {
+  page = app.page;
+});
+
+const dataLayer = (on: Page) =>
+  on.evaluate(
+    () => (window as unknown as { dataLayer?: Record<string, unknown>[] }).dataLayer ?? [],
+  );
+
+describe('checkout', () => {
+  it('subscribes an owner from a scan of their site and publishes its compliance pages', async () => {
+    await signUp(page, owner);
+    const target = `${app.web.service.site.url}/missing-alt.html`;
+    await page.goto(`/app/scan?url=${encodeURIComponent(target)}`);
+    await page.getByLabel('Website URL').press('Enter');
+    await page.waitForURL('**/report/*', { timeout: 90_000 });
+    scanId = new URL(page.url()).pathname.split('/').pop()!;
+    await page.getByRole('heading', { level: 1, name: /Accessibility report for/ }).waitFor();
+
+    // Nobody monitors the site yet, so it has no public pages.
+    await page.goto(`/status/${domain}`);
+    await page.getByRole('heading', { name: 'Domain Not Found' }).waitFor();
+
+    await page.goto(`/subscribe/${scanId}`);
+    await page.getByRole('heading', { level: 1, name: 'Complete Your ADA Protection' }).waitFor();
+    await page.getByText('Demo payment: no card is charged', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Professional' }).waitFor();
+    await page.getByText('First month free', { exact: true }).waitFor();
+    const email = page.getByLabel('Email');
+    // The form starts with the account's address.
+    expect(await email.inputValue()).toBe(owner);
+
+    await email.fill('');
+    await page.getByRole('button', { name: 'Start my free month' }).click();
+    await page.getByText('Email Required', { exact: true }).waitFor();
+    const inline = page.locator('p', { hasText: 'Please enter your email address' }).first();
+    await inline.waitFor();
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+    expect(await email.getAttribute('aria-describedby')).toContain(await inline.getAttribute('id'));
+
+    await email.fill('billing@example.com');
+    await page.getByLabel('Company (optional)').fill('Example Shop');
+    await screenshot(page, 'checkout');
+    await page.getByRole('button', { name: 'Start my free month' }).click();
+    await page.getByRole('heading', { name: 'Your ADA Protection Is Active' }).waitFor();
+    await page.getByText(/Demo payment demo_\S+: no card was charged\./).waitFor();
+
+    await page.waitForURL(`**/audit/${domain}`);
+    await page.getByRole('heading', { level: 1, name: domain }).waitFor();
+    await page.getByText('Standard: WCAG 2.1 AA', { exact: true }).waitFor();
+    // Monitoring with the owner's scan: a score and a status, and the now public scan linked.
+    await page
+      .getByText(/^(Under Active Monitoring|Issues Detected - Under Remediation|Non-Compliant)$/)
+      .waitFor();
+    await page.getByRole('link', { name: 'See the latest audit' }).waitFor();
+
+    const events = await dataLayer(page);
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: 'subscription_selected', plan_name: 'Professional' }),
+    );
+    const purchase = events.find((entry) => entry.event === 'purchase');
+    expect(purchase).toMatchObject({
+      transaction_id: expect.stringMatching(/^demo_/),
+      currency: 'USD',
+      items: [
+        expect.objectContaining({
+          item_name: 'Compliance Shield Professional Plan',
+          item_category: 'Subscription',
+          quantity: 1,
+        }),
+      ],
+    });
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: 'conversion', conversion_type: 'purchase' }),
+    );
+
+    await page.goto(`/status/${domain}`);
+    await page.getByRole('heading', { level: 1, name: domain }).waitFor();
+    await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
+
+    const db = app.web.service.database.db;
+    const [enrolled] = await db.select().from(domains).where(eq(domains.domain, domain));
+    expect(enrolled).toMatchObject({ status: 'trial', domainIndex: 1, monthlyPrice: 4900 });
+    const [subscription] = await db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.id, enrolled!.subscriptionId!));
+    expect(subscription).toMatchObject({ email: 'billing@example.com', company: 'Example Shop' });
+    await expect
+      .poll(() =>
+        latestEmail(
+          app.web.service.database,
+          'billing@example.com',
+          `Compliance Shield is now monitoring ${domain}`,
+        ),
+      )
+      .toBeDefined();
+    expect(takePageErrors()).toEqual([]);
+  });
+
+  it('asks a visitor who is not signed in to log in, and brings them back', async () => {
+    const visitor = await (await app.web.newContext()).newPage();
+    await visitor.goto(`/subscribe/${scanId}`);
+    await visitor
+      .getByRole('heading', { level: 1, name: 'Complete Your ADA Protection' })
+      .waitFor();
+    await visitor.getByText('Log in to subscribe', { exact: true }).waitFor();
+    expect(await visitor.getByLabel('Email').count()).toBe(0);
+    const signUpLink = visitor.getByRole('link', { name: 'Sign up', exact: true });
+    expect(await signUpLink.getAttribute('href')).toBe(
+      `/app/signup?next=${encodeURIComponent(`/subscribe/${scanId}`)}`,
+    );
+    await visitor.getByRole('main').getByRole('link', { name: 'Log in', exact: true }).click();
+    await visitor.waitForURL('**/app/login?next=*');
+    await visitor.getByLabel('Email').fill(owner);
+    await visitor.getByLabel('Password', { exact: true }).fill(strongPassword);
+    await visitor.getByRole('button', { name: 'Log in' }).click();
+    await visitor.waitForURL(`**/subscribe/${scanId}`);
+    // The owner already monitors the domain, so the checkout says so instead of selling it again.
+    await visitor.getByText(`You already monitor ${domain}.`, { exact: true }).waitFor();
+    await visitor.close();
+    expect(takePageErrors()).toEqual([]);
+  });
+
+  it('says so when the scan does not exist', async () => {
+    await page.goto('/subscribe/00000000-0000-4000-8000-000000000000');
+    await page.getByRole('heading', { name: 'Scan Not Found' }).waitFor();
+    await page.getByText('Please start a new accessibility scan.', { exact: true }).waitFor();
+    expect(takePageErrors()).toEqual([]);
+  });
+});
