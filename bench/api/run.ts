@@ -17,9 +17,9 @@ import { summarizeScan } from '../../src/ai/summary.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { createQueue } from '../../src/jobs/boss.js';
 import { markRunning, storeResult } from '../../src/jobs/scan-store.js';
-import { complaints, scans } from '../../src/db/schema/index.js';
+import { complaints, domains, scans, users } from '../../src/db/schema/index.js';
 import { createPagePool, scanPage, type PagePool } from '../../src/scanner/index.js';
-import type { PageScanResult } from '../../src/contract/index.js';
+import { domainMonthlyPriceCents, type PageScanResult } from '../../src/contract/index.js';
 import { buildApp } from '../../src/server/app.js';
 import { startStaticServer } from '../../test/support/static-server.js';
 
@@ -57,22 +57,43 @@ async function scanFixture(pool: PagePool): Promise<PageScanResult> {
   }
 }
 
-async function seed(database: Database, result: PageScanResult): Promise<string> {
+async function seed(database: Database, result: PageScanResult, userId: string): Promise<string> {
   const [row] = await database.db
     .insert(scans)
-    .values({ url: result.url, domain: 'bench.example' })
+    .values({ url: result.url, domain: 'bench.example', userId })
     .returning({ id: scans.id });
   await markRunning(database.db, row!.id, row!.id, 0);
   await storeResult(database.db, row!.id, result, await summarizeScan(result));
   return row!.id;
 }
 
+/** The owner monitoring bench.example: public pages exist only for a monitored domain. */
+async function seedOwner(database: Database): Promise<string> {
+  const [owner] = await database.db
+    .insert(users)
+    .values({ email: 'owner@bench.example', name: 'Bench owner' })
+    .returning({ id: users.id });
+  await database.db.insert(domains).values({
+    userId: owner!.id,
+    domain: 'bench.example',
+    status: 'active',
+    domainIndex: 1,
+    monthlyPrice: domainMonthlyPriceCents(1),
+    monitoringSince: new Date(),
+  });
+  return owner!.id;
+}
+
 /**
- * A status page as a monitored site has it: a history of scans (the audit trail shows the last
- * ten) and visitors' complaints, some resolved.
+ * A status page as a monitored site has it: a history of the owner's scans (the audit trail shows
+ * the last ten) and visitors' complaints, some resolved.
  */
-async function seedHistory(database: Database, result: PageScanResult): Promise<void> {
-  for (let i = 0; i < 11; i++) await seed(database, result);
+async function seedHistory(
+  database: Database,
+  result: PageScanResult,
+  userId: string,
+): Promise<void> {
+  for (let i = 0; i < 11; i++) await seed(database, result, userId);
   await database.db.insert(complaints).values(
     Array.from({ length: 6 }, (_, i) => ({
       domain: 'bench.example',
@@ -96,8 +117,9 @@ async function measure(
   );
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const scanId = await seed(database, result);
-  await seedHistory(database, result);
+  const ownerId = await seedOwner(database);
+  const scanId = await seed(database, result, ownerId);
+  await seedHistory(database, result, ownerId);
   const status = '/api/public/status/bench.example';
   const statusEtag = (await fetch(base + status)).headers.get('etag');
   const endpoints: { path: string; label: string; headers?: Record<string, string> }[] = [
