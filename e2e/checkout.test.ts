@@ -36,12 +36,18 @@ describe('checkout', () => {
     await page.waitForURL('**/report/*', { timeout: 90_000 });
     scanId = new URL(page.url()).pathname.split('/').pop()!;
     await page.getByRole('heading', { level: 1, name: /Accessibility report for/ }).waitFor();
+    const checkoutLink = page.getByRole('link', {
+      name: `Protect ${domain} with Compliance Shield`,
+    });
+    await checkoutLink.waitFor();
 
     // Nobody monitors the site yet, so it has no public pages.
     await page.goto(`/status/${domain}`);
     await page.getByRole('heading', { name: 'Domain Not Found' }).waitFor();
 
-    await page.goto(`/subscribe/${scanId}`);
+    await page.goBack();
+    await checkoutLink.click();
+    await page.waitForURL(`**/subscribe/${scanId}`);
     await page.getByRole('heading', { level: 1, name: 'Complete Your ADA Protection' }).waitFor();
     await page.getByText('Demo payment: no card is charged', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Professional' }).waitFor();

@@ -102,6 +102,14 @@ export function ReportPage() {
       <div className="grid min-w-0 gap-8">
         <Summary data={data} />
         {data.scan.status === 'completed' && <ShareControl scanId={data.scanId} />}
+        {data.scan.status === 'completed' && (
+          <Link
+            className="font-semibold text-brand-600 underline"
+            to={paths.subscribe.getHref(data.scanId)}
+          >
+            Protect {data.domain} with Compliance Shield
+          </Link>
+        )}
         <Documents data={data} />
         <Issues issues={data.issues} />
       </div>
