@@ -195,3 +195,52 @@ describe('sharing a scan from its report page', () => {
     expect(takePageErrors()).toEqual([]);
   });
 });
+
+describe('the landing page video', () => {
+  it('plays a recording of the product, with a button that pauses and plays it', async () => {
+    const landing = await (await app.web.newContext()).newPage();
+    await landing.goto('/');
+    const video = landing.getByRole('figure').locator('video');
+    expect(await video.getAttribute('aria-describedby')).toBe('product-video-caption');
+    await landing.getByText(/silent demo of a real scan/).waitFor();
+    const source = await video.locator('source').getAttribute('src');
+    const file = await landing.request.get(source!);
+    expect(file.headers()['content-type']).toBe('video/webm');
+    expect((await file.body()).byteLength).toBeLessThan(1.5 * 1024 * 1024);
+    expect((await landing.request.get((await video.getAttribute('poster'))!)).ok()).toBe(true);
+
+    const paused = () => video.evaluate((v: HTMLVideoElement) => v.paused);
+    // Muted and inline, it starts on its own and its pictures move.
+    const pause = landing.getByRole('button', { name: 'Pause the product demo' });
+    await pause.waitFor();
+    await landing.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.5);
+    expect(await video.evaluate((v: HTMLVideoElement) => [v.muted, v.loop])).toEqual([true, true]);
+    await pause.click();
+    await screenshot(landing, 'landing-video');
+    const play = landing.getByRole('button', { name: 'Play the product demo' });
+    await play.waitFor();
+    expect(await paused()).toBe(true);
+    await play.click();
+    await pause.waitFor();
+    expect(await paused()).toBe(false);
+    expect(takePageErrors()).toEqual([]);
+  });
+
+  it('does not start on its own for a visitor who asked for reduced motion', async () => {
+    const context = await app.web.newContext();
+    const landing = await context.newPage();
+    await landing.emulateMedia({ reducedMotion: 'reduce' });
+    await landing.goto('/');
+    const play = landing.getByRole('button', { name: 'Play the product demo' });
+    await play.waitFor();
+    await landing.waitForTimeout(1000);
+    const video = landing.getByRole('figure').locator('video');
+    expect(await video.evaluate((v: HTMLVideoElement) => [v.paused, v.currentTime])).toEqual([
+      true,
+      0,
+    ]);
+    await play.click();
+    await landing.getByRole('button', { name: 'Pause the product demo' }).waitFor();
+    expect(takePageErrors()).toEqual([]);
+  });
+});

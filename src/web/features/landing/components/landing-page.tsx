@@ -14,6 +14,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Faq } from './faq';
 import { HowItWorks } from './how-it-works';
+import { ProductVideo } from './product-video';
 import { SignupModal } from './signup-modal';
 import { UrlForm } from './url-form';
 
@@ -96,6 +97,7 @@ export function LandingPage() {
           <Button variant="link" className="mt-4" onClick={() => setSignupOpen(true)}>
             Or get your free compliance page by email
           </Button>
+          <ProductVideo />
         </div>
       </section>
 
