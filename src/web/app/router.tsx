@@ -1,69 +1,184 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { NotFoundPage } from '../components/layout/not-found-page';
-import { PublicLayout } from './public-layout';
 import { RootLayout } from '../components/layout/root-layout';
-import { LoginPage } from '../features/auth/components/login-page';
+import { Spinner } from '../components/ui/spinner';
 import { ProtectedRoute } from '../features/auth/components/protected-route';
-import { ResetPasswordPage } from '../features/auth/components/reset-password-page';
-import { SetNewPasswordPage } from '../features/auth/components/set-new-password-page';
-import { SignupPage } from '../features/auth/components/signup-page';
-import { ReportPage } from '../features/report/components/report-page';
-import { CheckoutPage } from '../features/billing/components/checkout-page';
-import { RawReportPage } from '../features/report/components/raw-report-page';
-import { AboutPage } from '../features/legal/components/about-page';
-import { PrivacyPage } from '../features/legal/components/privacy-page';
-import { TermsPage } from '../features/legal/components/terms-page';
-import { DomainAuditPage } from '../features/public/components/domain-audit-page';
-import { PublicScanPage } from '../features/public/components/public-scan-page';
-import { StatusPage } from '../features/public/components/status-page';
-import { VpatPage } from '../features/vpat/components/vpat-page';
-import { MultiPageAuditPage } from '../features/audits/components/multi-page-audit-page';
-import { SmartDiscoveryPage } from '../features/audits/components/smart-discovery-page';
-import { SmartScanPage } from '../features/audits/components/smart-scan-page';
 import { LandingPage } from '../features/landing/components/landing-page';
-import { DashboardPage } from '../features/scans/components/dashboard-page';
-import { RawResultsPage } from '../features/scans/components/raw-results-page';
-import { LiveScan } from '../features/live-scan/components/live-scan';
-import { ScanPage } from '../features/scans/components/scan-page';
+import type { LiveScanThemeId } from '../features/live-scan/themes';
 import { AppLayout } from './app-layout';
 import { paths } from './paths';
+import { PublicLayout } from './public-layout';
+
+/**
+ * A screen loaded on first visit: each feature is its own chunk, so the landing page (loaded
+ * eagerly, the usual way in) does not carry the scan tools, documents and dashboard with it.
+ */
+function screen<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async () => ({ Component: pick(await load()) });
+}
+
+/** The five live-scan demo pages: one component, five themes. */
+const liveScan = (theme: LiveScanThemeId) => async () => {
+  const { LiveScan } = await import('../features/live-scan/components/live-scan');
+  return {
+    Component: function LiveScanScreen() {
+      return <LiveScan theme={theme} />;
+    },
+  };
+};
+
+/** Shown while the first screen's code loads (spec §2: the start-up placeholder then fades). */
+function BootFallback() {
+  return <Spinner label="Loading Conformly" className="min-h-screen" />;
+}
 
 /**
  * React Router 7 in data mode: nested layouts (public frame, signed-in frame behind the gate),
- * URL parameters and search params, scroll restoration, and no server rendering to set up.
+ * URL parameters and search params, scroll restoration, lazily loaded screens, and no server
+ * rendering to set up.
  */
 export function createAppRouter() {
   return createBrowserRouter([
     {
       element: <RootLayout />,
+      HydrateFallback: BootFallback,
       children: [
         {
           element: <PublicLayout />,
           children: [
             { path: paths.home.path, element: <LandingPage /> },
-            { path: paths.login.path, element: <LoginPage /> },
-            { path: paths.signup.path, element: <SignupPage /> },
-            { path: paths.resetPassword.path, element: <ResetPasswordPage /> },
-            { path: paths.resetPasswordWithToken.path, element: <SetNewPasswordPage /> },
-            { path: paths.report.path, element: <ReportPage /> },
-            { path: paths.subscribe.path, element: <CheckoutPage /> },
-            { path: paths.rawReport.path, element: <RawReportPage /> },
-            { path: paths.status.path, element: <StatusPage /> },
-            { path: paths.audit.path, element: <DomainAuditPage /> },
-            { path: paths.publicAudit.path, element: <PublicScanPage /> },
-            { path: paths.rawResults.path, element: <RawResultsPage /> },
-            { path: paths.liveScan.path, element: <LiveScan theme="light" /> },
-            { path: paths.realScan.path, element: <LiveScan theme="real" /> },
-            { path: paths.cinematicScan.path, element: <LiveScan theme="cinematic" /> },
-            { path: paths.premiumScan.path, element: <LiveScan theme="terminal" /> },
-            { path: paths.modernScan.path, element: <LiveScan theme="professional" /> },
-            { path: paths.multiPageAudit.path, element: <MultiPageAuditPage /> },
-            { path: paths.smartScan.path, element: <SmartScanPage /> },
-            { path: paths.smartDiscovery.path, element: <SmartDiscoveryPage /> },
-            { path: paths.vpat.path, element: <VpatPage /> },
-            { path: paths.about.path, element: <AboutPage /> },
-            { path: paths.privacy.path, element: <PrivacyPage /> },
-            { path: paths.terms.path, element: <TermsPage /> },
+            {
+              path: paths.login.path,
+              lazy: screen(
+                () => import('../features/auth/components/login-page'),
+                (m) => m.LoginPage,
+              ),
+            },
+            {
+              path: paths.signup.path,
+              lazy: screen(
+                () => import('../features/auth/components/signup-page'),
+                (m) => m.SignupPage,
+              ),
+            },
+            {
+              path: paths.resetPassword.path,
+              lazy: screen(
+                () => import('../features/auth/components/reset-password-page'),
+                (m) => m.ResetPasswordPage,
+              ),
+            },
+            {
+              path: paths.resetPasswordWithToken.path,
+              lazy: screen(
+                () => import('../features/auth/components/set-new-password-page'),
+                (m) => m.SetNewPasswordPage,
+              ),
+            },
+            {
+              path: paths.report.path,
+              lazy: screen(
+                () => import('../features/report/components/report-page'),
+                (m) => m.ReportPage,
+              ),
+            },
+            {
+              path: paths.rawReport.path,
+              lazy: screen(
+                () => import('../features/report/components/raw-report-page'),
+                (m) => m.RawReportPage,
+              ),
+            },
+            {
+              path: paths.subscribe.path,
+              lazy: screen(
+                () => import('../features/billing/components/checkout-page'),
+                (m) => m.CheckoutPage,
+              ),
+            },
+            {
+              path: paths.status.path,
+              lazy: screen(
+                () => import('../features/public/components/status-page'),
+                (m) => m.StatusPage,
+              ),
+            },
+            {
+              path: paths.audit.path,
+              lazy: screen(
+                () => import('../features/public/components/domain-audit-page'),
+                (m) => m.DomainAuditPage,
+              ),
+            },
+            {
+              path: paths.publicAudit.path,
+              lazy: screen(
+                () => import('../features/public/components/public-scan-page'),
+                (m) => m.PublicScanPage,
+              ),
+            },
+            {
+              path: paths.rawResults.path,
+              lazy: screen(
+                () => import('../features/scans/components/raw-results-page'),
+                (m) => m.RawResultsPage,
+              ),
+            },
+            { path: paths.liveScan.path, lazy: liveScan('light') },
+            { path: paths.realScan.path, lazy: liveScan('real') },
+            { path: paths.cinematicScan.path, lazy: liveScan('cinematic') },
+            { path: paths.premiumScan.path, lazy: liveScan('terminal') },
+            { path: paths.modernScan.path, lazy: liveScan('professional') },
+            {
+              path: paths.multiPageAudit.path,
+              lazy: screen(
+                () => import('../features/audits/components/multi-page-audit-page'),
+                (m) => m.MultiPageAuditPage,
+              ),
+            },
+            {
+              path: paths.smartScan.path,
+              lazy: screen(
+                () => import('../features/audits/components/smart-scan-page'),
+                (m) => m.SmartScanPage,
+              ),
+            },
+            {
+              path: paths.smartDiscovery.path,
+              lazy: screen(
+                () => import('../features/audits/components/smart-discovery-page'),
+                (m) => m.SmartDiscoveryPage,
+              ),
+            },
+            {
+              path: paths.vpat.path,
+              lazy: screen(
+                () => import('../features/vpat/components/vpat-page'),
+                (m) => m.VpatPage,
+              ),
+            },
+            {
+              path: paths.about.path,
+              lazy: screen(
+                () => import('../features/legal/components/about-page'),
+                (m) => m.AboutPage,
+              ),
+            },
+            {
+              path: paths.privacy.path,
+              lazy: screen(
+                () => import('../features/legal/components/privacy-page'),
+                (m) => m.PrivacyPage,
+              ),
+            },
+            {
+              path: paths.terms.path,
+              lazy: screen(
+                () => import('../features/legal/components/terms-page'),
+                (m) => m.TermsPage,
+              ),
+            },
             { path: '*', element: <NotFoundPage /> },
           ],
         },
@@ -73,8 +188,20 @@ export function createAppRouter() {
             {
               element: <AppLayout />,
               children: [
-                { path: paths.dashboard.path, element: <DashboardPage /> },
-                { path: paths.scan.path, element: <ScanPage /> },
+                {
+                  path: paths.dashboard.path,
+                  lazy: screen(
+                    () => import('../features/scans/components/dashboard-page'),
+                    (m) => m.DashboardPage,
+                  ),
+                },
+                {
+                  path: paths.scan.path,
+                  lazy: screen(
+                    () => import('../features/scans/components/scan-page'),
+                    (m) => m.ScanPage,
+                  ),
+                },
               ],
             },
           ],

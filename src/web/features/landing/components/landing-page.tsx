@@ -8,15 +8,19 @@ import {
   RefreshCcw,
   ScrollText,
 } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { usePageTitle } from '../../../app/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Faq } from './faq';
 import { HowItWorks } from './how-it-works';
 import { ProductVideo } from './product-video';
-import { SignupModal } from './signup-modal';
 import { UrlForm } from './url-form';
+
+// The modal carries the form libraries; the landing page loads them when a visitor opens it.
+const SignupModal = lazy(() =>
+  import('./signup-modal').then((module) => ({ default: module.SignupModal })),
+);
 
 const stats = [
   { value: '3', label: 'independent engines on every page: axe-core, Pa11y and IBM Equal Access' },
@@ -72,6 +76,12 @@ export function LandingPage() {
   usePageTitle('Accessibility compliance scanning');
   const urlField = useRef<HTMLInputElement>(null);
   const [signupOpen, setSignupOpen] = useState(false);
+  // Kept mounted after the first opening, so closing it returns focus to the button as usual.
+  const [signupRequested, setSignupRequested] = useState(false);
+  const openSignup = () => {
+    setSignupRequested(true);
+    setSignupOpen(true);
+  };
 
   const scrollToUrlField = () => {
     urlField.current?.scrollIntoView({ block: 'center' });
@@ -94,7 +104,7 @@ export function LandingPage() {
             statement PDF and VPAT reports.
           </p>
           <UrlForm inputRef={urlField} />
-          <Button variant="link" className="mt-4" onClick={() => setSignupOpen(true)}>
+          <Button variant="link" className="mt-4" onClick={openSignup}>
             Or get your free compliance page by email
           </Button>
           <ProductVideo />
@@ -205,7 +215,11 @@ export function LandingPage() {
         </div>
       </section>
 
-      <SignupModal open={signupOpen} onOpenChange={setSignupOpen} initialUrl="" />
+      {signupRequested && (
+        <Suspense fallback={null}>
+          <SignupModal open={signupOpen} onOpenChange={setSignupOpen} initialUrl="" />
+        </Suspense>
+      )}
     </>
   );
 }
