@@ -136,7 +136,7 @@ describe('the raw analysis page', () => {
 });
 
 describe('sharing a scan from its report page', () => {
-  it('lets the account that ran the scan publish its audit page, and tells anyone else', async () => {
+  it('lets the account that ran the scan publish its audit page, and no one else', async () => {
     const ownerContext = await app.web.newContext();
     await ownerContext.grantPermissions(['clipboard-read', 'clipboard-write']);
     const owner = await ownerContext.newPage();
@@ -169,19 +169,16 @@ describe('sharing a scan from its report page', () => {
     await owner.getByRole('link', { name: 'View the public audit page' }).click();
     await owner.getByText('AUDITED', { exact: true }).waitFor();
 
-    // Someone else opening the report sees the page is public but cannot hide it.
+    // Someone else opening the report gets no switch, and the server refuses them anyway.
     const stranger = await (await app.web.newContext()).newPage();
     await stranger.goto(`/report/${scanId}`);
-    const strangerSwitch = stranger.getByRole('switch', { name: 'Public audit page' });
-    await stranger.waitForFunction(
-      () => document.querySelector('[role="switch"]')?.getAttribute('aria-checked') === 'true',
-    );
-    await strangerSwitch.click();
-    await stranger
-      .getByRole('alert')
-      .getByText('Only the account that ran this scan can share it', { exact: true })
-      .waitFor();
-    expect(await strangerSwitch.getAttribute('aria-checked')).toBe('true');
+    await stranger.getByRole('heading', { name: 'Documents' }).first().waitFor();
+    expect(await stranger.getByRole('switch', { name: 'Public audit page' }).count()).toBe(0);
+    const refused = await stranger.request.patch(`/api/scans/${scanId}/visibility`, {
+      data: { isPublic: false },
+    });
+    expect([403, 404]).toContain(refused.status());
+    expect((await owner.request.get(`/api/public/scan/${scanId}`)).status()).toBe(200);
 
     await owner.goto(`/report/${scanId}`);
     await owner.waitForFunction(

@@ -109,6 +109,8 @@ export const ReportResponse = z.object({
   scanDate: z.string(),
   totalIssues: z.number().int(),
   scanId: z.uuid(),
+  /** Whether the scan's public audit page is on, and whether the caller may switch it. */
+  sharing: z.object({ isPublic: z.boolean(), canChange: z.boolean() }),
   axe: AxeRaw.optional(),
   pa11y: Pa11yRaw.optional(),
   ibm: IbmRaw.optional(),

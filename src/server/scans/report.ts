@@ -27,7 +27,7 @@ export function toReportIssue(issue: IssueRecord): ReportIssue {
 export function toReport(
   scan: ScanRecord,
   issues: IssueRecord[],
-  options: { raw: boolean },
+  options: { raw: boolean; sharing: ReportResponse['sharing'] },
 ): ReportResponse {
   const report: ReportResponse = {
     scan: {
@@ -55,6 +55,7 @@ export function toReport(
     scanDate: (scan.completedAt ?? scan.createdAt).toISOString(),
     totalIssues: scan.totalIssues,
     scanId: scan.id,
+    sharing: options.sharing,
   };
   if (options.raw) {
     if (scan.axeData) report.axe = scan.axeData;

@@ -73,7 +73,9 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
       schema: { params: ReportParams, querystring: ReportQuery, response: { 200: ReportResponse } },
     },
     async (request) =>
-      service.getReport(deps, request.params.scanId, { raw: request.query.raw === 'true' }),
+      service.getReport(deps, caller(request), request.params.scanId, {
+        raw: request.query.raw === 'true',
+      }),
   );
 
   app.patch(

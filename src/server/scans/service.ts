@@ -9,7 +9,7 @@ import type {
   ScanVisibilityResponse,
 } from '../../contract/index.js';
 import type { AppDb } from '../../db/client.js';
-import { sendJob } from '../../jobs/boss.js';
+import { createScan } from '../../jobs/scan-queue.js';
 import { assertPublicTarget, normalizeTargetUrl, UrlSafetyError } from '../../scanner/index.js';
 import {
   ConflictError,
@@ -68,15 +68,13 @@ export async function startScan(
     if (error instanceof UrlSafetyError) throw new InvalidError(error.message);
     throw error;
   }
-  const scan = await repo.insertScan(deps.db, {
+  const scan = await createScan(deps.db, deps.boss, {
     url: url.href,
     domain: url.hostname.replace(/^www\./, ''),
     visitorId: caller.clientId,
     userId: caller.userId,
     requestedByIp: caller.ip,
   });
-  const { jobId } = await sendJob(deps.boss, 'scan-page', { scanId: scan.id, url: url.href });
-  await repo.setScanJob(deps.db, scan.id, jobId);
   return { id: scan.id };
 }
 
@@ -89,12 +87,18 @@ export async function listScans(deps: ScanServiceDeps, caller: Caller): Promise<
 
 export async function getReport(
   deps: ScanServiceDeps,
+  caller: Caller,
   scanId: string,
   options: { raw: boolean },
 ): Promise<ReportResponse> {
   const scan = await repo.findScanForReport(deps.db, scanId, options);
   if (!scan) throw reportNotFound();
-  return toReport(scan, await repo.listIssues(deps.db, scanId), options);
+  // The owner is the account that started the scan; an anonymous scan has no one to share it.
+  const canChange = caller.userId !== undefined && scan.userId === caller.userId;
+  return toReport(scan, await repo.listIssues(deps.db, scanId), {
+    ...options,
+    sharing: { isPublic: scan.isPublic, canChange },
+  });
 }
 
 /**
@@ -123,7 +127,7 @@ export async function analyze(
 ): Promise<ReportResponse> {
   const { id } = await startScan(deps, caller, input);
   await waitForCompletion(deps, id, signal);
-  return getReport(deps, id, { raw: false });
+  return getReport(deps, caller, id, { raw: false });
 }
 
 /** `POST /api/raw-scan`: scan now and answer each engine's raw output. */

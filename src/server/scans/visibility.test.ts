@@ -101,4 +101,16 @@ describe('PATCH /api/scans/:id/visibility', () => {
     expect((await patch(owner, 'not-a-uuid', { isPublic: true })).statusCode).toBe(400);
     expect(await isPublicNow()).toBe(false);
   });
+
+  it("tells the report's reader whether the page is public and whether they may change that", async () => {
+    await patch(owner, scanId, { isPublic: true });
+    const anonymous = new TestBrowser(service.app, '10.1.0.4');
+    const sharingOf = async (browser: TestBrowser) =>
+      (await browser.get(`/api/report/${scanId}`)).json().sharing;
+    expect(await sharingOf(owner)).toEqual({ isPublic: true, canChange: true });
+    expect(await sharingOf(stranger)).toEqual({ isPublic: true, canChange: false });
+    expect(await sharingOf(anonymous)).toEqual({ isPublic: true, canChange: false });
+    await patch(owner, scanId, { isPublic: false });
+    expect(await sharingOf(owner)).toEqual({ isPublic: false, canChange: true });
+  });
 });

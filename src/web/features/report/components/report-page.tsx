@@ -101,7 +101,9 @@ export function ReportPage() {
       </nav>
       <div className="grid min-w-0 gap-8">
         <Summary data={data} />
-        {data.scan.status === 'completed' && <ShareControl scanId={data.scanId} />}
+        {data.scan.status === 'completed' && data.sharing.canChange && (
+          <ShareControl scanId={data.scanId} sharing={data.sharing} />
+        )}
         {data.scan.status === 'completed' && (
           <Link
             className="font-semibold text-brand-600 underline"

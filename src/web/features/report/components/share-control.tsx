@@ -7,18 +7,24 @@ import { Card } from '../../../components/ui/card';
 import { ApiError, messageOf } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { toast } from '../../../lib/toast-store';
-import { useIsPublic, useSetScanVisibility } from '../api/scan-visibility';
+import type { ReportResponse } from '../../../../contract/scan-api';
+import { useSetScanVisibility } from '../api/scan-visibility';
 
 /**
  * The owner's switch for the scan's public audit page (/public/audit/{scanId}), with the link
- * and a copy button while it is on. The report does not say who owns the scan, so anyone sees
- * the switch and the server's 404 tells a non-owner that only the scan's account can share it.
+ * and a copy button while it is on. The report says whether the viewer owns the scan; the report
+ * page shows this control only to the owner, and the server refuses anyone else anyway.
  */
-export function ShareControl({ scanId }: { scanId: string }) {
-  const isPublic = useIsPublic(scanId, true);
+export function ShareControl({
+  scanId,
+  sharing,
+}: {
+  scanId: string;
+  sharing: ReportResponse['sharing'];
+}) {
   const change = useSetScanVisibility(scanId);
   const [refusal, setRefusal] = useState<string>();
-  const on = isPublic.data === true;
+  const on = sharing.isPublic;
   const publicHref = paths.publicAudit.getHref(scanId);
 
   const toggle = () => {
@@ -78,7 +84,7 @@ export function ShareControl({ scanId }: { scanId: string }) {
               aria-checked={on}
               aria-labelledby="public-switch-label"
               aria-describedby="public-switch-help"
-              disabled={isPublic.isPending || change.isPending}
+              disabled={change.isPending}
               onClick={toggle}
               className={cn(
                 'relative inline-flex h-7 w-12 items-center rounded-full border-2 border-transparent transition-colors focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60 motion-reduce:transition-none',
@@ -95,11 +101,6 @@ export function ShareControl({ scanId }: { scanId: string }) {
             </button>
           </div>
         </div>
-        {isPublic.isError && (
-          <p className="mt-3 text-sm text-bad">
-            {messageOf(isPublic.error, 'Could not read whether the audit page is public.')}
-          </p>
-        )}
         {refusal && (
           <p role="alert" className="mt-3 text-sm font-semibold text-bad">
             {refusal}
