@@ -30,7 +30,26 @@ describe('loadConfig', () => {
       google: undefined,
       stripeSecretKey: undefined,
       ai: undefined,
+      monitor: { enabled: true, cron: '0 * * * *', intervalHours: 168, batch: 50 },
     });
+  });
+
+  it('reads the monitoring schedule and refuses a bad one', () => {
+    expect(
+      loadConfig({
+        MONITOR_ENABLED: 'false',
+        MONITOR_CRON: '*/15 * * * *',
+        MONITOR_INTERVAL_HOURS: '24',
+        MONITOR_BATCH: '10',
+      }).monitor,
+    ).toEqual({ enabled: false, cron: '*/15 * * * *', intervalHours: 24, batch: 10 });
+    expect(
+      problemsOf({ MONITOR_CRON: 'hourly', MONITOR_INTERVAL_HOURS: '0', MONITOR_BATCH: 'x' }),
+    ).toEqual([
+      'MONITOR_CRON: must be a cron expression of 5 or 6 fields, e.g. "0 * * * *"',
+      'MONITOR_INTERVAL_HOURS: must be a whole number from 1 to 8760',
+      'MONITOR_BATCH: must be a whole number from 1 to 10000',
+    ]);
   });
 
   it('reads every setting', () => {

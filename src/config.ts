@@ -82,6 +82,18 @@ const EnvSchema = z.object({
   AI_BASE_URL: url(['http:', 'https:']),
   AI_API_KEY: optionalText,
   AI_MODEL: optionalText,
+  /** Rescan monitored domains on a schedule (public-area §1: weekly automated scans). */
+  MONITOR_ENABLED: flag(true),
+  /** How often due rescans are looked for, as a cron expression in UTC; default hourly. */
+  MONITOR_CRON: optionalText
+    .transform((value) => value ?? '0 * * * *')
+    .refine((value) => /^\S+(\s+\S+){4,5}$/.test(value), {
+      message: 'must be a cron expression of 5 or 6 fields, e.g. "0 * * * *"',
+    }),
+  /** Hours between two rescans of one domain; default a week. */
+  MONITOR_INTERVAL_HOURS: integer(168, 1, 24 * 365),
+  /** Rescans queued by one run at most, so a backlog is spread over several runs. */
+  MONITOR_BATCH: integer(50, 1, 10_000),
 });
 
 export interface Config {
@@ -106,6 +118,8 @@ export interface Config {
   stripeSecretKey: string | undefined;
   /** An OpenAI-compatible endpoint for AI summaries, when AI_BASE_URL and AI_MODEL are set. */
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  /** Scheduled rescans of monitored domains (src/jobs/monitor.ts). */
+  monitor: { enabled: boolean; cron: string; intervalHours: number; batch: number };
 }
 
 export class ConfigError extends Error {
@@ -174,5 +188,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.AI_BASE_URL && e.AI_MODEL
         ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL }
         : undefined,
+    monitor: {
+      enabled: e.MONITOR_ENABLED,
+      cron: e.MONITOR_CRON,
+      intervalHours: e.MONITOR_INTERVAL_HOURS,
+      batch: e.MONITOR_BATCH,
+    },
   };
 }

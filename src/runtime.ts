@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createQueue, type PgBoss } from './jobs/boss.js';
+import { startMonitoring, stopMonitoringSchedule, type MonitoringWorker } from './jobs/monitor.js';
 import { startScanWorker, type ScanWorker } from './jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from './scanner/index.js';
 
@@ -13,6 +14,8 @@ export interface Runtime {
   boss: PgBoss;
   pool: PagePool | undefined;
   worker: ScanWorker | undefined;
+  /** Scheduled rescans of monitored domains (MONITOR_ENABLED), in scanning processes. */
+  monitoring: MonitoringWorker | undefined;
   /** Stops taking jobs, lets running scans finish, then closes browser, queue and database. */
   close(): Promise<void>;
 }
@@ -36,12 +39,19 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
       ai: config.ai,
     });
   }
+  // Every scanning process registers the one schedule and takes runs; pg-boss sends each cron
+  // tick's run once (see startMonitoring). Turned off, the schedule is removed for all.
+  let monitoring: MonitoringWorker | undefined;
+  if (!config.monitor.enabled) await stopMonitoringSchedule(boss);
+  else if (options.scan) monitoring = await startMonitoring({ database, boss, ...config.monitor });
   return {
     database,
     boss,
     pool,
     worker,
+    monitoring,
     async close() {
+      await monitoring?.stop();
       await worker?.stop({ graceful: true });
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
       await pool?.close();

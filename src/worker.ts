@@ -3,14 +3,18 @@ import { closeOnSignals, startRuntime } from './runtime.js';
 
 /**
  * `npm run worker`: a scan worker without HTTP. Point several of them (on any machines) at one
- * Postgres with DATABASE_URL; each runs SCAN_CONCURRENCY scans at once.
+ * Postgres with DATABASE_URL; each runs SCAN_CONCURRENCY scans at once, and any of them may take
+ * the scheduled monitoring runs (MONITOR_ENABLED, on by default).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await startRuntime(config, { scan: true });
   closeOnSignals(() => runtime.close());
   console.log(
-    `scan worker ready: ${config.scanConcurrency} tab(s), ${runtime.database.kind} database`,
+    `scan worker ready: ${config.scanConcurrency} tab(s), ${runtime.database.kind} database, ` +
+      (config.monitor.enabled
+        ? `monitoring on ('${config.monitor.cron}' UTC, every ${config.monitor.intervalHours} h per domain)`
+        : 'monitoring off'),
   );
 }
 

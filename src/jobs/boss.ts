@@ -64,7 +64,8 @@ export interface SentJob {
 
 /**
  * Queues a job after validating its payload (InvalidJobPayloadError names every bad field). The
- * job id is the id of the row it works on, so sending twice for one scan queues it once.
+ * job id is the id of the row it works on, so sending twice for one scan queues it once; a job
+ * without a row (a monitoring run) gets a fresh id from pg-boss.
  */
 export async function sendJob<Q extends QueueName>(
   boss: PgBoss,
@@ -73,9 +74,10 @@ export async function sendJob<Q extends QueueName>(
   options: { startAfter?: Date } = {},
 ): Promise<SentJob> {
   const data = parseJobPayload(queue, payload);
-  const jobId = (jobs[queue].jobId as (payload: JobPayload<Q>) => string)(data);
-  const sent = await boss.send(queue, data, { id: jobId, ...options });
-  return { jobId, created: sent !== null };
+  const definition = jobs[queue] as { jobId?: (payload: JobPayload<Q>) => string };
+  const id = definition.jobId?.(data);
+  const sent = await boss.send(queue, data, { ...(id ? { id } : {}), ...options });
+  return { jobId: id ?? sent!, created: sent !== null };
 }
 
 export interface WorkOptions {

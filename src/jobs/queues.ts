@@ -42,6 +42,13 @@ export const AuditSitePayload = z.strictObject({
 });
 export type AuditSitePayload = z.infer<typeof AuditSitePayload>;
 
+/**
+ * Queue the rescans that are due (src/jobs/monitor.ts). pg-boss's scheduler sends it from the
+ * MONITOR_CRON schedule; it carries nothing, since each run reads the domains from the database.
+ */
+export const MonitorDomainsPayload = z.strictObject({});
+export type MonitorDomainsPayload = z.infer<typeof MonitorDomainsPayload>;
+
 interface RetryPolicy {
   /** Attempts after the first one. */
   retryLimit: number;
@@ -57,8 +64,8 @@ interface RetryPolicy {
 
 interface JobDefinition<Payload extends z.ZodType> {
   payload: Payload;
-  /** The job id: the id of the row the job works on. */
-  jobId(payload: z.infer<Payload>): string;
+  /** The job id: the id of the row the job works on; absent when pg-boss picks one. */
+  jobId?(payload: z.infer<Payload>): string;
   retry: RetryPolicy;
 }
 
@@ -74,6 +81,11 @@ export const jobs = {
     jobId: (payload: AuditSitePayload) => payload.auditSessionId,
     // Up to ten page budgets one after another, with room to spare.
     retry: { retryLimit: 1, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
+  },
+  'monitor-domains': {
+    payload: MonitorDomainsPayload,
+    // One retry for a database hiccup; a run that still fails is made up by the next one.
+    retry: { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
   },
 } satisfies Record<string, JobDefinition<z.ZodType>>;
 

@@ -1,7 +1,15 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PageScanResult } from '../contract/index.js';
 import type { AppDb } from '../db/client.js';
-import { artifacts, issues, scans, type ScanLogEntry, type ScanStage } from '../db/schema/index.js';
+import {
+  artifacts,
+  domains,
+  issues,
+  monitoredDomainStatuses,
+  scans,
+  type ScanLogEntry,
+  type ScanStage,
+} from '../db/schema/index.js';
 
 /**
  * What a scan worker writes to a scan's row while it runs and when it ends. Every write after the
@@ -87,7 +95,8 @@ export async function writeProgress(
 
 /**
  * Stores a finished scan in one transaction: issues as rows, screenshots as artifacts, raw engine
- * output and the score on the scan. A retried attempt replaces what an earlier one left behind.
+ * output and the score on the scan, and, for the owner of a monitored domain, the domain's
+ * last_scan_at. A retried attempt replaces what an earlier one left behind.
  * Returns false when the scan was aborted meanwhile (nothing is stored then).
  */
 export async function storeResult(
@@ -98,7 +107,7 @@ export async function storeResult(
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [claimed] = await tx
-      .select({ status: scans.status })
+      .select({ status: scans.status, domain: scans.domain, userId: scans.userId })
       .from(scans)
       .where(eq(scans.id, scanId))
       .for('update');
@@ -147,6 +156,7 @@ export async function storeResult(
       screenshotUrls.push(`/api/artifacts/${artifact!.id}`);
     }
 
+    const completedAt = new Date();
     const engineErrorLogs = Object.entries(result.engineErrors).map(([engine, message]) =>
       logEntry('warning', `${engine} failed: ${message}`, engine as ScanLogEntry['tool']),
     );
@@ -158,7 +168,7 @@ export async function storeResult(
         currentTool: null,
         toolProgress: 100,
         overallProgress: 100,
-        completedAt: new Date(),
+        completedAt,
         accessibilityScore: result.score.value,
         scoreLabel: result.score.label,
         totalIssues: result.summary.totalViolations,
@@ -182,8 +192,26 @@ export async function storeResult(
         ]),
       })
       .where(eq(scans.id, scanId));
+    if (claimed.userId) await noteOwnerScan(tx, claimed.domain, claimed.userId, completedAt);
     return true;
   });
+}
+
+/**
+ * A completed scan by the account monitoring its domain (a scheduled rescan or one the owner ran)
+ * is the domain's latest scan; anyone else's scan of the site says nothing about the owner's.
+ */
+async function noteOwnerScan(db: AppDb, domain: string, userId: string, completedAt: Date) {
+  await db
+    .update(domains)
+    .set({ lastScanAt: completedAt })
+    .where(
+      and(
+        eq(domains.domain, domain),
+        eq(domains.userId, userId),
+        inArray(domains.status, [...monitoredDomainStatuses]),
+      ),
+    );
 }
 
 /** Ends a running scan as failed, with a reason a user can read. */

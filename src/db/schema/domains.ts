@@ -19,6 +19,9 @@ import { createdAt, oneOf, timestamptz, updatedAt } from './columns.js';
 export const domainStatuses = ['active', 'trial', 'grace_period', 'expired', 'archived'] as const;
 export type DomainStatus = (typeof domainStatuses)[number];
 
+/** Statuses under which an owner monitors the site: it is rescanned and has public pages. */
+export const monitoredDomainStatuses = ['active', 'trial', 'grace_period'] as const;
+
 /** Badge configurator settings (spec dashboard-area §3, "Badge config"). */
 export interface BadgeSettings {
   variant?: string;
@@ -53,7 +56,10 @@ export const domains = pgTable(
     expiredAt: timestamptz('expired_at'),
     archivedAt: timestamptz('archived_at'),
     monitoringSince: timestamptz('monitoring_since'),
+    /** When the owner's latest scan of the domain completed (monitoring or not). */
     lastScanAt: timestamptz('last_scan_at'),
+    /** When scheduled monitoring last queued a rescan; claimed atomically so it queues once. */
+    lastMonitorQueuedAt: timestamptz('last_monitor_queued_at'),
     badgeActive: boolean('badge_active').notNull().default(false),
     badgeSettings: jsonb('badge_settings')
       .$type<BadgeSettings>()

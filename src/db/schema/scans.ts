@@ -37,6 +37,10 @@ export const scanStages = [
 ] as const;
 export type ScanStage = (typeof scanStages)[number];
 
+/** Who started a scan: a person (web, API, CLI) or the scheduled monitoring of a domain. */
+export const scanOrigins = ['request', 'monitoring'] as const;
+export type ScanOrigin = (typeof scanOrigins)[number];
+
 /** One line of the live log the progress screens show. */
 export interface ScanLogEntry {
   type: 'info' | 'success' | 'warning' | 'error';
@@ -62,6 +66,7 @@ export const scans = pgTable(
     idempotencyKey: text('idempotency_key'),
     url: text('url').notNull(),
     domain: text('domain').notNull(),
+    origin: text('origin', { enum: scanOrigins }).notNull().default('request'),
     status: text('status', { enum: scanStatuses }).notNull().default('pending'),
     accessibilityScore: integer('accessibility_score'),
     scoreLabel: text('score_label'),
@@ -112,6 +117,7 @@ export const scans = pgTable(
   (t) => [
     oneOf('scans_status_check', t.status, scanStatuses),
     oneOf('scans_stage_check', t.stage, scanStages),
+    oneOf('scans_origin_check', t.origin, scanOrigins),
     check('scans_overall_progress_check', sql`${t.overallProgress} between 0 and 100`),
     check('scans_tool_progress_check', sql`${t.toolProgress} between 0 and 100`),
     check(

@@ -2,18 +2,13 @@ import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { AppDb } from '../../db/client.js';
 import { issues, scans, type ScanLogEntry } from '../../db/schema/index.js';
 
-/** Queries of the scan API. Worker-side writes live in src/jobs/scan-store.ts. */
+/**
+ * Queries of the scan API. A new scan is created by src/jobs/scan-queue.ts (shared with scheduled
+ * monitoring); worker-side writes live in src/jobs/scan-store.ts.
+ */
 
 export type ScanRecord = typeof scans.$inferSelect;
 export type IssueRecord = typeof issues.$inferSelect;
-
-export interface NewScan {
-  url: string;
-  domain: string;
-  visitorId: string | undefined;
-  userId?: string | undefined;
-  requestedByIp: string;
-}
 
 /** A signed-in account, or an anonymous browser's client id. */
 export type ScanOwner = { userId: string } | { visitorId: string };
@@ -27,26 +22,6 @@ export function isOwnedBy(
   owner: ScanOwner,
 ): boolean {
   return 'userId' in owner ? row.userId === owner.userId : row.visitorId === owner.visitorId;
-}
-
-export async function insertScan(db: AppDb, scan: NewScan): Promise<ScanRecord> {
-  const [row] = await db
-    .insert(scans)
-    .values({
-      url: scan.url,
-      domain: scan.domain,
-      visitorId: scan.visitorId,
-      userId: scan.userId ?? null,
-      requestedByIp: scan.requestedByIp,
-      currentPage: scan.url,
-      logs: [{ type: 'info', message: `Queued ${scan.url}`, tool: 'system', timestamp: now() }],
-    })
-    .returning();
-  return row!;
-}
-
-export async function setScanJob(db: AppDb, scanId: string, jobId: string): Promise<void> {
-  await db.update(scans).set({ jobId }).where(eq(scans.id, scanId));
 }
 
 export async function findScan(db: AppDb, scanId: string): Promise<ScanRecord | undefined> {
@@ -182,8 +157,4 @@ export async function listUnfinishedScanIdsOf(db: AppDb, owner: ScanOwner): Prom
     .from(scans)
     .where(and(ownedBy(owner), inArray(scans.status, ['pending', 'running'])));
   return rows.map((row) => row.id);
-}
-
-function now(): string {
-  return new Date().toISOString();
 }

@@ -1,0 +1,79 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/support/service.js';
+import { loadConfig } from '../config.js';
+import { domains, scans, users } from '../db/schema/index.js';
+import { startRuntime } from '../runtime.js';
+import { sendJob } from './boss.js';
+
+/**
+ * What `npm start` and `npm run worker` do with monitoring: the process is started as they start
+ * it (startRuntime), on an embedded database in a folder kept between the two starts.
+ */
+describe('monitoring in a worker process', () => {
+  let dataDir: string;
+  const configWith = (env: Record<string, string>) =>
+    loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'conformly-monitoring-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('registers the hourly schedule and queues due rescans as its runs come', async () => {
+    const runtime = await startRuntime(configWith({}), { scan: true });
+    try {
+      expect(await runtime.boss.getSchedules()).toEqual([
+        expect.objectContaining({ name: 'monitor-domains', cron: '0 * * * *', timezone: 'UTC' }),
+      ]);
+
+      // A run, as the schedule sends it. Private addresses are refused by default, so this
+      // monitored loopback site's rescan is a failed scan on record, like anyone's would be.
+      const { db } = runtime.database;
+      const [owner] = await db
+        .insert(users)
+        .values({ email: 'owner@local.test', name: 'owner' })
+        .returning({ id: users.id });
+      await db.insert(domains).values({
+        userId: owner!.id,
+        domain: '127.0.0.1',
+        status: 'trial',
+        domainIndex: 1,
+        monthlyPrice: 4900,
+      });
+      await sendJob(runtime.boss, 'monitor-domains', {});
+
+      const scan = await eventually(async () => {
+        const [row] = await db
+          .select()
+          .from(scans)
+          .where(and(eq(scans.domain, '127.0.0.1'), eq(scans.status, 'failed')));
+        return row;
+      });
+      expect(scan).toMatchObject({
+        userId: owner!.id,
+        origin: 'monitoring',
+        url: 'https://127.0.0.1/',
+      });
+      expect(scan.error).toMatch(/private|loopback|local/i);
+      const [domain] = await db.select().from(domains).where(eq(domains.domain, '127.0.0.1'));
+      expect(domain!.lastMonitorQueuedAt).not.toBeNull();
+      expect(domain!.lastScanAt).toBeNull();
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('removes the schedule when MONITOR_ENABLED is false', async () => {
+    const runtime = await startRuntime(configWith({ MONITOR_ENABLED: 'false' }), { scan: true });
+    try {
+      expect(await runtime.boss.getSchedules()).toEqual([]);
+      expect(runtime.monitoring).toBeUndefined();
+    } finally {
+      await runtime.close();
+    }
+  });
+});

@@ -1,0 +1,177 @@
+import { and, asc, eq, inArray, isNull, lt, notExists, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type PgBoss from 'pg-boss';
+import type { AppDb, Database } from '../db/client.js';
+import { domains, monitoredDomainStatuses, scans, subscriptions } from '../db/schema/index.js';
+import { workJobs } from './boss.js';
+import type { QueueName } from './queues.js';
+import { insertScan, queueScan } from './scan-queue.js';
+
+/**
+ * Scheduled monitoring (DESIGN.md "Monitoring"; public-area §1, "weekly automated scans"): every
+ * domain an owner monitors is rescanned every MONITOR_INTERVAL_HOURS, as a scan owned by that
+ * owner, so it counts on the domain's public status and audit pages (ADR 0003) and moves its
+ * trend and badge. An hourly `monitor-domains` job queues the rescans that are due.
+ */
+
+export const monitorQueue = 'monitor-domains' satisfies QueueName;
+
+export interface MonitorOptions {
+  /** MONITOR_INTERVAL_HOURS: a domain is due this long after its last rescan was queued. */
+  intervalHours: number;
+  /** MONITOR_BATCH: rescans queued by one run at most; the rest wait for the next run. */
+  batch: number;
+}
+
+export interface QueuedMonitoringScan {
+  domainId: string;
+  domain: string;
+  userId: string;
+  scanId: string;
+  url: string;
+}
+
+const hourMs = 3_600_000;
+
+/** The scan the owner subscribed from, when it is of this domain: its address is rescanned. */
+const subscribedScan = alias(scans, 'subscribed_scan');
+
+/**
+ * A monitored domain whose last rescan was queued before `dueBefore` (or never) and whose owner
+ * has no scan of it still pending or running (that scan is as fresh as a rescan would be).
+ */
+function isDue(db: AppDb, dueBefore: Date) {
+  return and(
+    inArray(domains.status, [...monitoredDomainStatuses]),
+    or(isNull(domains.lastMonitorQueuedAt), lt(domains.lastMonitorQueuedAt, dueBefore)),
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(scans)
+        .where(
+          and(
+            eq(scans.domain, domains.domain),
+            eq(scans.userId, domains.userId),
+            inArray(scans.status, ['pending', 'running']),
+          ),
+        ),
+    ),
+  );
+}
+
+/**
+ * One monitoring run: queues a scan, owned by the domain's owner, of each due domain, oldest
+ * first and at most `options.batch`. Each domain is claimed by moving its last_monitor_queued_at
+ * to `now` under the same conditions that made it due, in the transaction that writes its scan;
+ * so two runs at once (two workers, or a run retried while the first is still going) queue each
+ * rescan once: on Postgres the second UPDATE waits for the first and then no longer matches.
+ * The scan's job is sent after that commit. The address is checked by the worker like any
+ * other scan's: a refused or unreachable site is a failed scan on record, tried again next time.
+ */
+export async function queueDueMonitoringScans(
+  db: AppDb,
+  boss: PgBoss,
+  now: Date,
+  options: MonitorOptions,
+): Promise<QueuedMonitoringScan[]> {
+  const dueBefore = new Date(now.getTime() - options.intervalHours * hourMs);
+  const candidates = await db
+    .select({
+      id: domains.id,
+      domain: domains.domain,
+      userId: domains.userId,
+      subscribedUrl: subscribedScan.url,
+    })
+    .from(domains)
+    .leftJoin(subscriptions, eq(subscriptions.id, domains.subscriptionId))
+    .leftJoin(
+      subscribedScan,
+      and(eq(subscribedScan.id, subscriptions.scanId), eq(subscribedScan.domain, domains.domain)),
+    )
+    .where(isDue(db, dueBefore))
+    .orderBy(sql`${domains.lastMonitorQueuedAt} asc nulls first`, asc(domains.createdAt))
+    .limit(options.batch);
+
+  const queued: QueuedMonitoringScan[] = [];
+  for (const candidate of candidates) {
+    const url = candidate.subscribedUrl ?? `https://${candidate.domain}/`;
+    const scan = await db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(domains)
+        .set({ lastMonitorQueuedAt: now })
+        .where(and(eq(domains.id, candidate.id), isDue(tx, dueBefore)))
+        .returning({ id: domains.id });
+      if (!claimed) return undefined;
+      return insertScan(tx, {
+        url,
+        domain: candidate.domain,
+        userId: candidate.userId,
+        origin: 'monitoring',
+      });
+    });
+    if (!scan) continue;
+    await queueScan(db, boss, scan);
+    queued.push({
+      domainId: candidate.id,
+      domain: candidate.domain,
+      userId: candidate.userId,
+      scanId: scan.id,
+      url,
+    });
+  }
+  return queued;
+}
+
+export interface MonitoringWorkerOptions extends MonitorOptions {
+  database: Database;
+  boss: PgBoss;
+  /** MONITOR_CRON: when runs start, in UTC. */
+  cron: string;
+  pollingIntervalSeconds?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface MonitoringWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * Registers the schedule and works its runs. pg-boss keeps schedules in one table keyed by queue
+ * name, so every process that starts registers the same row (an upsert) rather than a second
+ * schedule. Each pg-boss instance looks at that table every 30 s, but only the one that wins the
+ * `cron_on` timestamp of pg-boss's version table does so in a given interval, and the job it
+ * sends carries a singleton key for the minute: one run per cron tick however many workers run,
+ * and whichever worker is free takes it.
+ */
+export async function startMonitoring(options: MonitoringWorkerOptions): Promise<MonitoringWorker> {
+  const { database, boss } = options;
+  const onError = options.onError ?? ((error) => console.error('monitoring:', error));
+  await boss.schedule(monitorQueue, options.cron, {}, { tz: 'UTC' });
+  const ids = await workJobs(
+    boss,
+    monitorQueue,
+    { concurrency: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
+    async () => {
+      try {
+        const queued = await queueDueMonitoringScans(database.db, boss, new Date(), options);
+        return { queued: queued.length };
+      } catch (error) {
+        onError(error);
+        throw error;
+      }
+    },
+  );
+  return {
+    async stop() {
+      for (const id of ids) await boss.offWork({ id });
+    },
+  };
+}
+
+/**
+ * MONITOR_ENABLED=false: removes the schedule, so no process sends runs any more. (A process
+ * started later with monitoring on registers it again; set the variable alike on every process.)
+ */
+export async function stopMonitoringSchedule(boss: PgBoss): Promise<void> {
+  await boss.unschedule(monitorQueue);
+}
