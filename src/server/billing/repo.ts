@@ -5,14 +5,11 @@ import {
   domains,
   scans,
   subscriptions,
+  monitoredDomainStatuses,
   users,
-  type DomainStatus,
 } from '../../db/schema/index.js';
 
 /** Queries of checkout and subscriptions. Writes run inside the service's transaction. */
-
-/** Domain statuses under which an owner monitors the site (spec dashboard-area §4). */
-const monitoredStatuses: DomainStatus[] = ['active', 'trial', 'grace_period'];
 
 export async function findScan(db: AppDb, scanId: string) {
   const [row] = await db
@@ -60,7 +57,7 @@ export async function findMonitoredDomain(db: AppDb, domain: string) {
       trialEndsAt: domains.trialEndsAt,
     })
     .from(domains)
-    .where(and(eq(domains.domain, domain), inArray(domains.status, monitoredStatuses)))
+    .where(and(eq(domains.domain, domain), inArray(domains.status, [...monitoredDomainStatuses])))
     .limit(1);
   return row;
 }

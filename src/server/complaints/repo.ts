@@ -1,11 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppDb } from '../../db/client.js';
-import { complaints, domains, users } from '../../db/schema/index.js';
+import { complaints, domains, monitoredDomainStatuses, users } from '../../db/schema/index.js';
 
 /** Queries of the complaint channel. */
-
-/** Domain statuses under which an owner's public status page is live (dashboard-area §4). */
-export const monitoredStatuses = ['active', 'trial', 'grace_period'] as const;
 
 /** The owner who monitors `domain` now, if anyone does: the one who hears of a new concern. */
 export async function findMonitoringOwner(db: AppDb, domain: string) {
@@ -13,7 +10,7 @@ export async function findMonitoringOwner(db: AppDb, domain: string) {
     .select({ userId: users.id, email: users.email, name: users.name })
     .from(domains)
     .innerJoin(users, eq(users.id, domains.userId))
-    .where(and(eq(domains.domain, domain), inArray(domains.status, [...monitoredStatuses])))
+    .where(and(eq(domains.domain, domain), inArray(domains.status, [...monitoredDomainStatuses])))
     .limit(1);
   return row;
 }

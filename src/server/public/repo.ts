@@ -1,6 +1,12 @@
 import { and, count, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { AppDb } from '../../db/client.js';
-import { complaints, domains, scans, subscriptions } from '../../db/schema/index.js';
+import {
+  complaints,
+  domains,
+  monitoredDomainStatuses,
+  scans,
+  subscriptions,
+} from '../../db/schema/index.js';
 
 /** Queries of the public pages: small columns only, never raw engine output. */
 
@@ -20,9 +26,6 @@ export async function findPublicScan(db: AppDb, scanId: string) {
   return row;
 }
 
-/** Domain statuses under which an owner monitors the site (spec dashboard-area §4). */
-export const monitoredStatuses = ['active', 'trial', 'grace_period'] as const;
-
 /** The account monitoring the domain now, and since when; undefined when nobody does. */
 export async function findMonitoring(db: AppDb, domain: string) {
   const [row] = await db
@@ -32,7 +35,7 @@ export async function findMonitoring(db: AppDb, domain: string) {
       createdAt: domains.createdAt,
     })
     .from(domains)
-    .where(and(eq(domains.domain, domain), inArray(domains.status, [...monitoredStatuses])))
+    .where(and(eq(domains.domain, domain), inArray(domains.status, [...monitoredDomainStatuses])))
     .limit(1);
   return row;
 }
@@ -59,6 +62,7 @@ export async function listOwnerScans(db: AppDb, domain: string, ownerId: string,
       completedAt: scans.completedAt,
       aiSummary: scans.aiSummary,
       isPublic: scans.isPublic,
+      origin: scans.origin,
     })
     .from(scans)
     .where(

@@ -275,6 +275,29 @@ describe('GET /api/public/status/:domain', () => {
     expect(response.body).not.toContain('keyboard');
   });
 
+  it('names a scheduled rescan as monitoring in the audit trail', async () => {
+    const owner = await addUser('owner@rescanned.test');
+    await enroll(owner, 'rescanned.test', 'active');
+    await addScan({
+      domain: 'rescanned.test',
+      userId: owner,
+      origin: 'monitoring',
+      accessibilityScore: 95,
+      totalIssues: 1,
+      completedAt: day(6),
+    });
+    const status = PublicStatusResponse.parse(
+      (await get('/api/public/status/rescanned.test')).json(),
+    );
+    expect(status.auditTrail[0]).toEqual({
+      type: 'monitoring',
+      event: 'Scheduled rescan completed',
+      status: 'Completed',
+      date: day(6).toISOString(),
+      details: 'A page of rescanned.test: score 95, 1 issue found',
+    });
+  });
+
   it('bands the score as the spec does', async () => {
     expect((await get('/api/public/status/clean.test')).json().status).toBe('good_compliance');
     expect((await get('/api/public/status/poor.test')).json().status).toBe('at_risk');

@@ -95,9 +95,10 @@ function statusOfScore(score: number): PublicStatusResponse['status'] {
 function scanEntry(domain: string, scan: repo.OwnerScan): AuditTrailEntry {
   const score = scan.accessibilityScore === null ? 'no score' : `score ${scan.accessibilityScore}`;
   const page = scan.isPublic ? scan.url : `A page of ${domain}`;
+  const rescan = scan.origin === 'monitoring';
   return {
-    type: 'scan',
-    event: 'Accessibility scan completed',
+    type: rescan ? 'monitoring' : 'scan',
+    event: rescan ? 'Scheduled rescan completed' : 'Accessibility scan completed',
     status: 'Completed',
     date: (scan.completedAt ?? new Date(0)).toISOString(),
     details: `${page}: ${score}, ${scan.totalIssues} issue${scan.totalIssues === 1 ? '' : 's'} found`,
