@@ -1,17 +1,9 @@
-import { Download } from 'lucide-react';
 import type { AuditSummaryTable as SummaryTable } from '../../../../contract/audit';
-import { Button } from '../../../components/ui/button';
-import { track } from '../../../lib/analytics';
-import { saveText } from '../../../lib/download';
+import { ExportButtons } from './export-buttons';
 
 /** The audit summary table (spec §2 smart scan): overview, one row and one line per page, exports. */
 export function AuditSummaryTable({ table, fileStem }: { table: SummaryTable; fileStem: string }) {
   const columns = Object.keys(table.table[0] ?? {});
-  const download = (format: 'csv' | 'html') => {
-    track('feature_usage', { feature: 'audit_summary_export', format });
-    if (format === 'csv') saveText(table.formats.csv, `${fileStem}-audit-summary.csv`, 'text/csv');
-    else saveText(table.formats.html, `${fileStem}-audit-summary.html`, 'text/html');
-  };
   return (
     <section aria-labelledby="audit-table-heading" className="grid gap-3">
       <h2 id="audit-table-heading" className="text-2xl font-bold">
@@ -61,16 +53,12 @@ export function AuditSummaryTable({ table, fileStem }: { table: SummaryTable; fi
           </li>
         ))}
       </ul>
-      <div className="flex flex-wrap gap-2">
-        <Button type="button" variant="outline" onClick={() => download('csv')}>
-          <Download aria-hidden="true" className="h-4 w-4" />
-          Summary (CSV)
-        </Button>
-        <Button type="button" variant="outline" onClick={() => download('html')}>
-          <Download aria-hidden="true" className="h-4 w-4" />
-          Summary (HTML)
-        </Button>
-      </div>
+      <ExportButtons
+        feature="audit_summary_export"
+        label="Summary"
+        filename={`${fileStem}-audit-summary`}
+        formats={table.formats}
+      />
     </section>
   );
 }

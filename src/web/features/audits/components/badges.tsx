@@ -39,6 +39,15 @@ export function StatusBadge({ status }: { status: PageBadgeStatus }) {
   );
 }
 
+/** An axe rule's impact; critical and serious ones stand out. */
+export function ImpactBadge({ impact }: { impact: string | null }) {
+  return (
+    <Pill tone={impact === 'critical' || impact === 'serious' ? 'destructive' : 'neutral'}>
+      {impact ?? 'unknown'}
+    </Pill>
+  );
+}
+
 export function LocationBadge({ location }: { location: LinkLocation }) {
   return (
     <Pill tone="info">

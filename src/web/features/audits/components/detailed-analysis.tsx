@@ -1,12 +1,9 @@
-import { Download } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { DetailedAnalysis as Analysis, PageAnalysis } from '../../../../contract/audit';
-import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { track } from '../../../lib/analytics';
-import { saveText } from '../../../lib/download';
 import { examplesOf, moreText } from '../example-groups';
-import { Pill } from './badges';
+import { ImpactBadge } from './badges';
+import { ExportButtons } from './export-buttons';
 
 /**
  * The detailed page-by-page analysis (spec §2 smart scan): global totals, then per page the Pa11y
@@ -15,14 +12,6 @@ import { Pill } from './badges';
  */
 export function DetailedAnalysis({ analysis, fileStem }: { analysis: Analysis; fileStem: string }) {
   const totals = analysis.globalTotals;
-  const download = (format: 'markdown' | 'html') => {
-    track('feature_usage', { feature: 'detailed_analysis_export', format });
-    if (format === 'markdown') {
-      saveText(analysis.formats.markdown, `${fileStem}-detailed-analysis.md`, 'text/markdown');
-    } else {
-      saveText(analysis.formats.html, `${fileStem}-detailed-analysis.html`, 'text/html');
-    }
-  };
   return (
     <section aria-labelledby="detailed-analysis-heading" className="grid gap-4">
       <h2 id="detailed-analysis-heading" className="text-2xl font-bold">
@@ -33,16 +22,12 @@ export function DetailedAnalysis({ analysis, fileStem }: { analysis: Analysis; f
         {totals.totalPa11yIssues} Pa11y issues, {totals.totalAxeViolations} axe violations,{' '}
         {totals.totalIbmViolations} IBM violations.
       </p>
-      <div className="flex flex-wrap gap-2">
-        <Button type="button" variant="outline" onClick={() => download('markdown')}>
-          <Download aria-hidden="true" className="h-4 w-4" />
-          Report (Markdown)
-        </Button>
-        <Button type="button" variant="outline" onClick={() => download('html')}>
-          <Download aria-hidden="true" className="h-4 w-4" />
-          Report (HTML)
-        </Button>
-      </div>
+      <ExportButtons
+        feature="detailed_analysis_export"
+        label="Report"
+        filename={`${fileStem}-detailed-analysis`}
+        formats={analysis.formats}
+      />
       {Object.entries(analysis.pages).map(([id, page]) => (
         <PageAnalysisCard key={id} page={page} />
       ))}
@@ -77,15 +62,7 @@ function PageAnalysisCard({ page }: { page: PageAnalysis }) {
           <Group title="Axe violations" empty="No axe violations.">
             {page.axeViolations.map((violation) => (
               <li key={violation.id}>
-                <Pill
-                  tone={
-                    violation.impact === 'critical' || violation.impact === 'serious'
-                      ? 'destructive'
-                      : 'neutral'
-                  }
-                >
-                  {violation.impact ?? 'unknown'}
-                </Pill>{' '}
+                <ImpactBadge impact={violation.impact} />{' '}
                 <span className="font-mono">{violation.id}</span> ({violation.count}):{' '}
                 {violation.description}
               </li>

@@ -3,7 +3,7 @@ import { Card } from '../../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { formatDuration } from '../format-duration';
 import type { PageRun } from '../page-runs';
-import { Pill, StatusBadge } from './badges';
+import { ImpactBadge, Pill, StatusBadge } from './badges';
 
 /**
  * One page of a multi-page scan: its status badge, then the three engines' raw findings in tabs
@@ -66,16 +66,8 @@ function EngineTabs({ page }: { page: AuditPageResult }) {
           <ul className="mt-2 grid gap-2 text-sm">
             {page.axeRaw?.violations.map((rule) => (
               <li key={rule.id}>
-                <Pill
-                  tone={
-                    rule.impact === 'critical' || rule.impact === 'serious'
-                      ? 'destructive'
-                      : 'neutral'
-                  }
-                >
-                  {rule.impact ?? 'unknown'}
-                </Pill>{' '}
-                <span className="font-mono">{rule.id}</span>: {rule.description}
+                <ImpactBadge impact={rule.impact} /> <span className="font-mono">{rule.id}</span>:{' '}
+                {rule.description}
                 <ul className="mt-1 pl-4 font-mono text-xs break-all text-slate-700">
                   {rule.nodes.slice(0, 3).map((node, i) => (
                     <li key={i}>

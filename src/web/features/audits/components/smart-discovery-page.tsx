@@ -1,29 +1,17 @@
 import { Square } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { maxAuditPages } from '../../../../contract/audit';
-import type { DiscoveryResult } from '../../../../contract/discovery';
 import type { RawScanResult } from '../../../../contract/raw-result';
 import { usePageTitle } from '../../../app/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { track } from '../../../lib/analytics';
-import { useDiscoverPages } from '../api/discover-pages';
 import { useFocusRequest } from '../hooks/use-focus-request';
+import { usePageChooser } from '../hooks/use-page-chooser';
 import { usePageSequence, type SequencePage } from '../hooks/use-page-sequence';
-import {
-  candidatesFrom,
-  removeCandidate,
-  selectAll,
-  selectedUrls,
-  selectionProblem,
-  toggleCandidate,
-  type CandidatePage,
-} from '../page-selection';
 import { StatusBadge } from './badges';
-import { CustomPageForm } from './custom-page-form';
 import { DiscoverForm } from './discover-form';
-import { DiscoveredPageList } from './discovered-page-list';
-import { SelectionBar } from './selection-bar';
+import { PageChooser } from './page-chooser';
 
 const rules = { lockHomepage: true };
 
@@ -34,40 +22,20 @@ const rules = { lockHomepage: true };
  */
 export function SmartDiscoveryPage() {
   usePageTitle('Smart discovery');
-  const [homeInput, setHomeInput] = useState('');
-  const [discovery, setDiscovery] = useState<DiscoveryResult | null>(null);
-  const [pages, setPages] = useState<CandidatePage[]>([]);
-  const [note, setNote] = useState('');
-  const [discoverError, setDiscoverError] = useState<string | null>(null);
-  const discover = useDiscoverPages();
   const sequence = usePageSequence();
+  const chooser = usePageChooser({
+    rules,
+    feature: 'smart_discovery',
+    failure: () => 'Failed to discover pages. Please check the URL and try again.',
+    preselect: maxAuditPages,
+    foundNote: (count) => `Found ${count} pages.`,
+    announceRemoval: true,
+    onDiscoverStart: sequence.reset,
+  });
+  const { discovery, selected, problem } = chooser;
 
-  const listHeadingId = useId();
-  const listHeadingRef = useRef<HTMLHeadingElement>(null);
   const resultsHeadingRef = useRef<HTMLHeadingElement>(null);
   const focusLater = useFocusRequest();
-
-  const selected = selectedUrls(pages);
-  const problem = selectionProblem(selected.length);
-
-  const onDiscover = (url: string) => {
-    setDiscoverError(null);
-    sequence.reset();
-    track('feature_usage', { feature: 'smart_discovery', action: 'discover_pages', url });
-    discover.mutate(url, {
-      onSuccess: (result) => {
-        setDiscovery(result);
-        setPages(candidatesFrom(result, maxAuditPages));
-        setNote(`Found ${result.discovered.length} pages.`);
-        focusLater(() => listHeadingRef.current);
-      },
-      onError: () => {
-        setDiscovery(null);
-        setPages([]);
-        setDiscoverError('Failed to discover pages. Please check the URL and try again.');
-      },
-    });
-  };
 
   const onScan = () => {
     if (problem || sequence.running) return;
@@ -86,79 +54,38 @@ export function SmartDiscoveryPage() {
         axe-core, Pa11y and IBM Equal Access, one after the other.
       </p>
       <Card className="mt-8">
-        <DiscoverForm
-          url={homeInput}
-          onUrlChange={setHomeInput}
-          onDiscover={onDiscover}
-          isPending={discover.isPending}
-          error={discoverError}
-          disabled={sequence.running}
-        />
+        <DiscoverForm {...chooser.form} disabled={sequence.running} />
       </Card>
       {discovery && (
         <Card className="mt-6 grid gap-4">
-          <h2
-            id={listHeadingId}
-            ref={listHeadingRef}
-            tabIndex={-1}
-            className="text-xl font-semibold focus:outline-none"
-          >
-            Pages to scan
-          </h2>
-          <p className="rounded-md bg-brand-50 p-3 text-sm text-brand-800">
-            {pages.length === 1
-              ? 'Only homepage found. Consider adding more pages manually for comprehensive scanning.'
-              : `Ready to scan ${selected.length} ${selected.length === 1 ? 'page' : 'pages'}`}
-          </p>
-          <SelectionBar
-            selected={selected.length}
-            disabled={sequence.running}
-            onSelectAll={(all) => setPages((list) => selectAll(list, all, rules))}
-          />
-          <DiscoveredPageList
-            pages={pages}
-            rules={rules}
-            labelledBy={listHeadingId}
-            disabled={sequence.running}
-            onToggle={(url) => setPages((list) => toggleCandidate(list, url, rules))}
-            onRemove={(url) => {
-              setPages((list) => removeCandidate(list, url, rules));
-              setNote(`Removed ${url}.`);
-              // The removed button had focus; the list itself is the nearest place to go on.
-              focusLater(() => listHeadingRef.current);
-            }}
-          />
-          <CustomPageForm
-            pages={pages}
+          <PageChooser
+            chooser={chooser}
             homeUrl={discovery.homeUrl}
+            heading="Pages to scan"
             disabled={sequence.running}
-            onChange={(list, message) => {
-              setPages(list);
-              setNote(message);
-            }}
-          />
-          <p role="status" className="sr-only">
-            {note}
-          </p>
-          {problem && selected.length > 0 && (
-            <p className="text-sm font-medium text-warn">{problem}</p>
-          )}
-          <div className="flex flex-wrap gap-2">
-            <Button type="button" onClick={onScan} disabled={!!problem || sequence.running}>
-              {sequence.running ? 'Scanning…' : 'Scan Selected Pages'}
-            </Button>
-            {sequence.running && (
-              <Button
-                type="button"
-                variant="outline"
-                onClick={sequence.stop}
-                disabled={sequence.stopping}
-              >
-                <Square aria-hidden="true" className="h-4 w-4" />
-                {sequence.stopping ? 'Stopping after this page…' : 'Stop after this page'}
+            summary={
+              chooser.pages.length === 1
+                ? 'Only homepage found. Consider adding more pages manually for comprehensive scanning.'
+                : `Ready to scan ${selected.length} ${selected.length === 1 ? 'page' : 'pages'}`
+            }
+          >
+            <div className="flex flex-wrap gap-2">
+              <Button type="button" onClick={onScan} disabled={!!problem || sequence.running}>
+                {sequence.running ? 'Scanning…' : 'Scan Selected Pages'}
               </Button>
-            )}
-          </div>
+              {sequence.running && (
+                <Button
+                  type="button"
+                  variant="outline"
+                  onClick={sequence.stop}
+                  disabled={sequence.stopping}
+                >
+                  <Square aria-hidden="true" className="h-4 w-4" />
+                  {sequence.stopping ? 'Stopping after this page…' : 'Stop after this page'}
+                </Button>
+              )}
+            </div>
+          </PageChooser>
         </Card>
       )}
       {sequence.pages.length > 0 && (

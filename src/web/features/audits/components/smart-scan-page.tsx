@@ -1,31 +1,19 @@
 import { ArrowLeft } from 'lucide-react';
-import { useId, useRef, useState, type Ref } from 'react';
-import type { DiscoveryResult } from '../../../../contract/discovery';
+import { useRef, useState, type Ref } from 'react';
 import { usePageTitle } from '../../../app/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { track } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
-import { useDiscoverPages } from '../api/discover-pages';
 import { useAuditRun } from '../hooks/use-audit-run';
 import { useFocusRequest } from '../hooks/use-focus-request';
+import { usePageChooser } from '../hooks/use-page-chooser';
 import { progressSentence } from '../page-runs';
-import {
-  candidatesFrom,
-  removeCandidate,
-  selectAll,
-  selectedUrls,
-  selectionProblem,
-  toggleCandidate,
-  type CandidatePage,
-} from '../page-selection';
 import { ArchiveLink, AverageTimes, PageProgressList, SummaryFigures } from './audit-overview';
 import { AuditSummaryTable } from './audit-summary-table';
-import { CustomPageForm } from './custom-page-form';
 import { DetailedAnalysis } from './detailed-analysis';
 import { DiscoverForm } from './discover-form';
-import { DiscoveredPageList } from './discovered-page-list';
-import { SelectionBar } from './selection-bar';
+import { PageChooser } from './page-chooser';
 
 const rules = { lockHomepage: false };
 
@@ -45,41 +33,20 @@ const fileStemOf = (domain: string | undefined, url: string | undefined) =>
  */
 export function SmartScanPage() {
   usePageTitle('Smart scan');
-  const [homeInput, setHomeInput] = useState('');
-  const [discovery, setDiscovery] = useState<DiscoveryResult | null>(null);
-  const [pages, setPages] = useState<CandidatePage[]>([]);
-  const [note, setNote] = useState('');
-  const [discoverError, setDiscoverError] = useState<string | null>(null);
+  const chooser = usePageChooser({
+    rules,
+    feature: 'smart_scan',
+    failure: (error) => discoveryFailure(error, 'Failed to discover pages'),
+    foundNote: (count) => `Found ${count} pages to choose from.`,
+    announceRemoval: false,
+  });
+  const { discovery, selected, problem } = chooser;
   const [step, setStep] = useState<'discovery' | 'results'>('discovery');
-  const discover = useDiscoverPages();
   const run = useAuditRun('/api/smart-scan', 'Failed to perform smart scan');
 
   const homeInputRef = useRef<HTMLInputElement>(null);
-  const listHeadingRef = useRef<HTMLHeadingElement>(null);
   const resultsHeadingRef = useRef<HTMLHeadingElement>(null);
   const focusLater = useFocusRequest();
-
-  const listHeadingId = useId();
-  const selected = selectedUrls(pages);
-  const problem = selectionProblem(selected.length);
-
-  const onDiscover = (url: string) => {
-    setDiscoverError(null);
-    track('feature_usage', { feature: 'smart_scan', action: 'discover_pages', url });
-    discover.mutate(url, {
-      onSuccess: (result) => {
-        setDiscovery(result);
-        setPages(candidatesFrom(result));
-        setNote(`Found ${result.discovered.length} pages to choose from.`);
-        focusLater(() => listHeadingRef.current);
-      },
-      onError: (error) => {
-        setDiscovery(null);
-        setPages([]);
-        setDiscoverError(discoveryFailure(error, 'Failed to discover pages'));
-      },
-    });
-  };
 
   const onStart = () => {
     if (problem) return;
@@ -91,12 +58,7 @@ export function SmartScanPage() {
 
   const backToDiscovery = () => {
     run.reset();
-    discover.reset();
-    setHomeInput('');
-    setDiscovery(null);
-    setPages([]);
-    setNote('');
-    setDiscoverError(null);
+    chooser.clear();
     setStep('discovery');
     focusLater(() => homeInputRef.current);
   };
@@ -112,58 +74,26 @@ export function SmartScanPage() {
         <div className="mt-8 grid gap-6">
           <Card>
             <h2 className="mb-4 text-xl font-semibold">Step 1: Page discovery</h2>
-            <DiscoverForm
-              url={homeInput}
-              onUrlChange={setHomeInput}
-              onDiscover={onDiscover}
-              isPending={discover.isPending}
-              error={discoverError}
-              inputRef={homeInputRef}
-            />
+            <DiscoverForm {...chooser.form} inputRef={homeInputRef} />
           </Card>
           {discovery && (
             <Card className="grid gap-4">
-              <h2
-                id={listHeadingId}
-                ref={listHeadingRef}
-                tabIndex={-1}
-                className="text-xl font-semibold focus:outline-none"
-              >
-                Discovered pages
-              </h2>
-              <p className="rounded-md bg-brand-50 p-3 text-sm text-brand-800">
-                Discovery found {discovery.totalLinksFound} total links in{' '}
-                {discovery.processingTime} ms and lists the {discovery.discovered.length} most
-                relevant pages of {new URL(discovery.homeUrl).host}.
-              </p>
-              <SelectionBar
-                selected={selected.length}
-                onSelectAll={(all) => setPages((list) => selectAll(list, all, rules))}
-              />
-              <DiscoveredPageList
-                pages={pages}
-                rules={rules}
-                labelledBy={listHeadingId}
-                onToggle={(url) => setPages((list) => toggleCandidate(list, url, rules))}
-                onRemove={(url) => setPages((list) => removeCandidate(list, url, rules))}
-              />
-              <CustomPageForm
-                pages={pages}
+              <PageChooser
+                chooser={chooser}
                 homeUrl={discovery.homeUrl}
-                onChange={(list, message) => {
-                  setPages(list);
-                  setNote(message);
-                }}
-              />
-              <p role="status" className="sr-only">
-                {note}
-              </p>
-              {problem && selected.length > 0 && (
-                <p className="text-sm font-medium text-warn">{problem}</p>
-              )}
-              <Button type="button" onClick={onStart} disabled={!!problem}>
-                Start Multi-Page Scan
-              </Button>
+                heading="Discovered pages"
+                summary={
+                  <>
+                    Discovery found {discovery.totalLinksFound} total links in{' '}
+                    {discovery.processingTime} ms and lists the {discovery.discovered.length} most
+                    relevant pages of {new URL(discovery.homeUrl).host}.
+                  </>
+                }
+              >
+                <Button type="button" onClick={onStart} disabled={!!problem}>
+                  Start Multi-Page Scan
+                </Button>
+              </PageChooser>
             </Card>
           )}
         </div>
