@@ -29,7 +29,6 @@ export function SmartDiscoveryPage() {
     failure: () => 'Failed to discover pages. Please check the URL and try again.',
     preselect: maxAuditPages,
     foundNote: (count) => `Found ${count} pages.`,
-    announceRemoval: true,
     onDiscoverStart: sequence.reset,
   });
   const { discovery, selected, problem } = chooser;

@@ -38,7 +38,6 @@ export function SmartScanPage() {
     feature: 'smart_scan',
     failure: (error) => discoveryFailure(error, 'Failed to discover pages'),
     foundNote: (count) => `Found ${count} pages to choose from.`,
-    announceRemoval: false,
   });
   const { discovery, selected, problem } = chooser;
   const [step, setStep] = useState<'discovery' | 'results'>('discovery');

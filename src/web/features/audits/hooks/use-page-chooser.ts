@@ -24,8 +24,6 @@ export interface PageChooserOptions {
   preselect?: number;
   /** The polite announcement once pages are listed. */
   foundNote: (count: number) => string;
-  /** Whether removing a page is announced and focus moves back to the list's heading. */
-  announceRemoval: boolean;
   /** Runs when a new discovery starts, before anything is asked of the server. */
   onDiscoverStart?: () => void;
 }
@@ -36,8 +34,7 @@ export interface PageChooserOptions {
  * screen readers, and focus on the list's heading once the list appears.
  */
 export function usePageChooser(options: PageChooserOptions) {
-  const { rules, feature, failure, preselect, foundNote, announceRemoval, onDiscoverStart } =
-    options;
+  const { rules, feature, failure, preselect, foundNote, onDiscoverStart } = options;
   const [homeInput, setHomeInput] = useState('');
   const [discovery, setDiscovery] = useState<DiscoveryResult | null>(null);
   const [pages, setPages] = useState<CandidatePage[]>([]);
@@ -70,9 +67,8 @@ export function usePageChooser(options: PageChooserOptions) {
 
   const remove = (url: string) => {
     setPages((list) => removeCandidate(list, url, rules));
-    if (!announceRemoval) return;
     setNote(`Removed ${url}.`);
-    // The removed button had focus; the list itself is the nearest place to go on.
+    // Announced, and focus goes on from the list's heading: the removed button had it.
     focusLater(() => listHeadingRef.current);
   };
 
