@@ -126,7 +126,7 @@ export async function analyze(
   signal: AbortSignal,
 ): Promise<ReportResponse> {
   const { id } = await startScan(deps, caller, input);
-  await waitForCompletion(deps, id, signal);
+  await waitOrStop(deps, id, signal);
   return getReport(deps, caller, id, { raw: false });
 }
 
@@ -138,11 +138,24 @@ export async function rawScan(
   signal: AbortSignal,
 ): Promise<RawScanResult> {
   const { id } = await startScan(deps, caller, input);
-  await waitForCompletion(deps, id, signal);
+  await waitOrStop(deps, id, signal);
   const scan = await repo.findScan(deps.db, id);
   const raw = scan && toRawResult(scan);
   if (!raw) throw new HttpError(500, 'The scan finished without raw results.');
   return raw;
+}
+
+/**
+ * For the calls that answer with the finished scan: a caller who goes away (Cancel, a closed
+ * tab) no longer wants it, so the scan stops rather than holding a browser tab for nobody.
+ */
+async function waitOrStop(deps: ScanServiceDeps, scanId: string, signal: AbortSignal) {
+  try {
+    await waitForCompletion(deps, scanId, signal);
+  } catch (error) {
+    if (signal.aborted) await stop(deps, scanId);
+    throw error;
+  }
 }
 
 /**
