@@ -72,6 +72,31 @@ export const IbmRaw = z.object({
   error: z.string().nullable(),
 });
 export type IbmRaw = z.infer<typeof IbmRaw>;
+export type IbmCounts = IbmRaw['report']['summary']['counts'];
+
+/** IBM's summary before any result is counted. */
+export const zeroIbmCounts = (): IbmCounts => ({
+  total: 0,
+  violation: 0,
+  potentialviolation: 0,
+  recommendation: 0,
+  potentialrecommendation: 0,
+  manual: 0,
+  information: 0,
+});
+
+/**
+ * Each engine's raw output when it produced nothing: with its error when it failed, or with
+ * `null` where a stored scan simply has no output to show.
+ */
+export const emptyRaw = {
+  pa11y: (error: string | null): Pa11yRaw => ({ issues: [], documentTitle: '', error }),
+  axe: (error: string | null): AxeRaw => ({ violations: [], passes: [], incomplete: [], error }),
+  ibm: (error: string | null): IbmRaw => ({
+    report: { results: [], summary: { counts: zeroIbmCounts() } },
+    error,
+  }),
+};
 
 export const RawScanResult = z.object({
   meta: z.object({

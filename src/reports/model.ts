@@ -1,4 +1,5 @@
 import {
+  emptyRaw,
   engineIds,
   type EngineId,
   type Issue,
@@ -62,32 +63,16 @@ export function orderedEngines(names: Iterable<string>): EngineId[] {
   return engineIds.filter((engine) => set.has(engine));
 }
 
-const emptyRaw: RawScanResult = {
+const noRawResult: RawScanResult = {
   meta: {
     url: '',
     scanId: '',
     timestamp: '',
     processingTimes: { load: 0, axe: 0, pa11y: 0, ibm: 0, total: 0 },
   },
-  pa11yRaw: { issues: [], documentTitle: '', error: null },
-  axeRaw: { violations: [], passes: [], incomplete: [], error: null },
-  ibmRaw: {
-    report: {
-      results: [],
-      summary: {
-        counts: {
-          total: 0,
-          violation: 0,
-          potentialviolation: 0,
-          recommendation: 0,
-          potentialrecommendation: 0,
-          manual: 0,
-          information: 0,
-        },
-      },
-    },
-    error: null,
-  },
+  pa11yRaw: emptyRaw.pa11y(null),
+  axeRaw: emptyRaw.axe(null),
+  ibmRaw: emptyRaw.ibm(null),
 };
 
 /**
@@ -109,6 +94,6 @@ export function toPageScanResult(model: ReportModel): PageScanResult {
     summary: model.summary,
     score: model.score,
     screenshots: [],
-    raw: model.raw ?? emptyRaw,
+    raw: model.raw ?? noRawResult,
   };
 }

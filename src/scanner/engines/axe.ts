@@ -1,5 +1,5 @@
 import type { AxeResults, Result, RunOptions } from 'axe-core';
-import { AxeRaw } from '../../contract/index.js';
+import { AxeRaw, emptyRaw } from '../../contract/index.js';
 import type { Engine } from './engine.js';
 import { packageScript, packageVersion } from './package-files.js';
 
@@ -48,6 +48,6 @@ export const axeEngine: Engine<'axe'> = {
   },
 
   failed(error) {
-    return { violations: [], passes: [], incomplete: [], error };
+    return emptyRaw.axe(error);
   },
 };

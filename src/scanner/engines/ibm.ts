@@ -1,4 +1,4 @@
-import type { IbmRaw } from '../../contract/index.js';
+import { emptyRaw, zeroIbmCounts, type IbmCounts, type IbmRaw } from '../../contract/index.js';
 import type { Engine } from './engine.js';
 import { packageScript, packageVersion } from './package-files.js';
 
@@ -15,8 +15,6 @@ const ibmLevels: Record<string, string> = {
   'RECOMMENDATION FAIL': 'recommendation',
   'RECOMMENDATION POTENTIAL': 'potentialrecommendation',
 };
-
-type Counts = IbmRaw['report']['summary']['counts'];
 
 export const ibmEngine: Engine<'ibm'> = {
   id: 'ibm',
@@ -77,39 +75,15 @@ export const ibmEngine: Engine<'ibm'> = {
       ibmPolicy,
       ibmLevels,
     );
-    const counts: Counts = {
-      total: results.length,
-      violation: 0,
-      potentialviolation: 0,
-      recommendation: 0,
-      potentialrecommendation: 0,
-      manual: 0,
-      information: 0,
-    };
+    const counts = { ...zeroIbmCounts(), total: results.length };
     for (const { level } of results) {
-      if (level in counts) counts[level as keyof Counts] += 1;
+      if (level in counts) counts[level as keyof IbmCounts] += 1;
     }
     const raw: IbmRaw = { report: { results, summary: { counts } }, error: null };
     return { raw, version: this.version };
   },
 
   failed(error) {
-    return {
-      report: {
-        results: [],
-        summary: {
-          counts: {
-            total: 0,
-            violation: 0,
-            potentialviolation: 0,
-            recommendation: 0,
-            potentialrecommendation: 0,
-            manual: 0,
-            information: 0,
-          },
-        },
-      },
-      error,
-    };
+    return emptyRaw.ibm(error);
   },
 };

@@ -1,5 +1,5 @@
 import pa11y from 'pa11y';
-import type { Pa11yRaw } from '../../contract/index.js';
+import { emptyRaw, type Pa11yRaw } from '../../contract/index.js';
 import type { Engine } from './engine.js';
 import { packageVersion } from './package-files.js';
 
@@ -32,6 +32,6 @@ export const pa11yEngine: Engine<'pa11y'> = {
   },
 
   failed(error) {
-    return { issues: [], documentTitle: '', error };
+    return emptyRaw.pa11y(error);
   },
 };
