@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useDomainAudit } from '../api/get-domain-audit';
 import { ddMMyyyy, toneClass } from '../format';
 import { NotFoundMessage } from './not-found-message';
+import { KeyFigures } from './key-figures';
 
 const auditStatus = {
   compliant: { label: 'Under Active Monitoring', tone: 'ok' },
@@ -43,20 +44,13 @@ export function DomainAuditPage() {
       >
         {status.label}
       </span>
-      <dl className="mt-8 grid gap-4 sm:grid-cols-3">
-        <Card className="p-4">
-          <dt className="text-sm text-slate-700">Score</dt>
-          <dd className="text-2xl font-bold">{data.accessibilityScore ?? '–'}</dd>
-        </Card>
-        <Card className="p-4">
-          <dt className="text-sm text-slate-700">Issues</dt>
-          <dd className="text-2xl font-bold">{data.totalIssues}</dd>
-        </Card>
-        <Card className="p-4">
-          <dt className="text-sm text-slate-700">Last scanned</dt>
-          <dd className="text-2xl font-bold">{ddMMyyyy(data.lastScanned)}</dd>
-        </Card>
-      </dl>
+      <KeyFigures
+        figures={[
+          ['Score', data.accessibilityScore ?? '–'],
+          ['Issues', data.totalIssues],
+          ['Last scanned', ddMMyyyy(data.lastScanned)],
+        ]}
+      />
       {data.aiSummary && (
         <Card className="mt-6">
           <h2 className="font-semibold">Summary</h2>

@@ -8,6 +8,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { usePublicScan } from '../api/get-public-scan';
 import { complianceBand, ddMMyyyy, toneClass } from '../format';
 import { NotFoundMessage } from './not-found-message';
+import { KeyFigures } from './key-figures';
 
 /** The public audit of one scan (spec §2 /public/audit/{scanId}). */
 export function PublicScanPage() {
@@ -34,22 +35,13 @@ export function PublicScanPage() {
         </span>
       </div>
       <p className="mt-2 break-all text-slate-700">{data.url}</p>
-      <dl className="mt-8 grid gap-4 sm:grid-cols-3">
-        <Card className="p-4">
-          <dt className="text-sm text-slate-700">Score</dt>
-          <dd className="text-2xl font-bold">
-            {data.accessibilityScore === null ? '–' : `${data.accessibilityScore}%`}
-          </dd>
-        </Card>
-        <Card className="p-4">
-          <dt className="text-sm text-slate-700">Issues</dt>
-          <dd className="text-2xl font-bold">{data.totalIssues}</dd>
-        </Card>
-        <Card className="p-4">
-          <dt className="text-sm text-slate-700">Audit date</dt>
-          <dd className="text-2xl font-bold">{ddMMyyyy(data.completedAt)}</dd>
-        </Card>
-      </dl>
+      <KeyFigures
+        figures={[
+          ['Score', data.accessibilityScore === null ? '–' : `${data.accessibilityScore}%`],
+          ['Issues', data.totalIssues],
+          ['Audit date', ddMMyyyy(data.completedAt)],
+        ]}
+      />
       <p className="mt-6 text-sm font-semibold">WCAG 2.1 AA Standards</p>
       <span
         className={`mt-2 inline-block rounded-full border px-3 py-1 text-sm font-semibold ${toneClass[band.tone]}`}

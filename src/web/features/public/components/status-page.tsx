@@ -7,6 +7,7 @@ import { ddMMyyyy, statusLabel, toneClass } from '../format';
 import { ComplaintDialog } from './complaint-dialog';
 import { NotFoundMessage } from './not-found-message';
 import { ScoreRing } from './score-ring';
+import { KeyFigures } from './key-figures';
 
 const statusTone = {
   good_compliance: 'ok',
@@ -46,19 +47,15 @@ export function StatusPage() {
           <p className="mt-4 text-slate-800">{data.summary}</p>
         </div>
       </div>
-      <dl className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        {[
-          ['Open issues', String(data.totalIssues)],
+      <KeyFigures
+        className="sm:grid-cols-2 lg:grid-cols-4"
+        figures={[
+          ['Open issues', data.totalIssues],
           ['Last scan', ddMMyyyy(data.lastScan)],
           ['Monitoring since', ddMMyyyy(data.monitoringSince)],
           ['Standard', data.standard],
-        ].map(([term, value]) => (
-          <Card key={term} className="p-4">
-            <dt className="text-sm text-slate-700">{term}</dt>
-            <dd className="mt-1 text-2xl font-bold">{value}</dd>
-          </Card>
-        ))}
-      </dl>
+        ]}
+      />
       <section aria-labelledby="complaints-heading" className="mt-10">
         <h2 id="complaints-heading" className="text-2xl font-bold">
           Reported issues
