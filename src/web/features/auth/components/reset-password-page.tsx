@@ -13,7 +13,7 @@ import { messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
 import { useCompleteReset, useRequestResetCode, useVerifyResetCode } from '../api/reset-password';
 import { resetCodeSchema, resetEmailSchema, resetNewPasswordSchema } from '../schemas';
-import { PasswordInput } from './password-input';
+import { NewPasswordFields } from './new-password-fields';
 
 type Step = 'email' | 'code' | 'password' | 'success';
 
@@ -258,20 +258,14 @@ function PasswordStep({
   return (
     <StepCard title="Choose a new password" focusKey="password">
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
-        <FormField label="New password" error={errors.password?.message}>
-          {(ids) => (
-            <PasswordInput {...ids} autoComplete="new-password" {...form.register('password')} />
-          )}
-        </FormField>
-        <FormField label="Confirm new password" error={errors.confirmPassword?.message}>
-          {(ids) => (
-            <PasswordInput
-              {...ids}
-              autoComplete="new-password"
-              {...form.register('confirmPassword')}
-            />
-          )}
-        </FormField>
+        <NewPasswordFields
+          password={form.register('password')}
+          confirm={form.register('confirmPassword')}
+          errors={{
+            password: errors.password?.message,
+            confirm: errors.confirmPassword?.message,
+          }}
+        />
         <Button type="submit" disabled={complete.isPending}>
           {complete.isPending ? 'Saving…' : 'Reset password'}
         </Button>

@@ -7,13 +7,12 @@ import type { z } from 'zod';
 import { paths } from '../../../app/paths';
 import { usePageTitle } from '../../../app/page-title';
 import { Button } from '../../../components/ui/button';
-import { FormField } from '../../../components/ui/form-field';
 import { ApiError, messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
 import { useResetWithToken } from '../api/reset-password';
 import { setNewPasswordSchema } from '../schemas';
 import { AuthCard } from './auth-card';
-import { PasswordInput } from './password-input';
+import { NewPasswordFields } from './new-password-fields';
 
 type Screen = 'form' | 'invalid' | 'success';
 
@@ -101,20 +100,14 @@ export function SetNewPasswordPage() {
   return (
     <AuthCard title="Set a new password">
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
-        <FormField label="New password" error={errors.newPassword?.message}>
-          {(ids) => (
-            <PasswordInput {...ids} autoComplete="new-password" {...form.register('newPassword')} />
-          )}
-        </FormField>
-        <FormField label="Confirm new password" error={errors.confirmPassword?.message}>
-          {(ids) => (
-            <PasswordInput
-              {...ids}
-              autoComplete="new-password"
-              {...form.register('confirmPassword')}
-            />
-          )}
-        </FormField>
+        <NewPasswordFields
+          password={form.register('newPassword')}
+          confirm={form.register('confirmPassword')}
+          errors={{
+            password: errors.newPassword?.message,
+            confirm: errors.confirmPassword?.message,
+          }}
+        />
         <Button type="submit" disabled={reset.isPending}>
           {reset.isPending ? 'Saving…' : 'Set new password'}
         </Button>
