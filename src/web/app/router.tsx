@@ -7,7 +7,7 @@ import { ProtectedRoute } from '../features/auth/components/protected-route';
 import { LandingPage } from '../features/landing/components/landing-page';
 import type { LiveScanThemeId } from '../features/live-scan/themes';
 import { AppLayout } from './app-layout';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 import { PublicLayout } from './public-layout';
 
 /**

@@ -9,7 +9,7 @@ import {
   ScrollText,
 } from 'lucide-react';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Faq } from './faq';

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { Email } from '../../../../contract/auth';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,

@@ -1,7 +1,7 @@
 import { CheckCircle2, XCircle } from 'lucide-react';
 import { useState, type FormEvent, type Ref } from 'react';
 import { useNavigate } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { track, trackFormError } from '../../../lib/analytics';

@@ -1,6 +1,6 @@
 import { Play } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';

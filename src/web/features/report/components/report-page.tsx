@@ -1,8 +1,8 @@
 import { Download, ExternalLink, FileText } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import type { ReportIssue, ReportResponse } from '../../../../contract/scan-api';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/page-title';
+import { paths } from '../../../lib/paths';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { ScanResults } from '../../../../contract/scan-api';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 import { JsonPanel } from '../../../components/json-panel';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';

@@ -1,8 +1,8 @@
 import { AlertTriangle, CheckCircle2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/page-title';
+import { paths } from '../../../lib/paths';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
