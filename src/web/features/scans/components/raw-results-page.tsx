@@ -1,5 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { ScanResults } from '../../../../contract/scan-api';
+import { useScanProgress } from '../../../api/scans/get-scan-progress';
+import { useScanResults } from '../../../api/scans/get-scan-results';
+import { useStartLiveScan } from '../../../api/scans/start-live-scan';
 import { usePageTitle } from '../../../lib/page-title';
 import { JsonPanel } from '../../../components/json-panel';
 import { Button } from '../../../components/ui/button';
@@ -11,9 +14,6 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui
 import { trackScanInitiated } from '../../../lib/analytics';
 import { engineNames, stageLabels } from '../../../lib/scan-stages';
 import { toast } from '../../../lib/toast-store';
-import { useScanProgress } from '../api/get-scan-progress';
-import { useScanResults } from '../api/get-scan-results';
-import { useStartLiveScan } from '../api/start-live-scan';
 
 const engineTabs = [
   {
@@ -47,13 +47,16 @@ export function RawResultsPage() {
   const stage = progress.data?.stage;
   const results = useScanResults(scanId, stage === 'complete');
   const scanning =
-    !!scanId && !progress.isError && !['complete', 'error', 'aborted'].includes(stage ?? '');
+    !!scanId &&
+    !progress.isError &&
+    progress.data !== null &&
+    !['complete', 'error', 'aborted'].includes(stage ?? '');
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!url.trim() || scanning) return;
     try {
-      const answer = await start.mutateAsync({ url: url.trim(), includeRaw: true });
+      const answer = await start.mutateAsync(url.trim());
       trackScanInitiated(url.trim(), 'raw');
       toast({ title: 'Scan Started', description: 'Accessibility scan has begun' });
       setScanId(answer.scanId);

@@ -2,6 +2,7 @@ import { AlertTriangle, CheckCircle2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths';
+import { useScanProgress } from '../../../api/scans/get-scan-progress';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -12,7 +13,6 @@ import { trackScanCompleted, trackScanInitiated } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
 import { engineNames, stageLabels } from '../../../lib/scan-stages';
 import { toast } from '../../../lib/toast-store';
-import { useScanProgress } from '../api/get-scan-progress';
 import { useStartScan } from '../api/start-scan';
 
 /** Spec §9: the report opens 1.5 s after the scan completes. */
@@ -31,7 +31,9 @@ export function ScanPage() {
   const start = useStartScan();
   const progress = useScanProgress(scanId);
   const stage = progress.data?.stage;
-  const failed = stage === 'error' || stage === 'aborted' || progress.isError;
+  // null: the server no longer has the scan, so it cannot end well.
+  const failed =
+    stage === 'error' || stage === 'aborted' || progress.isError || progress.data === null;
   const completed = stage === 'complete';
   const tracked = useRef<string>(undefined);
 
@@ -131,6 +133,7 @@ export function ScanPage() {
 
 function ScanStatus({ scanId }: { scanId: string }) {
   const { data } = useScanProgress(scanId);
+  if (data === null) return null;
   if (!data) return <p className="mt-6 text-slate-700">Starting…</p>;
   const engineErrors = Object.entries(data.engineErrors);
   return (
