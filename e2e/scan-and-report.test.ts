@@ -42,7 +42,7 @@ describe('scanning a page and reading its report', () => {
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Issues (CSV)' }).click(),
+      page.getByRole('link', { name: 'Issues (CSV)' }).click(),
     ]);
     const rows = parse(await readFile((await download.path())!, 'utf8')) as string[][];
     expect(rows[0]).toEqual(['Impact', 'Rule', 'Title', 'Description', 'Selector']);

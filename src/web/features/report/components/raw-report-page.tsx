@@ -12,11 +12,10 @@ import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { trackScanCompleted, trackScanInitiated } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
-import { saveText } from '../../../lib/download';
 import { toast } from '../../../lib/toast-store';
 import { useAnalyze } from '../api/analyze';
-import { isUnfinished, useReport } from '../api/get-report';
-import { issuesCsv } from '../issues-csv';
+import { documentHrefs } from '../api/documents';
+import { isUnfinished, useRawReport } from '../api/get-report';
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short' });
 
@@ -68,7 +67,7 @@ export function RawReportPage() {
 }
 
 function RawReport({ scanId }: { scanId: string }) {
-  const report = useReport(scanId);
+  const report = useRawReport(scanId);
   usePageTitle(report.data ? `Raw analysis of ${report.data.domain}` : 'Raw analysis');
 
   if (report.isPending)
@@ -117,21 +116,17 @@ function RawReport({ scanId }: { scanId: string }) {
               Exports
             </h2>
             <div className="mt-3 flex flex-wrap gap-2">
-              <Button
-                variant="outline"
-                onClick={() => saveText(issuesCsv(data.issues), `${base}-issues.csv`, 'text/csv')}
-              >
-                <Download aria-hidden="true" className="h-4 w-4" />
-                Issues (CSV)
+              <Button asChild variant="outline">
+                <a href={documentHrefs.export(data.scanId, 'csv')} download>
+                  <Download aria-hidden="true" className="h-4 w-4" />
+                  Issues (CSV)
+                </a>
               </Button>
-              <Button
-                variant="outline"
-                onClick={() =>
-                  saveText(JSON.stringify(data, null, 2), `${base}-report.json`, 'application/json')
-                }
-              >
-                <Download aria-hidden="true" className="h-4 w-4" />
-                Full report (JSON)
+              <Button asChild variant="outline">
+                <a href={documentHrefs.rawReport(data.scanId)} download={`${base}-report.json`}>
+                  <Download aria-hidden="true" className="h-4 w-4" />
+                  Full report (JSON)
+                </a>
               </Button>
             </div>
           </section>
