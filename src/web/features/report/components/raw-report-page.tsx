@@ -1,5 +1,5 @@
 import { Download } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { ReportResponse } from '../../../../contract/scan-api';
 import { paths } from '../../../lib/paths';
@@ -7,9 +7,8 @@ import { usePageTitle } from '../../../lib/page-title';
 import { JsonPanel } from '../../../components/json-panel';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
+import { UrlScanForm } from '../../../components/url-scan-form';
 import { trackScanCompleted, trackScanInitiated } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
@@ -221,10 +220,7 @@ function AnalyzeForm({ initialUrl }: { initialUrl: string }) {
     };
   }, [busy]);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const target = url.trim();
-    if (!target || busy) return;
+  const onSubmit = async (target: string) => {
     controller.current = new AbortController();
     trackScanInitiated(target, 'raw-analysis');
     try {
@@ -249,34 +245,24 @@ function AnalyzeForm({ initialUrl }: { initialUrl: string }) {
 
   return (
     <Card>
-      <form
-        onSubmit={onSubmit}
-        aria-label="Analyze a page"
-        className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end"
-      >
-        <div className="grid gap-1.5">
-          <Label htmlFor="analyze-url">Website URL</Label>
-          <Input
-            id="analyze-url"
-            type="text"
-            inputMode="url"
-            autoComplete="url"
-            value={url}
-            readOnly={busy}
-            onChange={(e) => setUrl(e.target.value)}
-          />
-        </div>
-        <div className="flex gap-2">
-          <Button type="submit" disabled={!url.trim() || busy}>
-            {busy ? 'Analyzing…' : 'Analyze'}
-          </Button>
-          {busy && (
+      <UrlScanForm
+        id="analyze-url"
+        formLabel="Analyze a page"
+        label="Website URL"
+        value={url}
+        onValueChange={setUrl}
+        onSubmit={(target) => void onSubmit(target)}
+        busy={busy}
+        lockField="readOnly"
+        submitContent={busy ? 'Analyzing…' : 'Analyze'}
+        actions={
+          busy && (
             <Button type="button" variant="outline" onClick={() => controller.current?.abort()}>
               Cancel
             </Button>
-          )}
-        </div>
-      </form>
+          )
+        }
+      />
       {busy && (
         <div className="mt-4 flex items-center gap-3 text-sm">
           <span
