@@ -41,7 +41,7 @@ export function SmartScanPage() {
   });
   const { discovery, selected, problem } = chooser;
   const [step, setStep] = useState<'discovery' | 'results'>('discovery');
-  const run = useAuditRun('/api/smart-scan', 'Failed to perform smart scan');
+  const run = useAuditRun('smart-scan', 'Failed to perform smart scan');
 
   const homeInputRef = useRef<HTMLInputElement>(null);
   const resultsHeadingRef = useRef<HTMLHeadingElement>(null);
