@@ -60,21 +60,86 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       // A scrollable region (role="region" with a name) must take focus to scroll by keyboard.
       'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'] }],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/server/**', '**/db/**', '**/jobs/**', '**/scanner/**', '**/reports/**'],
-              message: 'web/ imports only contract/ from the rest of the code base.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [webOutsideBoundary()] }],
     },
   },
+  ...webZones(),
   {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: { globals: { module: 'writable', require: 'readonly' } },
   },
 );
+
+/** web/ reaches the rest of the code base only through contract/ (and the server over HTTP). */
+function webOutsideBoundary() {
+  return {
+    group: ['**/server/**', '**/db/**', '**/jobs/**', '**/scanner/**', '**/reports/**'],
+    message: 'web/ imports only contract/ from the rest of the code base.',
+  };
+}
+
+/**
+ * The web app's zones, after bulletproof-react (docs/decisions/0002-web-app.md, "Zones"):
+ * app/ composes features; a feature imports shared code (api/, components/, lib/) but never
+ * another feature; shared code imports neither app/ nor a feature. Imports are relative, so a
+ * path that climbs exactly to features/ and goes down into a name leaves the importing feature.
+ * Each block repeats the outside boundary because a later block replaces the rule's options.
+ */
+function webZones() {
+  const noApp = {
+    regex: '^(\\.\\./)+app(/|$)',
+    message: 'Only app/ composes the app; pass what is needed as props or move it to lib/.',
+  };
+  const intoFeature = (depth) => ({
+    regex: `^${'\\.\\./'.repeat(depth)}[^./]`,
+    message:
+      'Features do not import each other: move what both need to web/api, web/lib or web/components, or compose them in app/.',
+  });
+  const sharedRule = {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          webOutsideBoundary(),
+          noApp,
+          {
+            regex: '^(\\.\\./)+features(/|$)',
+            message: 'Shared web code (api/, components/, lib/) imports no feature.',
+          },
+        ],
+      },
+    ],
+  };
+  const featureFiles = (depth) => `src/web/features/${'*/'.repeat(depth)}*.{ts,tsx}`;
+  return [
+    { files: ['src/web/{api,components,lib}/**/*.{ts,tsx}'], rules: sharedRule },
+    ...[1, 2, 3].map((depth) => ({
+      files: [featureFiles(depth)],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [webOutsideBoundary(), noApp, intoFeature(depth)] },
+        ],
+      },
+    })),
+    {
+      // Server addresses live in the api/ modules that call them, never in markup.
+      files: ['src/web/**/components/**/*.tsx'],
+      // Owned by the sign-in work; its address moves to auth/api with that change.
+      ignores: ['src/web/features/auth/components/google-button.tsx'],
+      rules: {
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector: 'Literal[value=/^\\/api\\//]',
+            message: 'No /api/ addresses in components: call or link through an api/ module.',
+          },
+          {
+            selector: 'TemplateElement[value.raw=/^\\/api\\//]',
+            message: 'No /api/ addresses in components: call or link through an api/ module.',
+          },
+        ],
+      },
+    },
+  ];
+}

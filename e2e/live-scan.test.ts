@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slowPage } from '../test/support/service.js';
 import { startServer, type TestServer } from '../test/support/static-server.js';
+import { blockingAxeViolations } from './support/axe.js';
 import { screenshot, useWebApp } from './support/web-app.js';
 
 const app = useWebApp('fresh');
@@ -28,28 +27,6 @@ async function startScan(page: Page, path: string, url: string) {
   await field.fill(url);
   await start.click();
   await page.getByRole('progressbar', { name: 'Scan progress' }).waitFor();
-}
-
-/** Our own engine checks what only exists after interaction (the results of a scan). */
-async function blockingAxeViolations(page: Page): Promise<string[]> {
-  const axeSource = await readFile(
-    createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-    'utf8',
-  );
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
-        };
-      }
-    ).axe;
-    const { violations } = await axe.run();
-    return violations
-      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-      .map((v) => `${v.id} (${v.nodes.length})`);
-  });
 }
 
 describe('the live-scan demo pages', () => {

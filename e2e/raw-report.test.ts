@@ -80,7 +80,7 @@ describe('the raw analysis page', () => {
 
     const [csv] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Issues (CSV)' }).click(),
+      page.getByRole('link', { name: 'Issues (CSV)' }).click(),
     ]);
     const csvText = await readFile((await csv.path())!, 'utf8');
     expect(csvText.split('\r\n')[0]).toBe('Impact,Rule,Title,Description,Selector');

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { domains, scans } from '../src/db/schema/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signUp, uniqueEmail } from './support/accounts.js';
+import { blockingAxeViolations } from './support/axe.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
 
 const app = useWebApp('shared');
@@ -42,7 +42,7 @@ describe('scanning a page and reading its report', () => {
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Issues (CSV)' }).click(),
+      page.getByRole('link', { name: 'Issues (CSV)' }).click(),
     ]);
     const rows = parse(await readFile((await download.path())!, 'utf8')) as string[][];
     expect(rows[0]).toEqual(['Impact', 'Rule', 'Title', 'Description', 'Selector']);
@@ -146,24 +146,7 @@ describe('scanning a page and reading its report', () => {
     await firstPage.getByText('image-alt', { exact: true }).waitFor();
     await screenshot(page, 'multi-page-audit');
     // The results only exist after interaction, so axe (one of our engines) checks them in place.
-    // Evaluated through DevTools: the app's Content-Security-Policy rightly refuses inline scripts.
-    const axeSource = await readFile(
-      createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-      'utf8',
-    );
-    await page.evaluate(axeSource);
-    const blocking = await page.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> };
-        }
-      ).axe;
-      const { violations } = await axe.run();
-      return violations
-        .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-        .map((v) => v.id);
-    });
-    expect(blocking).toEqual([]);
+    expect(await blockingAxeViolations(page)).toEqual([]);
     expect(takePageErrors()).toEqual([]);
   });
 

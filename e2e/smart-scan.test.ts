@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, startStaticServer, type TestServer } from '../test/support/static-server.js';
+import { blockingAxeViolations } from './support/axe.js';
 import { screenshot, useWebApp } from './support/web-app.js';
 
 const app = useWebApp('fresh');
@@ -43,27 +43,6 @@ beforeAll(async () => {
 afterAll(() => site?.close());
 
 const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent);
-
-/** Results exist only after interaction, so axe (one of our engines) checks them in place. */
-async function blockingAxeViolations(page: Page): Promise<string[]> {
-  const axeSource = await readFile(
-    createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-    'utf8',
-  );
-  // Evaluated through DevTools: the app's Content-Security-Policy rightly refuses inline scripts.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> };
-      }
-    ).axe;
-    const { violations } = await axe.run();
-    return violations
-      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-      .map((v) => v.id);
-  });
-}
 
 describe('smart scan', () => {
   it('says so in red when discovery fails', async () => {

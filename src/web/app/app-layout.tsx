@@ -5,7 +5,7 @@ import { SkipLink } from '../components/layout/skip-link';
 import { Button } from '../components/ui/button';
 import { useCurrentUser } from '../features/auth/api/get-current-user';
 import { useLogout } from '../features/auth/api/logout';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-semibold ${isActive ? 'bg-brand-50 text-brand-800' : 'text-slate-900 hover:bg-slate-100'}`;

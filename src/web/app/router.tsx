@@ -3,11 +3,12 @@ import { createBrowserRouter } from 'react-router';
 import { NotFoundPage } from '../components/layout/not-found-page';
 import { RootLayout } from '../components/layout/root-layout';
 import { Spinner } from '../components/ui/spinner';
+import { useSignup } from '../features/auth/api/signup';
 import { ProtectedRoute } from '../features/auth/components/protected-route';
 import { LandingPage } from '../features/landing/components/landing-page';
 import type { LiveScanThemeId } from '../features/live-scan/themes';
 import { AppLayout } from './app-layout';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 import { PublicLayout } from './public-layout';
 
 /**
@@ -47,7 +48,7 @@ export function createAppRouter() {
         {
           element: <PublicLayout />,
           children: [
-            { path: paths.home.path, element: <LandingPage /> },
+            { path: paths.home.path, element: <LandingPage useSignup={useSignup} /> },
             {
               path: paths.login.path,
               lazy: screen(

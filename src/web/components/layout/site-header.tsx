@@ -1,7 +1,7 @@
 import { ShieldCheck } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
+import { paths } from '../../lib/paths';
 import { cn } from '../../lib/cn';
 import { Button } from '../ui/button';
 

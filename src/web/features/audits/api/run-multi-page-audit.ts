@@ -3,7 +3,13 @@ import type { AuditResponse } from '../../../../contract/audit';
 import { api } from '../../../lib/api-client';
 
 /** The two audit calls: the same audit behind the spec's two screens (spec §7). */
-export type AuditEndpoint = '/api/multi-page-audit' | '/api/smart-scan';
+const auditEndpoints = {
+  'multi-page': '/api/multi-page-audit',
+  'smart-scan': '/api/smart-scan',
+} as const;
+
+/** Which screen's call: the multi-page audit or the smart scan. */
+export type AuditKind = keyof typeof auditEndpoints;
 
 export interface AuditCall {
   urls: string[];
@@ -12,9 +18,9 @@ export interface AuditCall {
 }
 
 /** Scans up to 10 pages and answers when all are done (spec §7). */
-export const runAudit = (endpoint: AuditEndpoint, { urls, signal }: AuditCall) =>
-  api.post<AuditResponse>(endpoint, { urls }, signal ? { signal } : {});
+export const runAudit = (kind: AuditKind, { urls, signal }: AuditCall) =>
+  api.post<AuditResponse>(auditEndpoints[kind], { urls }, signal ? { signal } : {});
 
-export function useAudit(endpoint: AuditEndpoint) {
-  return useMutation({ mutationFn: (call: AuditCall) => runAudit(endpoint, call) });
+export function useAudit(kind: AuditKind) {
+  return useMutation({ mutationFn: (call: AuditCall) => runAudit(kind, call) });
 }

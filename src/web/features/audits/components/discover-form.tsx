@@ -1,8 +1,6 @@
 import { Search } from 'lucide-react';
-import { useId, type FormEvent, type Ref } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
+import type { Ref } from 'react';
+import { UrlScanForm } from '../../../components/url-scan-form';
 
 /**
  * Step one of both discovery screens: a homepage address and Discover Pages (spec §2). The
@@ -25,42 +23,23 @@ export function DiscoverForm({
   inputRef?: Ref<HTMLInputElement>;
   disabled?: boolean;
 }) {
-  const id = useId();
-  const trimmed = url.trim();
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!trimmed || isPending || disabled) return;
-    onDiscover(trimmed);
-  };
   return (
-    <form onSubmit={onSubmit} className="grid gap-3">
-      <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
-        <div className="grid gap-1.5">
-          <Label htmlFor={id}>Homepage URL</Label>
-          <Input
-            ref={inputRef}
-            id={id}
-            type="text"
-            inputMode="url"
-            autoComplete="url"
-            placeholder="https://example.com"
-            value={url}
-            onChange={(event) => onUrlChange(event.target.value)}
-            aria-describedby={error ? `${id}-error` : undefined}
-            aria-invalid={!!error}
-            disabled={disabled}
-          />
-        </div>
-        <Button type="submit" disabled={!trimmed || isPending || disabled}>
+    <UrlScanForm
+      label="Homepage URL"
+      placeholder="https://example.com"
+      value={url}
+      onValueChange={onUrlChange}
+      onSubmit={onDiscover}
+      busy={isPending}
+      disabled={disabled}
+      error={error}
+      inputRef={inputRef}
+      submitContent={
+        <>
           <Search aria-hidden="true" className="h-4 w-4" />
           {isPending ? 'Discovering…' : 'Discover Pages'}
-        </Button>
-      </div>
-      {error && (
-        <p id={`${id}-error`} role="alert" className="text-sm font-medium text-bad">
-          {error}
-        </p>
-      )}
-    </form>
+        </>
+      }
+    />
   );
 }

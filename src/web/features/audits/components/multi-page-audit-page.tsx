@@ -1,7 +1,7 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { maxAuditPages, maxAuditPagesMessage } from '../../../../contract/audit';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
@@ -19,7 +19,7 @@ const newEntry = (url = '') => ({ key: nextKey++, url });
 export function MultiPageAuditPage() {
   usePageTitle('Multi-page audit');
   const [entries, setEntries] = useState(() => [newEntry()]);
-  const run = useAuditRun('/api/multi-page-audit', 'Failed to perform the audit');
+  const run = useAuditRun('multi-page', 'Failed to perform the audit');
   const atLimit = entries.length >= maxAuditPages;
   const urls = entries.map((e) => e.url.trim()).filter(Boolean);
   const progressHeadingRef = useRef<HTMLHeadingElement>(null);

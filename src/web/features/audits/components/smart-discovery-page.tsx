@@ -2,7 +2,7 @@ import { Square } from 'lucide-react';
 import { useRef } from 'react';
 import { maxAuditPages } from '../../../../contract/audit';
 import type { RawScanResult } from '../../../../contract/raw-result';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { track } from '../../../lib/analytics';

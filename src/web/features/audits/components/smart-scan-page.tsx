@@ -1,6 +1,6 @@
 import { ArrowLeft } from 'lucide-react';
 import { useRef, useState, type Ref } from 'react';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { track } from '../../../lib/analytics';
@@ -41,7 +41,7 @@ export function SmartScanPage() {
   });
   const { discovery, selected, problem } = chooser;
   const [step, setStep] = useState<'discovery' | 'results'>('discovery');
-  const run = useAuditRun('/api/smart-scan', 'Failed to perform smart scan');
+  const run = useAuditRun('smart-scan', 'Failed to perform smart scan');
 
   const homeInputRef = useRef<HTMLInputElement>(null);
   const resultsHeadingRef = useRef<HTMLHeadingElement>(null);

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../../lib/api-client';
 import { auditProgressKey, useAuditProgress } from '../api/get-audit-progress';
-import { useAudit, type AuditEndpoint } from '../api/run-multi-page-audit';
+import { useAudit, type AuditKind } from '../api/run-multi-page-audit';
 import { pageRuns } from '../page-runs';
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
@@ -12,9 +12,9 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
  * the server's page-by-page progress read meanwhile, and the pages' states from both. A failed
  * call marks every page as an error with `failureMessage` (spec §4, §8).
  */
-export function useAuditRun(endpoint: AuditEndpoint, failureMessage: string) {
+export function useAuditRun(kind: AuditKind, failureMessage: string) {
   const queryClient = useQueryClient();
-  const audit = useAudit(endpoint);
+  const audit = useAudit(kind);
   const [urls, setUrls] = useState<string[]>([]);
   const controller = useRef<AbortController | null>(null);
   const progress = useAuditProgress(audit.isPending);

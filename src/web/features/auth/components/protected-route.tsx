@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { Spinner } from '../../../components/ui/spinner';
 import { useCurrentUser } from '../api/get-current-user';
 

@@ -9,12 +9,13 @@ import {
   ScrollText,
 } from 'lucide-react';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Faq } from './faq';
 import { HowItWorks } from './how-it-works';
 import { ProductVideo } from './product-video';
+import type { UseSignup } from './signup-modal';
 import { UrlForm } from './url-form';
 
 // The modal carries the form libraries; the landing page loads them when a visitor opens it.
@@ -72,7 +73,7 @@ const features = [
   },
 ] as const;
 
-export function LandingPage() {
+export function LandingPage({ useSignup }: { useSignup: UseSignup }) {
   usePageTitle('Accessibility compliance scanning');
   const urlField = useRef<HTMLInputElement>(null);
   const [signupOpen, setSignupOpen] = useState(false);
@@ -217,7 +218,12 @@ export function LandingPage() {
 
       {signupRequested && (
         <Suspense fallback={null}>
-          <SignupModal open={signupOpen} onOpenChange={setSignupOpen} initialUrl="" />
+          <SignupModal
+            open={signupOpen}
+            onOpenChange={setSignupOpen}
+            initialUrl=""
+            useSignup={useSignup}
+          />
         </Suspense>
       )}
     </>

@@ -2,8 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import { Email } from '../../../../contract/auth';
-import { paths } from '../../../app/paths';
+import { Email, type SignupRequest, type SignupResponse } from '../../../../contract/auth';
+import { paths } from '../../../lib/paths';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -16,8 +16,16 @@ import { Input } from '../../../components/ui/input';
 import { track } from '../../../lib/analytics';
 import { ApiError, messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
-import { useSignup } from '../../auth/api/signup';
 import { isWebsiteUrl, withScheme } from '../website-url';
+
+/**
+ * The sign-up call, owned by the auth feature. Features do not import each other, so the app
+ * shell hands it to the landing page (see app/router.tsx).
+ */
+export type UseSignup = () => {
+  mutateAsync: (input: z.input<typeof SignupRequest>) => Promise<z.infer<typeof SignupResponse>>;
+  isPending: boolean;
+};
 
 const signupModalSchema = z.object({
   email: Email,
@@ -39,10 +47,12 @@ export function SignupModal({
   open,
   onOpenChange,
   initialUrl,
+  useSignup,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   initialUrl: string;
+  useSignup: UseSignup;
 }) {
   const navigate = useNavigate();
   const signup = useSignup();

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 
 /** The frame of the static pages: one title, readable line length, an updated date. */
 export function LegalPage({

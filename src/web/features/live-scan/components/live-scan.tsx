@@ -1,9 +1,7 @@
 import { Play } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
-import { usePageTitle } from '../../../app/page-title';
-import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
+import { useState } from 'react';
+import { usePageTitle } from '../../../lib/page-title';
+import { UrlScanForm } from '../../../components/url-scan-form';
 import { cn } from '../../../lib/cn';
 import { useLiveScan } from '../hooks/use-live-scan';
 import { liveScanThemes, type LiveScanThemeId } from '../themes';
@@ -30,12 +28,6 @@ export function LiveScan({ theme: themeId }: { theme: LiveScanThemeId }) {
     void scan.reset();
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!url.trim() || busy) return;
-    void scan.start(url);
-  };
-
   // The band reaches down to the footer (cancelling its top margin), so dark themes have no
   // white strip above it.
   return (
@@ -47,35 +39,28 @@ export function LiveScan({ theme: themeId }: { theme: LiveScanThemeId }) {
         <h1 className={cn('mt-1 text-3xl font-bold sm:text-4xl', look.title)}>{theme.title}</h1>
         <p className={cn('mt-3 max-w-2xl', look.muted)}>{theme.intro}</p>
 
-        <form
-          onSubmit={onSubmit}
-          className={cn('mt-8 grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end', look.panel)}
-        >
-          <div className="grid gap-1.5">
-            <Label htmlFor="live-scan-url" className={look.label}>
-              Website URL
-            </Label>
-            <Input
-              id="live-scan-url"
-              type="text"
-              inputMode="url"
-              autoComplete="url"
-              placeholder="example.com"
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              disabled={busy}
-              className={cn(look.input, look.focus)}
-            />
-          </div>
-          <Button
-            type="submit"
-            disabled={!url.trim() || busy}
-            className={cn(look.primary, look.focus)}
-          >
-            <Play aria-hidden="true" className="h-4 w-4" />
-            {busy ? 'Scanning…' : 'Start Scan'}
-          </Button>
-        </form>
+        <UrlScanForm
+          id="live-scan-url"
+          label="Website URL"
+          placeholder="example.com"
+          value={url}
+          onValueChange={setUrl}
+          onSubmit={(target) => void scan.start(target)}
+          busy={busy}
+          lockField="disabled"
+          submitContent={
+            <>
+              <Play aria-hidden="true" className="h-4 w-4" />
+              {busy ? 'Scanning…' : 'Start Scan'}
+            </>
+          }
+          look={{
+            form: cn('mt-8', look.panel),
+            label: look.label,
+            input: cn(look.input, look.focus),
+            button: cn(look.primary, look.focus),
+          }}
+        />
 
         {scan.noScanRunning && (
           <p role="status" className={cn('mt-4', look.muted)}>

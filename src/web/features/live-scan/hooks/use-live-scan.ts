@@ -3,11 +3,11 @@ import type { ScanProgress, ScanResults } from '../../../../contract/scan-api';
 import { trackScanCompleted, trackScanInitiated } from '../../../lib/analytics';
 import { ApiError, NetworkError, messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
-import { useAbortLiveScan } from '../api/abort-live-scan';
-import { useLiveScanProgress } from '../api/get-live-scan-progress';
-import { useLiveScanResults } from '../api/get-live-scan-results';
-import { useResetLiveScan } from '../api/reset-live-scan';
-import { useStartLiveScan } from '../api/start-live-scan';
+import { useAbortScan } from '../../../api/scans/abort-scan';
+import { useScanProgress } from '../../../api/scans/get-scan-progress';
+import { useScanResults } from '../../../api/scans/get-scan-results';
+import { useResetScans } from '../../../api/scans/reset-scans';
+import { useStartLiveScan } from '../../../api/scans/start-live-scan';
 import { normalizeScanUrl } from '../scan-url';
 
 /**
@@ -76,11 +76,11 @@ export function useLiveScan(): LiveScan {
   const [lastUrl, setLastUrl] = useState<string>();
   const [startFailure, setStartFailure] = useState<CallFailure>();
   const startCall = useStartLiveScan();
-  const abortCall = useAbortLiveScan();
-  const resetCall = useResetLiveScan();
-  const progressQuery = useLiveScanProgress(scanId);
+  const abortCall = useAbortScan();
+  const resetCall = useResetScans();
+  const progressQuery = useScanProgress(scanId);
   const progress = progressQuery.data ?? undefined;
-  const resultsQuery = useLiveScanResults(scanId, progress?.stage === 'complete');
+  const resultsQuery = useScanResults(scanId, progress?.stage === 'complete');
 
   const phase = phaseOf({
     starting: startCall.isPending,

@@ -4,7 +4,7 @@ import { Controller, useForm, type FieldErrors } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { complaintRequiredMessage, SubmitComplaintRequest } from '../../../../contract/complaint';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import {

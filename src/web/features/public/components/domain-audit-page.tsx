@@ -1,6 +1,6 @@
 import { Link, useParams } from 'react-router';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/page-title';
+import { paths } from '../../../lib/paths';
+import { usePageTitle } from '../../../lib/page-title';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { useDomainAudit } from '../api/get-domain-audit';

@@ -1,7 +1,7 @@
 import { BadgeCheck } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/page-title';
+import { paths } from '../../../lib/paths';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { usePublicStatus } from '../api/get-public-status';

@@ -1,22 +1,20 @@
 import { Download } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { ReportResponse } from '../../../../contract/scan-api';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/page-title';
+import { paths } from '../../../lib/paths';
+import { usePageTitle } from '../../../lib/page-title';
 import { JsonPanel } from '../../../components/json-panel';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
+import { UrlScanForm } from '../../../components/url-scan-form';
 import { trackScanCompleted, trackScanInitiated } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
-import { saveText } from '../../../lib/download';
 import { toast } from '../../../lib/toast-store';
 import { useAnalyze } from '../api/analyze';
-import { isUnfinished, useReport } from '../api/get-report';
-import { issuesCsv } from '../issues-csv';
+import { documentHrefs } from '../api/documents';
+import { isUnfinished, useRawReport } from '../api/get-report';
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short' });
 
@@ -68,7 +66,7 @@ export function RawReportPage() {
 }
 
 function RawReport({ scanId }: { scanId: string }) {
-  const report = useReport(scanId);
+  const report = useRawReport(scanId);
   usePageTitle(report.data ? `Raw analysis of ${report.data.domain}` : 'Raw analysis');
 
   if (report.isPending)
@@ -117,21 +115,17 @@ function RawReport({ scanId }: { scanId: string }) {
               Exports
             </h2>
             <div className="mt-3 flex flex-wrap gap-2">
-              <Button
-                variant="outline"
-                onClick={() => saveText(issuesCsv(data.issues), `${base}-issues.csv`, 'text/csv')}
-              >
-                <Download aria-hidden="true" className="h-4 w-4" />
-                Issues (CSV)
+              <Button asChild variant="outline">
+                <a href={documentHrefs.export(data.scanId, 'csv')} download>
+                  <Download aria-hidden="true" className="h-4 w-4" />
+                  Issues (CSV)
+                </a>
               </Button>
-              <Button
-                variant="outline"
-                onClick={() =>
-                  saveText(JSON.stringify(data, null, 2), `${base}-report.json`, 'application/json')
-                }
-              >
-                <Download aria-hidden="true" className="h-4 w-4" />
-                Full report (JSON)
+              <Button asChild variant="outline">
+                <a href={documentHrefs.rawReport(data.scanId)} download={`${base}-report.json`}>
+                  <Download aria-hidden="true" className="h-4 w-4" />
+                  Full report (JSON)
+                </a>
               </Button>
             </div>
           </section>
@@ -226,10 +220,7 @@ function AnalyzeForm({ initialUrl }: { initialUrl: string }) {
     };
   }, [busy]);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const target = url.trim();
-    if (!target || busy) return;
+  const onSubmit = async (target: string) => {
     controller.current = new AbortController();
     trackScanInitiated(target, 'raw-analysis');
     try {
@@ -254,34 +245,24 @@ function AnalyzeForm({ initialUrl }: { initialUrl: string }) {
 
   return (
     <Card>
-      <form
-        onSubmit={onSubmit}
-        aria-label="Analyze a page"
-        className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end"
-      >
-        <div className="grid gap-1.5">
-          <Label htmlFor="analyze-url">Website URL</Label>
-          <Input
-            id="analyze-url"
-            type="text"
-            inputMode="url"
-            autoComplete="url"
-            value={url}
-            readOnly={busy}
-            onChange={(e) => setUrl(e.target.value)}
-          />
-        </div>
-        <div className="flex gap-2">
-          <Button type="submit" disabled={!url.trim() || busy}>
-            {busy ? 'Analyzing…' : 'Analyze'}
-          </Button>
-          {busy && (
+      <UrlScanForm
+        id="analyze-url"
+        formLabel="Analyze a page"
+        label="Website URL"
+        value={url}
+        onValueChange={setUrl}
+        onSubmit={(target) => void onSubmit(target)}
+        busy={busy}
+        lockField="readOnly"
+        submitContent={busy ? 'Analyzing…' : 'Analyze'}
+        actions={
+          busy && (
             <Button type="button" variant="outline" onClick={() => controller.current?.abort()}>
               Cancel
             </Button>
-          )}
-        </div>
-      </form>
+          )
+        }
+      />
       {busy && (
         <div className="mt-4 flex items-center gap-3 text-sm">
           <span

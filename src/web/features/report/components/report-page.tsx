@@ -1,21 +1,20 @@
 import { Download, ExternalLink, FileText } from 'lucide-react';
 import { Link, useParams } from 'react-router';
+import { impacts } from '../../../../contract/finding';
 import type { ReportIssue, ReportResponse } from '../../../../contract/scan-api';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/page-title';
+import { paths } from '../../../lib/paths';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { trackVpatDownload } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
-import { saveText } from '../../../lib/download';
 import { toast } from '../../../lib/toast-store';
+import { documentHrefs } from '../api/documents';
 import { isUnfinished, useReport } from '../api/get-report';
 import { useVpatDownload } from '../api/vpat-from-scan';
-import { issuesCsv } from '../issues-csv';
 import { ShareControl } from './share-control';
 
-const impacts = ['critical', 'serious', 'moderate', 'minor'] as const;
 const impactStyle: Record<string, string> = {
   critical: 'bg-red-100 text-red-900',
   serious: 'bg-orange-100 text-orange-900',
@@ -27,6 +26,17 @@ const kindLabels: Record<ReportIssue['kind'], string> = {
   'needs-review': 'Check by hand',
   'best-practice': 'Best practice',
 };
+/** The data files of a scan, each served by the server (the same files the API and CLI give). */
+const dataExports = [
+  { label: 'Issues (CSV)', href: (id: string) => documentHrefs.export(id, 'csv') },
+  { label: 'Raw report (JSON)', href: (id: string) => documentHrefs.export(id, 'json') },
+  { label: 'axe-core output (JSON)', href: (id: string) => documentHrefs.engineOutput(id, 'axe') },
+  { label: 'Pa11y output (JSON)', href: (id: string) => documentHrefs.engineOutput(id, 'pa11y') },
+  {
+    label: 'IBM Equal Access output (JSON)',
+    href: (id: string) => documentHrefs.engineOutput(id, 'ibm'),
+  },
+] as const;
 const shortDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
 
 /** The documents of one scan (spec §2 report page), with its score and issues. */
@@ -190,8 +200,7 @@ function Summary({ data }: { data: ReportResponse }) {
 function Documents({ data }: { data: ReportResponse }) {
   const vpat = useVpatDownload('generate');
   const template = useVpatDownload('template');
-  const id = encodeURIComponent(data.scanId);
-  const base = `${data.domain}-${data.scanId.slice(0, 8)}`;
+  const id = data.scanId;
 
   const download = (kind: 'vpat' | 'template') => {
     const mutation = kind === 'vpat' ? vpat : template;
@@ -216,9 +225,6 @@ function Documents({ data }: { data: ReportResponse }) {
     });
   };
 
-  const json = (value: unknown, name: string) =>
-    saveText(JSON.stringify(value ?? null, null, 2), name, 'application/json');
-
   return (
     <section id="documents" aria-labelledby="documents-heading" className="scroll-mt-24">
       <h2 id="documents-heading" className="text-2xl font-bold">
@@ -229,13 +235,13 @@ function Documents({ data }: { data: ReportResponse }) {
           <h3 className="font-semibold">Reports</h3>
           <div className="mt-3 grid gap-2">
             <Button asChild variant="outline">
-              <a href={`/api/html-report/${id}`} target="_blank" rel="noopener">
+              <a href={documentHrefs.htmlReport(id)} target="_blank" rel="noopener">
                 <ExternalLink aria-hidden="true" className="h-4 w-4" />
                 HTML report<span className="sr-only"> (opens in a new tab)</span>
               </a>
             </Button>
             <Button asChild variant="outline">
-              <a href={`/api/report/${id}/statement.pdf`} target="_blank" rel="noopener">
+              <a href={documentHrefs.statementPdf(id)} target="_blank" rel="noopener">
                 <FileText aria-hidden="true" className="h-4 w-4" />
                 Statement PDF<span className="sr-only"> (opens in a new tab)</span>
               </a>
@@ -257,29 +263,14 @@ function Documents({ data }: { data: ReportResponse }) {
         <Card>
           <h3 className="font-semibold">Data exports</h3>
           <div className="mt-3 grid gap-2">
-            <Button
-              variant="outline"
-              onClick={() => saveText(issuesCsv(data.issues), `${base}-issues.csv`, 'text/csv')}
-            >
-              <Download aria-hidden="true" className="h-4 w-4" />
-              Issues (CSV)
-            </Button>
-            <Button variant="outline" onClick={() => json(data, `${base}-report.json`)}>
-              <Download aria-hidden="true" className="h-4 w-4" />
-              Raw report (JSON)
-            </Button>
-            <Button variant="outline" onClick={() => json(data.axe, `${base}-axe.json`)}>
-              <Download aria-hidden="true" className="h-4 w-4" />
-              axe-core output (JSON)
-            </Button>
-            <Button variant="outline" onClick={() => json(data.pa11y, `${base}-pa11y.json`)}>
-              <Download aria-hidden="true" className="h-4 w-4" />
-              Pa11y output (JSON)
-            </Button>
-            <Button variant="outline" onClick={() => json(data.ibm, `${base}-ibm.json`)}>
-              <Download aria-hidden="true" className="h-4 w-4" />
-              IBM Equal Access output (JSON)
-            </Button>
+            {dataExports.map(({ label, href }) => (
+              <Button key={label} asChild variant="outline">
+                <a href={href(id)} download>
+                  <Download aria-hidden="true" className="h-4 w-4" />
+                  {label}
+                </a>
+              </Button>
+            ))}
             <Link
               className="px-1 py-2 text-sm font-semibold text-brand-700 underline underline-offset-4"
               to={paths.rawReport.getHref(data.scanId)}

@@ -1,7 +1,7 @@
 import { Copy, Globe } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { ApiError, messageOf } from '../../../lib/api-client';

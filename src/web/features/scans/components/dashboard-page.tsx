@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/page-title';
+import { paths } from '../../../lib/paths';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/api-client';

@@ -1,19 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { ScanResults } from '../../../../contract/scan-api';
-import { usePageTitle } from '../../../app/page-title';
+import { useScanProgress } from '../../../api/scans/get-scan-progress';
+import { useScanResults } from '../../../api/scans/get-scan-results';
+import { useStartLiveScan } from '../../../api/scans/start-live-scan';
+import { usePageTitle } from '../../../lib/page-title';
 import { JsonPanel } from '../../../components/json-panel';
-import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { Progress } from '../../../components/ui/progress';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { UrlScanForm } from '../../../components/url-scan-form';
 import { trackScanInitiated } from '../../../lib/analytics';
 import { engineNames, stageLabels } from '../../../lib/scan-stages';
 import { toast } from '../../../lib/toast-store';
-import { useScanProgress } from '../api/get-scan-progress';
-import { useScanResults } from '../api/get-scan-results';
-import { useStartLiveScan } from '../api/start-live-scan';
 
 const engineTabs = [
   {
@@ -47,14 +45,15 @@ export function RawResultsPage() {
   const stage = progress.data?.stage;
   const results = useScanResults(scanId, stage === 'complete');
   const scanning =
-    !!scanId && !progress.isError && !['complete', 'error', 'aborted'].includes(stage ?? '');
+    !!scanId &&
+    !progress.isError &&
+    progress.data !== null &&
+    !['complete', 'error', 'aborted'].includes(stage ?? '');
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!url.trim() || scanning) return;
+  const onSubmit = async (target: string) => {
     try {
-      const answer = await start.mutateAsync({ url: url.trim(), includeRaw: true });
-      trackScanInitiated(url.trim(), 'raw');
+      const answer = await start.mutateAsync(target);
+      trackScanInitiated(target, 'raw');
       toast({ title: 'Scan Started', description: 'Accessibility scan has begun' });
       setScanId(answer.scanId);
       setStartedAt(new Date().toISOString());
@@ -71,21 +70,15 @@ export function RawResultsPage() {
         What axe-core, Pa11y and IBM Equal Access each reported for one page, as they reported it.
       </p>
       <Card className="mt-8">
-        <form onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
-          <div className="grid gap-1.5">
-            <Label htmlFor="raw-url">Website URL</Label>
-            <Input
-              id="raw-url"
-              type="text"
-              inputMode="url"
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-            />
-          </div>
-          <Button type="submit" disabled={!url.trim() || scanning || start.isPending}>
-            {scanning ? 'Scanning…' : 'Start Scan'}
-          </Button>
-        </form>
+        <UrlScanForm
+          id="raw-url"
+          label="Website URL"
+          value={url}
+          onValueChange={setUrl}
+          onSubmit={(target) => void onSubmit(target)}
+          busy={scanning || start.isPending}
+          submitContent={scanning ? 'Scanning…' : 'Start Scan'}
+        />
         {progress.data && (
           <div className="mt-6 grid gap-2">
             <div className="flex flex-wrap items-center justify-between gap-2 text-sm">

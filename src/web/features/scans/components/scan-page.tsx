@@ -1,18 +1,17 @@
 import { AlertTriangle, CheckCircle2 } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths';
-import { usePageTitle } from '../../../app/page-title';
+import { paths } from '../../../lib/paths';
+import { useScanProgress } from '../../../api/scans/get-scan-progress';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { Progress } from '../../../components/ui/progress';
+import { UrlScanForm } from '../../../components/url-scan-form';
 import { trackScanCompleted, trackScanInitiated } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
 import { engineNames, stageLabels } from '../../../lib/scan-stages';
 import { toast } from '../../../lib/toast-store';
-import { useScanProgress } from '../api/get-scan-progress';
 import { useStartScan } from '../api/start-scan';
 
 /** Spec §9: the report opens 1.5 s after the scan completes. */
@@ -31,7 +30,9 @@ export function ScanPage() {
   const start = useStartScan();
   const progress = useScanProgress(scanId);
   const stage = progress.data?.stage;
-  const failed = stage === 'error' || stage === 'aborted' || progress.isError;
+  // null: the server no longer has the scan, so it cannot end well.
+  const failed =
+    stage === 'error' || stage === 'aborted' || progress.isError || progress.data === null;
   const completed = stage === 'complete';
   const tracked = useRef<string>(undefined);
 
@@ -52,12 +53,10 @@ export function ScanPage() {
     return () => clearTimeout(timer);
   }, [completed, scanId, navigate, progress.data]);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!url.trim()) return;
+  const onSubmit = async (target: string) => {
     try {
-      const { id } = await start.mutateAsync({ url: url.trim() });
-      trackScanInitiated(url.trim());
+      const { id } = await start.mutateAsync({ url: target });
+      trackScanInitiated(target);
       toast({
         title: 'Scan Started',
         description: 'Website analysis is in progress. Results will appear shortly.',
@@ -81,24 +80,17 @@ export function ScanPage() {
         finish.
       </p>
       <Card className="mt-8">
-        <form onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
-          <div className="grid gap-1.5">
-            <Label htmlFor="scan-url">Website URL</Label>
-            <Input
-              id="scan-url"
-              type="text"
-              inputMode="url"
-              autoComplete="url"
-              placeholder="https://example.com"
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              disabled={running}
-            />
-          </div>
-          <Button type="submit" disabled={!url.trim() || running || start.isPending}>
-            {running || start.isPending ? 'Scanning…' : 'Start scan'}
-          </Button>
-        </form>
+        <UrlScanForm
+          id="scan-url"
+          label="Website URL"
+          placeholder="https://example.com"
+          value={url}
+          onValueChange={setUrl}
+          onSubmit={(target) => void onSubmit(target)}
+          busy={running || start.isPending}
+          lockField="disabled"
+          submitContent={running || start.isPending ? 'Scanning…' : 'Start scan'}
+        />
         {scanId && <ScanStatus scanId={scanId} />}
         {failed && (
           <div role="alert" className="mt-6 rounded-md border border-bad p-4">
@@ -131,6 +123,7 @@ export function ScanPage() {
 
 function ScanStatus({ scanId }: { scanId: string }) {
   const { data } = useScanProgress(scanId);
+  if (data === null) return null;
   if (!data) return <p className="mt-6 text-slate-700">Starting…</p>;
   const engineErrors = Object.entries(data.engineErrors);
   return (

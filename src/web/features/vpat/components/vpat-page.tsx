@@ -1,6 +1,6 @@
 import { FileJson, Upload } from 'lucide-react';
 import { useRef, useState, type DragEvent } from 'react';
-import { usePageTitle } from '../../../app/page-title';
+import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { trackVpatDownload } from '../../../lib/analytics';

@@ -1,12 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { MessageResponse } from '../../../../contract/scan-api';
-import { api } from '../../../lib/api-client';
+import type { MessageResponse } from '../../../contract/scan-api';
+import { api } from '../../lib/api-client';
 
 /** Spec §7: POST /api/real-live-scan/reset stops whatever the visitor still has running. */
-export const resetLiveScan = () =>
+export const resetScans = () =>
   api.post<z.infer<typeof MessageResponse>>('/api/real-live-scan/reset');
 
-export function useResetLiveScan() {
-  return useMutation({ mutationFn: resetLiveScan });
+export function useResetScans() {
+  return useMutation({ mutationFn: resetScans });
 }

@@ -1,19 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { MessageResponse } from '../../../../contract/scan-api';
-import { api } from '../../../lib/api-client';
-import { liveScanProgressQueryOptions } from './get-live-scan-progress';
+import type { MessageResponse } from '../../../contract/scan-api';
+import { api } from '../../lib/api-client';
+import { scanKeys } from './keys';
 
 /** Spec §7: POST /api/real-live-scan/abort, naming the scan to stop. */
-export const abortLiveScan = (scanId: string) =>
+export const abortScan = (scanId: string) =>
   api.post<z.infer<typeof MessageResponse>>('/api/real-live-scan/abort', { scanId });
 
 /** Reads the progress again at once, so the aborted stage shows without waiting for a poll. */
-export function useAbortLiveScan() {
+export function useAbortScan() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: abortLiveScan,
+    mutationFn: abortScan,
     onSettled: (_answer, _error, scanId) =>
-      queryClient.invalidateQueries({ queryKey: liveScanProgressQueryOptions(scanId).queryKey }),
+      queryClient.invalidateQueries({ queryKey: scanKeys.progress(scanId) }),
   });
 }

@@ -1,13 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ScanProgress } from '../../../../contract/scan-api';
-import { ApiError, api } from '../../../lib/api-client';
-import { isFinalStage } from '../../../lib/scan-stages';
+import type { ScanProgress } from '../../../contract/scan-api';
+import { ApiError, api } from '../../lib/api-client';
+import { isFinalStage } from '../../lib/scan-stages';
+import { scanKeys } from './keys';
 
 /** Spec §9: progress is polled every 1000 ms. */
 export const progressPollMs = 1000;
 
 /** The scan's progress, or null when the server has no such scan (spec §4: 404 = none running). */
-export async function getLiveScanProgress(scanId: string): Promise<ScanProgress | null> {
+export async function getScanProgress(scanId: string): Promise<ScanProgress | null> {
   try {
     return await api.get<ScanProgress>(
       `/api/real-live-scan/progress?scanId=${encodeURIComponent(scanId)}`,
@@ -19,10 +20,10 @@ export async function getLiveScanProgress(scanId: string): Promise<ScanProgress 
 }
 
 /** Polls until the scan completes, fails or is aborted, the call fails, or there is no scan. */
-export const liveScanProgressQueryOptions = (scanId: string) =>
+export const scanProgressQueryOptions = (scanId: string) =>
   queryOptions({
-    queryKey: ['live-scan', scanId, 'progress'],
-    queryFn: () => getLiveScanProgress(scanId),
+    queryKey: scanKeys.progress(scanId),
+    queryFn: () => getScanProgress(scanId),
     refetchInterval: (query) => {
       const { status, data } = query.state;
       return status === 'error' || !data || isFinalStage(data.stage) ? false : progressPollMs;
@@ -30,6 +31,6 @@ export const liveScanProgressQueryOptions = (scanId: string) =>
     refetchIntervalInBackground: true,
   });
 
-export function useLiveScanProgress(scanId: string | undefined) {
-  return useQuery({ ...liveScanProgressQueryOptions(scanId ?? ''), enabled: !!scanId });
+export function useScanProgress(scanId: string | undefined) {
+  return useQuery({ ...scanProgressQueryOptions(scanId ?? ''), enabled: !!scanId });
 }
