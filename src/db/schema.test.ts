@@ -155,7 +155,7 @@ describe.each(databaseTargets)('data model on $name', ({ open }) => {
         accessibilityScore: 87,
         scoreLabel: 'Good',
         processingTimes: { load: 40, axe: 250, pa11y: 60, ibm: 110, total: 460 },
-        axeData: { violations: [], passes: [], incomplete: [], error: null },
+        rawOutput: { axe: { violations: [], passes: [], incomplete: [], error: null } },
         engineVersions: { axe: '4.14.1' },
       })
       .where(eq(scans.id, scan.id));
@@ -165,7 +165,7 @@ describe.each(databaseTargets)('data model on $name', ({ open }) => {
       logs: [log],
       engineErrors: { ibm: 'timed out after 30000 ms' },
       processingTimes: { total: 460 },
-      axeData: { violations: [], error: null },
+      rawOutput: { axe: { violations: [], error: null } },
     });
     expect(stored!.updatedAt.getTime()).toBeGreaterThanOrEqual(scan.updatedAt.getTime());
   });

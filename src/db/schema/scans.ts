@@ -11,14 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type {
-  AxeRaw,
-  EngineId,
-  IbmRaw,
-  IssueSummary,
-  Pa11yRaw,
-  ProcessingTimes,
-} from '../../contract/index.js';
+import type { EngineId, IssueSummary, ProcessingTimes, RawByEngine } from '../../contract/index.js';
 import { users } from './accounts.js';
 import { createdAt, oneOf, timestamptz, updatedAt } from './columns.js';
 
@@ -52,7 +45,7 @@ export interface ScanLogEntry {
 /**
  * One scan of one URL (spec "scans"), with its live progress on the same row so any server can
  * answer a progress poll, and the scanner's PageScanResult spread over columns: raw engine output
- * in axe/pa11y/ibm data, merged issues as rows in `issues`, screenshots in `artifacts`.
+ * in raw_output keyed by engine id, merged issues as rows in `issues`, screenshots in `artifacts`.
  */
 export const scans = pgTable(
   'scans',
@@ -84,9 +77,14 @@ export const scans = pgTable(
     summary: jsonb('summary').$type<IssueSummary>(),
     engineVersions: jsonb('engine_versions').$type<Partial<Record<EngineId, string>>>(),
     processingTimes: jsonb('processing_times').$type<ProcessingTimes>(),
-    axeData: jsonb('axe_data').$type<AxeRaw>(),
-    pa11yData: jsonb('pa11y_data').$type<Pa11yRaw>(),
-    ibmData: jsonb('ibm_data').$type<IbmRaw>(),
+    /**
+     * Each engine's raw output keyed by engine id (`{"axe": …, "pa11y": …, "ibm": …}`). One jsonb
+     * map rather than a column per engine, so another engine needs no migration; and rather than
+     * rows like audits' engine_results, because a scan's raw output is always read whole (raw
+     * result, report with raw, exports) and needs no per-engine counts, and leaving one column
+     * out is what keeps progress polls and reports light.
+     */
+    rawOutput: jsonb('raw_output').$type<Partial<RawByEngine>>(),
     /** Addresses of the scan's screenshot artifacts, in display order. */
     screenshots: text('screenshots')
       .array()
