@@ -11,36 +11,29 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { EngineId, IssueSummary, ProcessingTimes, RawByEngine } from '../../contract/index.js';
+import {
+  scanStages,
+  scanStatuses,
+  type EngineId,
+  type IssueSummary,
+  type ProcessingTimes,
+  type RawByEngine,
+  type ScanLogEntry as ContractScanLogEntry,
+  type ScanStage,
+  type ScanStatus,
+} from '../../contract/index.js';
 import { users } from './accounts.js';
 import { createdAt, oneOf, timestamptz, updatedAt } from './columns.js';
 
-/** Where a scan is in its life; `pending` is the spec's default. */
-export const scanStatuses = ['pending', 'running', 'completed', 'failed', 'aborted'] as const;
-export type ScanStatus = (typeof scanStatuses)[number];
-
-/** The live-scan stages of the spec (public-area §2, "Live-scan demo screens"). */
-export const scanStages = [
-  'initializing',
-  'scanning',
-  'analyzing',
-  'complete',
-  'error',
-  'aborted',
-] as const;
-export type ScanStage = (typeof scanStages)[number];
+// The stored vocabularies are the API's (src/contract), so the two cannot drift apart.
+export { scanStages, scanStatuses, type ScanStage, type ScanStatus };
 
 /** Who started a scan: a person (web, API, CLI) or the scheduled monitoring of a domain. */
 export const scanOrigins = ['request', 'monitoring'] as const;
 export type ScanOrigin = (typeof scanOrigins)[number];
 
-/** One line of the live log the progress screens show. */
-export interface ScanLogEntry {
-  type: 'info' | 'success' | 'warning' | 'error';
-  message: string;
-  tool: EngineId | 'system';
-  timestamp: string;
-}
+/** One line of the live log the progress screens show; stored with the tool it is about. */
+export type ScanLogEntry = Omit<ContractScanLogEntry, 'tool'> & { tool: EngineId | 'system' };
 
 /**
  * One scan of one URL (spec "scans"), with its live progress on the same row so any server can
