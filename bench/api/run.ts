@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { summarizeScan } from '../../src/ai/summary.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { createQueue } from '../../src/jobs/boss.js';
-import { markRunning, storeResult } from '../../src/jobs/scan-store.js';
+import { markRunning, storeResult } from '../../src/db/stores/scans.js';
 import { complaints, domains, scans, users } from '../../src/db/schema/index.js';
 import { createPagePool, scanPage, type PagePool } from '../../src/scanner/index.js';
 import { domainMonthlyPriceCents, type PageScanResult } from '../../src/contract/index.js';

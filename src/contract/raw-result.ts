@@ -98,6 +98,35 @@ export const emptyRaw = {
   }),
 };
 
+/**
+ * Each engine's raw output keyed by engine id: how it is stored and looped over. The spec names
+ * the same outputs axeRaw, pa11yRaw and ibmRaw (RawScanResult); `specRawName` is the one bridge.
+ */
+export interface RawByEngine {
+  axe: AxeRaw;
+  pa11y: Pa11yRaw;
+  ibm: IbmRaw;
+}
+
+/** The spec's field name of each engine's raw output. */
+export const specRawName = {
+  axe: 'axeRaw',
+  pa11y: 'pa11yRaw',
+  ibm: 'ibmRaw',
+} as const satisfies Record<keyof RawByEngine, string>;
+
+type SpecRaw = { [E in keyof RawByEngine as (typeof specRawName)[E]]: RawByEngine[E] };
+
+/** The spec's named outputs (a PageScanResult's raw) keyed by engine id. */
+export function rawByEngine(raw: SpecRaw): RawByEngine {
+  return { axe: raw.axeRaw, pa11y: raw.pa11yRaw, ibm: raw.ibmRaw };
+}
+
+/** Keyed outputs under the spec's names, for the answers and documents that use them. */
+export function specRaw(raw: RawByEngine): SpecRaw {
+  return { axeRaw: raw.axe, pa11yRaw: raw.pa11y, ibmRaw: raw.ibm };
+}
+
 export const RawScanResult = z.object({
   meta: z.object({
     url: z.string(),

@@ -38,17 +38,21 @@ export const OptionalScanIdQuery = z.object({
   scanId: z.uuid('Scan id must be a UUID').optional(),
 });
 
-export const ScanStatus = z.enum(['pending', 'running', 'completed', 'failed', 'aborted']);
+/** Where a scan (or an audit, or one of its pages) is in its life; `pending` is the spec's default. */
+export const scanStatuses = ['pending', 'running', 'completed', 'failed', 'aborted'] as const;
+export const ScanStatus = z.enum(scanStatuses);
 export type ScanStatus = z.infer<typeof ScanStatus>;
 
-export const ScanStage = z.enum([
+/** The live-scan stages of the spec (public-area §2, "Live-scan demo screens"). */
+export const scanStages = [
   'initializing',
   'scanning',
   'analyzing',
   'complete',
   'error',
   'aborted',
-]);
+] as const;
+export const ScanStage = z.enum(scanStages);
 export type ScanStage = z.infer<typeof ScanStage>;
 
 /** Spec "Scan": id, url, domain, createdAt, accessibilityScore; plus where the scan is. */

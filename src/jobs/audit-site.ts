@@ -1,7 +1,6 @@
 import PQueue from 'p-queue';
 import type PgBoss from 'pg-boss';
 import type { AppDb } from '../db/client.js';
-import { scanPage, type PagePool } from '../scanner/index.js';
 import {
   claimAudit,
   finishAudit,
@@ -10,7 +9,8 @@ import {
   markPageRunning,
   readAuditStatus,
   storePageResult,
-} from './audit-store.js';
+} from '../db/stores/audits.js';
+import { scanPage, type PagePool } from '../scanner/index.js';
 import type { AuditSitePayload } from './queues.js';
 import { failureReason, isPermanent } from './scan-page.js';
 

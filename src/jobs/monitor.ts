@@ -1,11 +1,10 @@
-import { and, asc, eq, inArray, isNull, lt, notExists, or, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type PgBoss from 'pg-boss';
 import type { AppDb, Database } from '../db/client.js';
-import { domains, monitoredDomainStatuses, scans, subscriptions } from '../db/schema/index.js';
+import { claimDueDomain, listDueDomains } from '../db/stores/domains.js';
+import { insertScan } from '../db/stores/scans.js';
 import { workJobs } from './boss.js';
 import type { QueueName } from './queues.js';
-import { insertScan, queueScan } from './scan-queue.js';
+import { queueScan } from './scan-queue.js';
 
 /**
  * Scheduled monitoring (DESIGN.md "Monitoring"; public-area §1, "weekly automated scans"): every
@@ -33,32 +32,6 @@ export interface QueuedMonitoringScan {
 
 const hourMs = 3_600_000;
 
-/** The scan the owner subscribed from, when it is of this domain: its address is rescanned. */
-const subscribedScan = alias(scans, 'subscribed_scan');
-
-/**
- * A monitored domain whose last rescan was queued before `dueBefore` (or never) and whose owner
- * has no scan of it still pending or running (that scan is as fresh as a rescan would be).
- */
-function isDue(db: AppDb, dueBefore: Date) {
-  return and(
-    inArray(domains.status, [...monitoredDomainStatuses]),
-    or(isNull(domains.lastMonitorQueuedAt), lt(domains.lastMonitorQueuedAt, dueBefore)),
-    notExists(
-      db
-        .select({ one: sql`1` })
-        .from(scans)
-        .where(
-          and(
-            eq(scans.domain, domains.domain),
-            eq(scans.userId, domains.userId),
-            inArray(scans.status, ['pending', 'running']),
-          ),
-        ),
-    ),
-  );
-}
-
 /**
  * One monitoring run: queues a scan, owned by the domain's owner, of each due domain, oldest
  * first and at most `options.batch`. Each domain is claimed by moving its last_monitor_queued_at
@@ -75,33 +48,13 @@ export async function queueDueMonitoringScans(
   options: MonitorOptions,
 ): Promise<QueuedMonitoringScan[]> {
   const dueBefore = new Date(now.getTime() - options.intervalHours * hourMs);
-  const candidates = await db
-    .select({
-      id: domains.id,
-      domain: domains.domain,
-      userId: domains.userId,
-      subscribedUrl: subscribedScan.url,
-    })
-    .from(domains)
-    .leftJoin(subscriptions, eq(subscriptions.id, domains.subscriptionId))
-    .leftJoin(
-      subscribedScan,
-      and(eq(subscribedScan.id, subscriptions.scanId), eq(subscribedScan.domain, domains.domain)),
-    )
-    .where(isDue(db, dueBefore))
-    .orderBy(sql`${domains.lastMonitorQueuedAt} asc nulls first`, asc(domains.createdAt))
-    .limit(options.batch);
+  const candidates = await listDueDomains(db, dueBefore, options.batch);
 
   const queued: QueuedMonitoringScan[] = [];
   for (const candidate of candidates) {
     const url = candidate.subscribedUrl ?? `https://${candidate.domain}/`;
     const scan = await db.transaction(async (tx) => {
-      const [claimed] = await tx
-        .update(domains)
-        .set({ lastMonitorQueuedAt: now })
-        .where(and(eq(domains.id, candidate.id), isDue(tx, dueBefore)))
-        .returning({ id: domains.id });
-      if (!claimed) return undefined;
+      if (!(await claimDueDomain(tx, candidate.id, dueBefore, now))) return undefined;
       return insertScan(tx, {
         url,
         domain: candidate.domain,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EngineId } from '../contract/index.js';
+import { EngineId, maxAuditPages, maxAuditPagesMessage } from '../contract/index.js';
 
 /**
  * The background jobs of the service: their names, the payload each accepts, and how pg-boss
@@ -32,13 +32,10 @@ export const ScanPagePayload = z.strictObject({
 });
 export type ScanPagePayload = z.infer<typeof ScanPagePayload>;
 
-/** Scan the pages of one `audit_sessions` row (spec: at most 10 per audit). */
+/** Scan the pages of one `audit_sessions` row (spec: at most `maxAuditPages` per audit). */
 export const AuditSitePayload = z.strictObject({
   auditSessionId: z.uuid('must be an audit session id (uuid)'),
-  urls: z
-    .array(httpUrl)
-    .min(1, 'needs at least one URL')
-    .max(10, 'Maximum 10 URLs allowed per audit'),
+  urls: z.array(httpUrl).min(1, 'needs at least one URL').max(maxAuditPages, maxAuditPagesMessage),
 });
 export type AuditSitePayload = z.infer<typeof AuditSitePayload>;
 

@@ -9,7 +9,6 @@ import {
   type PagePool,
   type ScanProgressEvent,
 } from '../scanner/index.js';
-import type { ScanPagePayload } from './queues.js';
 import {
   logEntry,
   markFailed,
@@ -19,7 +18,8 @@ import {
   storeResult,
   writeProgress,
   type ProgressUpdate,
-} from './scan-store.js';
+} from '../db/stores/scans.js';
+import type { ScanPagePayload } from './queues.js';
 
 export interface ScanPageHandlerOptions {
   db: AppDb;

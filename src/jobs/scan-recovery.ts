@@ -1,7 +1,8 @@
 import type PgBoss from 'pg-boss';
 import type { Database } from '../db/client.js';
-import { finishAudit } from './audit-store.js';
-import { logEntry } from './scan-store.js';
+import { finishAudit, listAuditsWithoutJob } from '../db/stores/audits.js';
+import { listActiveJobIds } from '../db/stores/boss-jobs.js';
+import { failScansWithoutJob, requeueScans } from '../db/stores/scans.js';
 
 /**
  * Scans whose worker died. pg-boss notices a dead worker's job when it expires
@@ -9,8 +10,6 @@ import { logEntry } from './scan-store.js';
  * that way ends without any of our code running, and would leave its scan "running" for ever.
  * These two steps close both gaps.
  */
-
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * PGlite belongs to one process, so when a worker starts on it every active scan job belongs to a
@@ -23,20 +22,12 @@ export async function releaseOrphanedScanJobs(
   bossSchema = 'pgboss',
 ): Promise<number> {
   if (database.kind !== 'pglite') return 0;
-  const { rows } = await database.executeSql(
-    `select id from ${quoteIdent(bossSchema)}.job where name = 'scan-page' and state = 'active'`,
-  );
-  const ids = rows.map((row) => String(row.id));
+  const ids = await listActiveJobIds(database, bossSchema, 'scan-page');
   if (ids.length === 0) return 0;
   for (const id of ids) {
     await boss.fail('scan-page', id, { message: 'The worker running this scan stopped.' });
   }
-  await database.executeSql(
-    `update scans set status = 'pending', stage = 'initializing', current_tool = null,
-       logs = logs || $2::jsonb, updated_at = now()
-     where id = any($1::uuid[]) and status = 'running'`,
-    [ids, JSON.stringify([logEntry('warning', 'The worker running this scan stopped')])],
-  );
+  await requeueScans(database, ids, 'The worker running this scan stopped');
   return ids.length;
 }
 
@@ -51,19 +42,7 @@ export async function failAbandonedScans(
 ): Promise<number> {
   const reason =
     'The scan stopped without finishing: the worker running it stopped and no retry was left.';
-  const { rows } = await database.executeSql(
-    `update scans s set status = 'failed', stage = 'error', current_tool = null, error = $1,
-       completed_at = now(), updated_at = now(), logs = s.logs || $2::jsonb
-     where s.status in ('pending', 'running')
-       and s.created_at < now() - make_interval(secs => $3)
-       and not exists (
-         select 1 from ${quoteIdent(bossSchema)}.job j
-         where j.name = 'scan-page' and j.id = s.id and j.state in ('created', 'retry', 'active')
-       )
-     returning s.id`,
-    [reason, JSON.stringify([logEntry('error', reason)]), graceSeconds],
-  );
-  return rows.length;
+  return failScansWithoutJob(database, bossSchema, graceSeconds, reason);
 }
 
 /**
@@ -77,15 +56,11 @@ export async function releaseOrphanedAuditJobs(
   bossSchema = 'pgboss',
 ): Promise<number> {
   if (database.kind !== 'pglite') return 0;
-  const { rows } = await database.executeSql(
-    `select id from ${quoteIdent(bossSchema)}.job where name = 'audit-site' and state = 'active'`,
-  );
-  for (const row of rows) {
-    await boss.fail('audit-site', String(row.id), {
-      message: 'The worker running this audit stopped.',
-    });
+  const ids = await listActiveJobIds(database, bossSchema, 'audit-site');
+  for (const id of ids) {
+    await boss.fail('audit-site', id, { message: 'The worker running this audit stopped.' });
   }
-  return rows.length;
+  return ids.length;
 }
 
 /**
@@ -97,22 +72,13 @@ export async function failAbandonedAudits(
   bossSchema = 'pgboss',
   graceSeconds = 30,
 ): Promise<number> {
-  const { rows } = await database.executeSql(
-    `select s.id from audit_sessions s
-     where s.status in ('pending', 'running')
-       and s.created_at < now() - make_interval(secs => $1)
-       and not exists (
-         select 1 from ${quoteIdent(bossSchema)}.job j
-         where j.name = 'audit-site' and j.id = s.id and j.state in ('created', 'retry', 'active')
-       )`,
-    [graceSeconds],
-  );
-  for (const row of rows) {
-    await finishAudit(database.db, String(row.id), {
+  const ids = await listAuditsWithoutJob(database, bossSchema, graceSeconds);
+  for (const id of ids) {
+    await finishAudit(database.db, id, {
       browserStats: { available: 0, active: 0, total: 0 },
       unfinishedReason:
         'The page was not scanned: the worker running the audit stopped and no retry was left.',
     });
   }
-  return rows.length;
+  return ids.length;
 }

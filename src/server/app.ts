@@ -23,6 +23,7 @@ import {
   type ComplaintRateLimit,
 } from './complaints/routes.js';
 import type { AuditServiceDeps } from './audits/service.js';
+import { callerPlugin } from './plugins/caller.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { defaultScanRateLimit, rateLimitPlugin, type ScanRateLimit } from './plugins/rate-limit.js';
@@ -101,6 +102,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     secureCookies: config.secureCookies ?? false,
   });
   await app.register(csrfPlugin);
+  await app.register(callerPlugin);
   await app.register(rateLimitPlugin);
 
   const scanDeps: ScanServiceDeps = {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
@@ -34,17 +34,31 @@ export default async function setup(project: TestProject): Promise<void> {
       const partial = `${path}.${process.pid}.partial`;
       await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
       await rename(partial, path);
-      // Templates of earlier schemas are 40 MB each; keep only the current one.
-      for (const name of await readdir(cacheDir)) {
-        if (name.startsWith('pglite-template-') && join(cacheDir, name) !== path) {
-          await rm(join(cacheDir, name), { force: true });
-        }
-      }
     } finally {
       await database.close();
     }
   }
+  await forgetStaleTemplates(path);
   project.provide('pgliteTemplatePath', path);
+}
+
+/** A template unused this long belongs to no checkout still being tested. */
+const staleTemplateMs = 24 * 3_600_000;
+
+/**
+ * Templates of other schemas are 40 MB each. They are dropped only once stale rather than at
+ * once: several checkouts (git worktrees) may share node_modules, each with its own migrations
+ * and so its own template in use. Using a template marks it fresh.
+ */
+async function forgetStaleTemplates(current: string): Promise<void> {
+  const now = new Date();
+  await utimes(current, now, now);
+  for (const name of await readdir(cacheDir)) {
+    const file = join(cacheDir, name);
+    if (!name.startsWith('pglite-template-') || file === current) continue;
+    const { mtimeMs } = await stat(file).catch(() => ({ mtimeMs: now.getTime() }));
+    if (now.getTime() - mtimeMs > staleTemplateMs) await rm(file, { force: true });
+  }
 }
 
 async function templateKey(): Promise<string> {

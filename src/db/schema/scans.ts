@@ -11,48 +11,34 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type {
-  AxeRaw,
-  EngineId,
-  IbmRaw,
-  IssueSummary,
-  Pa11yRaw,
-  ProcessingTimes,
+import {
+  scanStages,
+  scanStatuses,
+  type EngineId,
+  type IssueSummary,
+  type ProcessingTimes,
+  type RawByEngine,
+  type ScanLogEntry as ContractScanLogEntry,
+  type ScanStage,
+  type ScanStatus,
 } from '../../contract/index.js';
 import { users } from './accounts.js';
 import { createdAt, oneOf, timestamptz, updatedAt } from './columns.js';
 
-/** Where a scan is in its life; `pending` is the spec's default. */
-export const scanStatuses = ['pending', 'running', 'completed', 'failed', 'aborted'] as const;
-export type ScanStatus = (typeof scanStatuses)[number];
-
-/** The live-scan stages of the spec (public-area §2, "Live-scan demo screens"). */
-export const scanStages = [
-  'initializing',
-  'scanning',
-  'analyzing',
-  'complete',
-  'error',
-  'aborted',
-] as const;
-export type ScanStage = (typeof scanStages)[number];
+// The stored vocabularies are the API's (src/contract), so the two cannot drift apart.
+export { scanStages, scanStatuses, type ScanStage, type ScanStatus };
 
 /** Who started a scan: a person (web, API, CLI) or the scheduled monitoring of a domain. */
 export const scanOrigins = ['request', 'monitoring'] as const;
 export type ScanOrigin = (typeof scanOrigins)[number];
 
-/** One line of the live log the progress screens show. */
-export interface ScanLogEntry {
-  type: 'info' | 'success' | 'warning' | 'error';
-  message: string;
-  tool: EngineId | 'system';
-  timestamp: string;
-}
+/** One line of the live log the progress screens show; stored with the tool it is about. */
+export type ScanLogEntry = Omit<ContractScanLogEntry, 'tool'> & { tool: EngineId | 'system' };
 
 /**
  * One scan of one URL (spec "scans"), with its live progress on the same row so any server can
  * answer a progress poll, and the scanner's PageScanResult spread over columns: raw engine output
- * in axe/pa11y/ibm data, merged issues as rows in `issues`, screenshots in `artifacts`.
+ * in raw_output keyed by engine id, merged issues as rows in `issues`, screenshots in `artifacts`.
  */
 export const scans = pgTable(
   'scans',
@@ -84,9 +70,14 @@ export const scans = pgTable(
     summary: jsonb('summary').$type<IssueSummary>(),
     engineVersions: jsonb('engine_versions').$type<Partial<Record<EngineId, string>>>(),
     processingTimes: jsonb('processing_times').$type<ProcessingTimes>(),
-    axeData: jsonb('axe_data').$type<AxeRaw>(),
-    pa11yData: jsonb('pa11y_data').$type<Pa11yRaw>(),
-    ibmData: jsonb('ibm_data').$type<IbmRaw>(),
+    /**
+     * Each engine's raw output keyed by engine id (`{"axe": …, "pa11y": …, "ibm": …}`). One jsonb
+     * map rather than a column per engine, so another engine needs no migration; and rather than
+     * rows like audits' engine_results, because a scan's raw output is always read whole (raw
+     * result, report with raw, exports) and needs no per-engine counts, and leaving one column
+     * out is what keeps progress polls and reports light.
+     */
+    rawOutput: jsonb('raw_output').$type<Partial<RawByEngine>>(),
     /** Addresses of the scan's screenshot artifacts, in display order. */
     screenshots: text('screenshots')
       .array()

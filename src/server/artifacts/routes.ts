@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDb } from '../../db/client.js';
+import { findArtifact } from '../../db/stores/artifacts.js';
 import { NotFoundError } from '../http-errors.js';
-import { findArtifact } from './repo.js';
 
 export interface ArtifactRoutesOptions {
   db: AppDb;

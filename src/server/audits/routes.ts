@@ -41,12 +41,6 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
       service.discover(deps, request.body.url, closedSignal(request, reply)),
   );
 
-  const caller = (request: FastifyRequest) => ({
-    clientId: request.clientId,
-    userId: request.session?.userId,
-    ip: request.ip,
-  });
-
   // The smart scan's second step and the multi-page audit are the same audit; the spec keeps two
   // paths for its two screens.
   for (const path of ['/api/smart-scan', '/api/multi-page-audit']) {
@@ -54,7 +48,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
       path,
       { config: startLimit, schema: { body: AuditRequest, response: { 200: AuditResponse } } },
       async (request, reply) =>
-        service.runAudit(deps, caller(request), request.body.urls, closedSignal(request, reply)),
+        service.runAudit(deps, request.caller, request.body.urls, closedSignal(request, reply)),
     );
   }
 
@@ -63,7 +57,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
     { schema: { response: { 200: AuditProgress } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.getAuditProgress(deps, caller(request));
+      return service.getAuditProgress(deps, request.caller);
     },
   );
 };

@@ -10,7 +10,7 @@ import {
   type DiscoveryResult,
 } from '../../contract/index.js';
 import type { AppDb } from '../../db/client.js';
-import { finishAudit, readAuditPages } from '../../jobs/audit-store.js';
+import * as store from '../../db/stores/audits.js';
 import { sendJob } from '../../jobs/boss.js';
 import { DiscoveryError, discoverPages } from '../../scanner/discover/discover-pages.js';
 import {
@@ -19,9 +19,9 @@ import {
   UrlSafetyError,
   type PagePool,
 } from '../../scanner/index.js';
+import { domainOf } from '../domains/service.js';
 import { HttpError, InvalidError, NotFoundError, UnavailableError } from '../http-errors.js';
-import type { Caller } from '../scans/service.js';
-import * as repo from './repo.js';
+import type { Caller } from '../plugins/caller.js';
 
 /** What the discovery and audit service works with; handed in by the app. */
 export interface AuditServiceDeps {
@@ -49,8 +49,6 @@ async function checkTarget(deps: AuditServiceDeps, input: string): Promise<URL> 
     throw error;
   }
 }
-
-const domainOf = (url: URL) => url.hostname.replace(/^www\./, '');
 
 /** `POST /api/discover-pages`: the site's pages worth scanning, homepage first. */
 export async function discover(
@@ -100,7 +98,7 @@ export async function runAudit(
       throw error;
     }
   }
-  const auditSessionId = await repo.insertAudit(deps.db, {
+  const auditSessionId = await store.insertAudit(deps.db, {
     domain: domainOf(urls[0]!),
     urls: urls.map((url) => url.href),
     visitorId: caller.clientId,
@@ -111,7 +109,7 @@ export async function runAudit(
     auditSessionId,
     urls: urls.map((url) => url.href),
   });
-  await repo.setAuditJob(deps.db, auditSessionId, jobId);
+  await store.setAuditJob(deps.db, auditSessionId, jobId);
   await waitForAudit(deps, auditSessionId, signal);
   return getAudit(deps, auditSessionId);
 }
@@ -128,11 +126,11 @@ async function waitForAudit(
 ): Promise<void> {
   const deadline = Date.now() + (deps.waitForAuditMs ?? 8 * 60_000);
   for (;;) {
-    const row = await repo.findAudit(deps.db, auditSessionId);
+    const row = await store.findAudit(deps.db, auditSessionId);
     if (!row) throw new NotFoundError('Audit not found.');
     if (row.status !== 'pending' && row.status !== 'running') return;
     if (Date.now() > deadline) {
-      await finishAudit(deps.db, auditSessionId, {
+      await store.finishAudit(deps.db, auditSessionId, {
         browserStats: deps.pool?.stats() ?? { available: 0, active: 0, total: 0 },
         unfinishedReason: "The audit's time limit ran out before this page was scanned.",
       });
@@ -147,11 +145,11 @@ export async function getAudit(
   deps: AuditServiceDeps,
   auditSessionId: string,
 ): Promise<AuditResponse> {
-  const row = await repo.findAudit(deps.db, auditSessionId);
+  const row = await store.findAudit(deps.db, auditSessionId);
   if (!row?.summary) throw new NotFoundError('Audit not found.');
   return {
     auditId: row.id,
-    results: await readAuditPages(deps.db, auditSessionId),
+    results: await store.readAuditPages(deps.db, auditSessionId),
     summary: row.summary as AuditSummary,
   };
 }
@@ -172,12 +170,7 @@ export async function getAuditProgress(
   deps: AuditServiceDeps,
   caller: Caller,
 ): Promise<AuditProgress> {
-  const owner = caller.userId
-    ? { userId: caller.userId }
-    : caller.clientId
-      ? { visitorId: caller.clientId }
-      : undefined;
-  const audit = owner && (await repo.findLatestAuditProgress(deps.db, owner));
+  const audit = caller.owner && (await store.findLatestAuditProgress(deps.db, caller.owner));
   if (!audit) throw new NotFoundError('No audit found.');
   return {
     auditId: audit.id,

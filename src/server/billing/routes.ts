@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CheckoutParams,
@@ -13,11 +12,6 @@ export interface BillingRoutesOptions {
   deps: service.BillingServiceDeps;
 }
 
-const caller = (request: FastifyRequest): service.BillingCaller => ({
-  userId: request.session?.userId,
-  email: request.session?.user.email,
-});
-
 /** Checkout and subscription calls (spec public-area §7 `POST /api/subscribe`). */
 export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, options) => {
   const { deps } = options;
@@ -28,7 +22,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     async (request, reply) => {
       // The answer depends on who asks.
       reply.header('cache-control', 'no-store');
-      return service.getCheckout(deps, caller(request), request.params.scanId);
+      return service.getCheckout(deps, request.caller, request.params.scanId);
     },
   );
 
@@ -41,6 +35,6 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
         if (!request.session) throw new UnauthorizedError('Log in to subscribe');
       },
     },
-    async (request) => service.subscribe(deps, caller(request), request.body),
+    async (request) => service.subscribe(deps, request.caller, request.body),
   );
 };

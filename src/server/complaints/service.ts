@@ -7,8 +7,8 @@ import type {
 import type { AppDb } from '../../db/client.js';
 import type { ComplaintEntry, complaintPriorities, complaintTypes } from '../../db/schema/index.js';
 import type { Mailer } from '../../email/mailer.js';
+import * as domains from '../domains/service.js';
 import { NotFoundError } from '../http-errors.js';
-import { normalizeDomain } from '../public/domain.js';
 import { newConcernEmail } from './email.js';
 import * as repo from './repo.js';
 
@@ -49,9 +49,9 @@ export async function submitComplaint(
   deps: ComplaintServiceDeps,
   input: SubmitComplaintRequest,
 ): Promise<{ id: string }> {
-  const domain = normalizeDomain(input.domain);
-  const owner = await repo.findMonitoringOwner(deps.db, domain);
-  if (!owner) {
+  const domain = domains.normalizeDomain(input.domain);
+  const monitoring = await domains.findMonitoring(deps.db, domain);
+  if (!monitoring) {
     throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
   }
 
@@ -80,7 +80,7 @@ export async function submitComplaint(
 
   deps.mailer.send(
     newConcernEmail({
-      to: owner.email,
+      to: monitoring.ownerEmail,
       domain,
       type: input.type,
       priority: input.priority,

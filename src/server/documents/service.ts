@@ -11,7 +11,7 @@ import { fillInPrompt, scanToOpenAcr } from '../../reports/vpat/from-scan.js';
 import { checkOpenAcr, parseOpenAcr, type CheckedOpenAcr } from '../../reports/vpat/openacr.js';
 import type { PagePool } from '../../scanner/index.js';
 import { NotFoundError, UnavailableError } from '../http-errors.js';
-import { loadReportModel } from './loader.js';
+import { loadReportModel } from '../scans/service.js';
 import { printPdf } from './pdf.js';
 
 /** The documents of a scan and the OpenACR tools: rules here, HTTP in routes.ts. */

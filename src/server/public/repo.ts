@@ -1,82 +1,11 @@
-import { and, count, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import type { AppDb } from '../../db/client.js';
-import {
-  complaints,
-  domains,
-  monitoredDomainStatuses,
-  scans,
-  subscriptions,
-} from '../../db/schema/index.js';
-
-/** Queries of the public pages: small columns only, never raw engine output. */
-
-export async function findPublicScan(db: AppDb, scanId: string) {
-  const [row] = await db
-    .select({
-      id: scans.id,
-      domain: scans.domain,
-      url: scans.url,
-      accessibilityScore: scans.accessibilityScore,
-      scoreLabel: scans.scoreLabel,
-      totalIssues: scans.totalIssues,
-      completedAt: scans.completedAt,
-    })
-    .from(scans)
-    .where(and(eq(scans.id, scanId), eq(scans.isPublic, true), eq(scans.status, 'completed')));
-  return row;
-}
-
-/** The account monitoring the domain now, and since when; undefined when nobody does. */
-export async function findMonitoring(db: AppDb, domain: string) {
-  const [row] = await db
-    .select({
-      userId: domains.userId,
-      monitoringSince: domains.monitoringSince,
-      createdAt: domains.createdAt,
-    })
-    .from(domains)
-    .where(and(eq(domains.domain, domain), inArray(domains.status, [...monitoredDomainStatuses])))
-    .limit(1);
-  return row;
-}
-
-export type Monitoring = NonNullable<Awaited<ReturnType<typeof findMonitoring>>>;
+import { complaints } from '../../db/schema/index.js';
 
 /**
- * The completed scans of the domain that speak for its owner, latest first: those the owning
- * account started (monitoring rescans run on its behalf) and those it subscribed from. A scan by
- * anyone else never reaches an owner's public page, so a stranger cannot put a bad score there.
+ * The complaint figures of the public pages; scans come from src/db/stores/scans.ts and who
+ * monitors a domain from server/domains.
  */
-export async function listOwnerScans(db: AppDb, domain: string, ownerId: string, limit: number) {
-  const subscribedFrom = db
-    .select({ scanId: subscriptions.scanId })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, ownerId), isNotNull(subscriptions.scanId)));
-  return db
-    .select({
-      id: scans.id,
-      url: scans.url,
-      accessibilityScore: scans.accessibilityScore,
-      scoreLabel: scans.scoreLabel,
-      totalIssues: scans.totalIssues,
-      completedAt: scans.completedAt,
-      aiSummary: scans.aiSummary,
-      isPublic: scans.isPublic,
-      origin: scans.origin,
-    })
-    .from(scans)
-    .where(
-      and(
-        eq(scans.domain, domain),
-        eq(scans.status, 'completed'),
-        or(eq(scans.userId, ownerId), inArray(scans.id, subscribedFrom)),
-      ),
-    )
-    .orderBy(desc(scans.completedAt), desc(scans.id))
-    .limit(limit);
-}
-
-export type OwnerScan = Awaited<ReturnType<typeof listOwnerScans>>[number];
 
 export async function countComplaints(db: AppDb, domain: string) {
   const rows = await db

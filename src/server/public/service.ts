@@ -5,8 +5,9 @@ import type {
   PublicStatusResponse,
 } from '../../contract/index.js';
 import type { AppDb } from '../../db/client.js';
+import * as scanStore from '../../db/stores/scans.js';
+import * as domains from '../domains/service.js';
 import { NotFoundError } from '../http-errors.js';
-import { normalizeDomain } from './domain.js';
 import * as repo from './repo.js';
 
 /**
@@ -14,7 +15,7 @@ import * as repo from './repo.js';
  * a status page only while an owner monitors it (domains.status active, trial or grace_period):
  * publishing a page under our name about a site nobody enrolled would let anyone who scans a third
  * party's site put a 'Non-Compliant' label on it. The figures come from the scans that speak for
- * the owner (repo.listOwnerScans), the latest one standing for "now".
+ * the owner (listOwnerScans of the scan store), the latest one standing for "now".
  */
 
 export interface PublicServiceDeps {
@@ -31,7 +32,7 @@ export async function getPublicScan(
   deps: PublicServiceDeps,
   scanId: string,
 ): Promise<PublicScanResponse> {
-  const scan = await repo.findPublicScan(deps.db, scanId);
+  const scan = await scanStore.findPublicScan(deps.db, scanId);
   if (!scan) {
     throw new NotFoundError(
       'Audit Not Found: this accessibility audit is not publicly available or does not exist.',
@@ -57,10 +58,10 @@ export async function getDomainAudit(
   deps: PublicServiceDeps,
   input: string,
 ): Promise<DomainAuditResponse> {
-  const domain = normalizeDomain(input);
-  const monitoring = await repo.findMonitoring(deps.db, domain);
+  const domain = domains.normalizeDomain(input);
+  const monitoring = await domains.findMonitoring(deps.db, domain);
   if (!monitoring) throw monitoringNotFound(domain);
-  const [latest] = await repo.listOwnerScans(deps.db, domain, monitoring.userId, 1);
+  const [latest] = await scanStore.listOwnerScans(deps.db, domain, monitoring.userId, 1);
   if (!latest) {
     return {
       domain,
@@ -92,7 +93,7 @@ function statusOfScore(score: number): PublicStatusResponse['status'] {
 }
 
 /** A private scan's address stays private: the trail names only the domain. */
-function scanEntry(domain: string, scan: repo.OwnerScan): AuditTrailEntry {
+function scanEntry(domain: string, scan: scanStore.OwnerScan): AuditTrailEntry {
   const score = scan.accessibilityScore === null ? 'no score' : `score ${scan.accessibilityScore}`;
   const page = scan.isPublic ? scan.url : `A page of ${domain}`;
   const rescan = scan.origin === 'monitoring';
@@ -134,13 +135,13 @@ export async function getPublicStatus(
   deps: PublicServiceDeps,
   input: string,
 ): Promise<PublicStatusResponse> {
-  const domain = normalizeDomain(input);
-  const monitoring = await repo.findMonitoring(deps.db, domain);
+  const domain = domains.normalizeDomain(input);
+  const monitoring = await domains.findMonitoring(deps.db, domain);
   if (!monitoring) {
     throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
   }
   const [scans, complaintCounts, recentComplaints] = await Promise.all([
-    repo.listOwnerScans(deps.db, domain, monitoring.userId, trailScans),
+    scanStore.listOwnerScans(deps.db, domain, monitoring.userId, trailScans),
     repo.countComplaints(deps.db, domain),
     repo.listRecentComplaints(deps.db, domain, trailComplaints),
   ]);

@@ -1,5 +1,5 @@
 import type { ScanProgress, ScanResults } from '../../contract/index.js';
-import type { IssueRecord, ScanProgressRecord, ScanRecord } from './repo.js';
+import type { IssueRecord, ScanProgressRecord, ScanRecord } from '../../db/stores/scans.js';
 import { toReportIssue } from './report.js';
 
 /** Stages after which nothing about a scan changes any more. */
@@ -33,13 +33,14 @@ export function toProgress(row: ScanProgressRecord, results: ScanResults | null)
 /** Spec "Scan results": the score, merged issues, each engine's raw output and test counts. */
 export function toResults(scan: ScanRecord, issues: IssueRecord[]): ScanResults {
   const summary = scan.summary;
+  const raw = scan.rawOutput ?? {};
   return {
     score: scan.accessibilityScore,
     issues: issues.map(toReportIssue),
-    axeResults: scan.axeData ?? null,
-    pa11yResults: scan.pa11yData ?? null,
-    ibmResults: scan.ibmData ?? null,
-    passedTests: scan.axeData?.passes.length ?? 0,
+    axeResults: raw.axe ?? null,
+    pa11yResults: raw.pa11y ?? null,
+    ibmResults: raw.ibm ?? null,
+    passedTests: raw.axe?.passes.length ?? 0,
     failedTests: summary?.totalViolations ?? 0,
     reviewTests: summary?.needsReview ?? 0,
   };

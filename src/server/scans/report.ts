@@ -1,5 +1,12 @@
-import type { RawScanResult, ReportIssue, ReportResponse } from '../../contract/index.js';
-import type { IssueRecord, ScanRecord } from './repo.js';
+import {
+  engineIds,
+  specRaw,
+  type RawByEngine,
+  type RawScanResult,
+  type ReportIssue,
+  type ReportResponse,
+} from '../../contract/index.js';
+import type { IssueRecord, ScanRecord } from '../../db/stores/scans.js';
 
 /** Builds the answers that read a whole scan: the report (spec §3) and the raw result. */
 
@@ -57,17 +64,14 @@ export function toReport(
     scanId: scan.id,
     sharing: options.sharing,
   };
-  if (options.raw) {
-    if (scan.axeData) report.axe = scan.axeData;
-    if (scan.pa11yData) report.pa11y = scan.pa11yData;
-    if (scan.ibmData) report.ibm = scan.ibmData;
-  }
+  if (options.raw && scan.rawOutput) Object.assign(report, scan.rawOutput);
   return report;
 }
 
 /** The raw result of a completed scan, as the scanner produced it (spec "Raw scan result"). */
 export function toRawResult(scan: ScanRecord): RawScanResult | undefined {
-  if (!scan.axeData || !scan.pa11yData || !scan.ibmData || !scan.processingTimes) return undefined;
+  const raw = scan.rawOutput;
+  if (!raw || !scan.processingTimes || !engineIds.every((engine) => raw[engine])) return undefined;
   return {
     meta: {
       url: scan.finalUrl ?? scan.url,
@@ -75,8 +79,6 @@ export function toRawResult(scan: ScanRecord): RawScanResult | undefined {
       timestamp: (scan.startedAt ?? scan.createdAt).toISOString(),
       processingTimes: scan.processingTimes,
     },
-    pa11yRaw: scan.pa11yData,
-    axeRaw: scan.axeData,
-    ibmRaw: scan.ibmData,
+    ...specRaw(raw as RawByEngine),
   };
 }

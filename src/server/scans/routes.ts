@@ -30,12 +30,6 @@ export interface ScanRoutesOptions {
   rateLimit: ScanRateLimit;
 }
 
-const caller = (request: FastifyRequest): service.Caller => ({
-  clientId: request.clientId,
-  userId: request.session?.userId,
-  ip: request.ip,
-});
-
 /** Aborts when the client goes away, so long waits (analyze, SSE) stop reading the database. */
 function closedSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
@@ -58,13 +52,13 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
       schema: { body: StartScanRequest, response: { 202: StartScanResponse } },
     },
     async (request, reply) => {
-      const started = await service.startScan(deps, caller(request), request.body.url);
+      const started = await service.startScan(deps, request.caller, request.body.url);
       return reply.status(202).send(started);
     },
   );
 
   app.get('/api/scans', { schema: { response: { 200: ScanListResponse } } }, async (request) => ({
-    scans: await service.listScans(deps, caller(request)),
+    scans: await service.listScans(deps, request.caller),
   }));
 
   app.get(
@@ -73,7 +67,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
       schema: { params: ReportParams, querystring: ReportQuery, response: { 200: ReportResponse } },
     },
     async (request) =>
-      service.getReport(deps, caller(request), request.params.scanId, {
+      service.getReport(deps, request.caller, request.params.scanId, {
         raw: request.query.raw === 'true',
       }),
   );
@@ -88,21 +82,21 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
       },
     },
     async (request) =>
-      service.setVisibility(deps, caller(request), request.params.id, request.body.isPublic),
+      service.setVisibility(deps, request.caller, request.params.id, request.body.isPublic),
   );
 
   app.post(
     '/api/analyze',
     { config: startLimit, schema: { body: StartScanRequest, response: { 200: ReportResponse } } },
     async (request, reply) =>
-      service.analyze(deps, caller(request), request.body.url, closedSignal(request, reply)),
+      service.analyze(deps, request.caller, request.body.url, closedSignal(request, reply)),
   );
 
   app.post(
     '/api/raw-scan',
     { config: startLimit, schema: { body: StartScanRequest, response: { 200: RawScanResult } } },
     async (request, reply) =>
-      service.rawScan(deps, caller(request), request.body.url, closedSignal(request, reply)),
+      service.rawScan(deps, request.caller, request.body.url, closedSignal(request, reply)),
   );
 
   app.post(
@@ -112,7 +106,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
       schema: { body: StartLiveScanRequest, response: { 202: StartLiveScanResponse } },
     },
     async (request, reply) => {
-      const { id } = await service.startScan(deps, caller(request), request.body.url);
+      const { id } = await service.startScan(deps, request.caller, request.body.url);
       return reply.status(202).send({ scanId: id });
     },
   );
@@ -122,26 +116,26 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     { schema: { querystring: OptionalScanIdQuery, response: { 200: ScanProgress } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.getProgress(deps, caller(request), request.query.scanId);
+      return service.getProgress(deps, request.caller, request.query.scanId);
     },
   );
 
   app.get(
     '/api/real-live-scan/results',
     { schema: { querystring: OptionalScanIdQuery, response: { 200: ScanResults } } },
-    async (request) => service.getResults(deps, caller(request), request.query.scanId),
+    async (request) => service.getResults(deps, request.caller, request.query.scanId),
   );
 
   app.post(
     '/api/real-live-scan/abort',
     { schema: { body: AbortScanRequest, response: { 200: MessageResponse } } },
-    async (request) => service.abortScan(deps, caller(request), request.body?.scanId),
+    async (request) => service.abortScan(deps, request.caller, request.body?.scanId),
   );
 
   app.post(
     '/api/real-live-scan/reset',
     { schema: { body: z.unknown().optional(), response: { 200: MessageResponse } } },
-    async (request) => service.resetScans(deps, caller(request)),
+    async (request) => service.resetScans(deps, request.caller),
   );
 
   app.get('/api/scans/:id/events', { schema: { params: ScanIdParams } }, async (request, reply) => {

@@ -9,6 +9,8 @@ import type {
   ScanVisibilityResponse,
 } from '../../contract/index.js';
 import type { AppDb } from '../../db/client.js';
+import { isOwnedBy } from '../../db/stores/owner.js';
+import * as store from '../../db/stores/scans.js';
 import { createScan } from '../../jobs/scan-queue.js';
 import { assertPublicTarget, normalizeTargetUrl, UrlSafetyError } from '../../scanner/index.js';
 import {
@@ -18,9 +20,12 @@ import {
   NotFoundError,
   UnavailableError,
 } from '../http-errors.js';
+import { domainOf } from '../domains/service.js';
+import type { Caller } from '../plugins/caller.js';
 import { finalStages, isUnfinished, sseMessage, toProgress, toResults } from './progress.js';
-import * as repo from './repo.js';
 import { toRawResult, toReport } from './report.js';
+
+export { loadReportModel } from './report-model.js';
 
 /** What the scan service works with; handed in by the app, so tests use real ones. */
 export interface ScanServiceDeps {
@@ -34,19 +39,11 @@ export interface ScanServiceDeps {
   pollMs?: number;
 }
 
-export interface Caller {
-  /** The cookie-bound client id (plugins/csrf.ts); undefined before the first token fetch. */
-  clientId: string | undefined;
-  /** The signed-in account; its scans are its own, whichever browser started them. */
-  userId?: string | undefined;
-  ip: string;
-}
-
-/** Whose scans a caller sees: the account's when signed in, else the browser's anonymous ones. */
-function ownerOf(caller: Caller): repo.ScanOwner | undefined {
-  if (caller.userId) return { userId: caller.userId };
-  return caller.clientId ? { visitorId: caller.clientId } : undefined;
-}
+/**
+ * Who starts a scan: a request's caller, or sign-up (server/auth) starting one for the account it
+ * just created.
+ */
+export type ScanStarter = Pick<Caller, 'clientId' | 'ip'> & { userId?: string | undefined };
 
 const reportNotFound = () =>
   new NotFoundError(
@@ -57,7 +54,7 @@ const noScan = () => new NotFoundError('No scan found.');
 /** Checks the address and queues its scan; the scan row is written only for a valid target. */
 export async function startScan(
   deps: ScanServiceDeps,
-  caller: Caller,
+  caller: ScanStarter,
   input: string,
 ): Promise<{ id: string }> {
   let url: URL;
@@ -70,7 +67,7 @@ export async function startScan(
   }
   const scan = await createScan(deps.db, deps.boss, {
     url: url.href,
-    domain: url.hostname.replace(/^www\./, ''),
+    domain: domainOf(url),
     visitorId: caller.clientId,
     userId: caller.userId,
     requestedByIp: caller.ip,
@@ -79,23 +76,22 @@ export async function startScan(
 }
 
 export async function listScans(deps: ScanServiceDeps, caller: Caller): Promise<ScanListItem[]> {
-  const owner = ownerOf(caller);
-  if (!owner) return [];
-  const rows = await repo.listScansOf(deps.db, owner, 100);
+  if (!caller.owner) return [];
+  const rows = await store.listScansOf(deps.db, caller.owner, 100);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }
 
 export async function getReport(
   deps: ScanServiceDeps,
-  caller: Caller,
+  caller: ScanStarter,
   scanId: string,
   options: { raw: boolean },
 ): Promise<ReportResponse> {
-  const scan = await repo.findScanForReport(deps.db, scanId, options);
+  const scan = await store.findScan(deps.db, scanId, options);
   if (!scan) throw reportNotFound();
   // The owner is the account that started the scan; an anonymous scan has no one to share it.
   const canChange = caller.userId !== undefined && scan.userId === caller.userId;
-  return toReport(scan, await repo.listIssues(deps.db, scanId), {
+  return toReport(scan, await store.listIssues(deps.db, scanId), {
     ...options,
     sharing: { isPublic: scan.isPublic, canChange },
   });
@@ -112,7 +108,7 @@ export async function setVisibility(
   isPublic: boolean,
 ): Promise<ScanVisibilityResponse> {
   const row = caller.userId
-    ? await repo.setScanVisibility(deps.db, scanId, caller.userId, isPublic)
+    ? await store.setScanVisibility(deps.db, scanId, caller.userId, isPublic)
     : undefined;
   if (!row) throw new NotFoundError('Scan Not Found: no scan of yours has this id.');
   return { scanId: row.id, isPublic: row.isPublic };
@@ -121,7 +117,7 @@ export async function setVisibility(
 /** `POST /api/analyze`: scan now and answer the report once the scan is stored. */
 export async function analyze(
   deps: ScanServiceDeps,
-  caller: Caller,
+  caller: ScanStarter,
   input: string,
   signal: AbortSignal,
 ): Promise<ReportResponse> {
@@ -133,13 +129,13 @@ export async function analyze(
 /** `POST /api/raw-scan`: scan now and answer each engine's raw output. */
 export async function rawScan(
   deps: ScanServiceDeps,
-  caller: Caller,
+  caller: ScanStarter,
   input: string,
   signal: AbortSignal,
 ): Promise<RawScanResult> {
   const { id } = await startScan(deps, caller, input);
   await waitOrStop(deps, id, signal);
-  const scan = await repo.findScan(deps.db, id);
+  const scan = await store.findScan(deps.db, id, { raw: true });
   const raw = scan && toRawResult(scan);
   if (!raw) throw new HttpError(500, 'The scan finished without raw results.');
   return raw;
@@ -169,7 +165,7 @@ async function waitForCompletion(
 ): Promise<void> {
   const deadline = Date.now() + (deps.waitForScanMs ?? 180_000);
   for (;;) {
-    const row = await repo.findScanProgress(deps.db, scanId);
+    const row = await store.findScanProgress(deps.db, scanId);
     if (!row) throw noScan();
     if (row.status === 'completed') return;
     if (row.status === 'failed') {
@@ -187,15 +183,14 @@ async function waitForCompletion(
 
 /** The scan asked for, or the caller's latest. */
 async function findProgressRow(deps: ScanServiceDeps, caller: Caller, scanId?: string) {
-  if (scanId) return repo.findScanProgress(deps.db, scanId);
-  const owner = ownerOf(caller);
-  return owner && repo.findLatestScanOf(deps.db, owner);
+  if (scanId) return store.findScanProgress(deps.db, scanId);
+  return caller.owner && store.findLatestScanOf(deps.db, caller.owner);
 }
 
 async function resultsOf(deps: ScanServiceDeps, scanId: string): Promise<ScanResults | null> {
-  const scan = await repo.findScan(deps.db, scanId);
+  const scan = await store.findScan(deps.db, scanId, { raw: true });
   if (!scan || scan.status !== 'completed') return null;
-  return toResults(scan, await repo.listIssues(deps.db, scanId));
+  return toResults(scan, await store.listIssues(deps.db, scanId));
 }
 
 export async function getProgress(
@@ -233,13 +228,13 @@ export async function progressEvents(
   scanId: string,
   signal: AbortSignal,
 ): Promise<AsyncGenerator<string>> {
-  const first = await repo.findScanProgress(deps.db, scanId);
+  const first = await store.findScanProgress(deps.db, scanId);
   if (!first) throw noScan();
   return (async function* stream() {
     let last = '';
     let lastSent = Date.now();
     while (!signal.aborted) {
-      const row = await repo.findScanProgress(deps.db, scanId);
+      const row = await store.findScanProgress(deps.db, scanId);
       if (!row) return;
       const results = row.status === 'completed' ? await resultsOf(deps, row.id) : null;
       const message = sseMessage('progress', toProgress(row, results));
@@ -267,17 +262,17 @@ export async function abortScan(
   caller: Caller,
   scanId?: string,
 ): Promise<{ success: true; message: string }> {
-  const owner = ownerOf(caller);
+  const owner = caller.owner;
   if (!owner) throw noScan();
   let target: string | undefined;
   if (scanId) {
-    const row = await repo.findScanProgress(deps.db, scanId);
-    if (!row || !repo.isOwnedBy(row, owner)) throw noScan();
+    const row = await store.findScanProgress(deps.db, scanId);
+    if (!row || !isOwnedBy(row, owner)) throw noScan();
     if (!isUnfinished(row.status))
       throw new ConflictError(`The scan has already ended (${row.status}).`);
     target = row.id;
   } else {
-    [target] = await repo.listUnfinishedScanIdsOf(deps.db, owner);
+    [target] = await store.listUnfinishedScanIdsOf(deps.db, owner);
     if (!target) throw new NotFoundError('No scan is running.');
   }
   await stop(deps, target);
@@ -289,8 +284,7 @@ export async function resetScans(
   deps: ScanServiceDeps,
   caller: Caller,
 ): Promise<{ success: true; message: string }> {
-  const owner = ownerOf(caller);
-  const ids = owner ? await repo.listUnfinishedScanIdsOf(deps.db, owner) : [];
+  const ids = caller.owner ? await store.listUnfinishedScanIdsOf(deps.db, caller.owner) : [];
   for (const id of ids) await stop(deps, id);
   return {
     success: true,
@@ -299,13 +293,9 @@ export async function resetScans(
 }
 
 async function stop(deps: ScanServiceDeps, scanId: string): Promise<void> {
-  const log = {
-    type: 'warning' as const,
-    message: 'Scan aborted by the user',
-    tool: 'system' as const,
-    timestamp: new Date().toISOString(),
-  };
-  if (await repo.markAborted(deps.db, scanId, log)) {
+  if (
+    await store.markAborted(deps.db, scanId, store.logEntry('warning', 'Scan aborted by the user'))
+  ) {
     await deps.boss.cancel('scan-page', scanId);
   }
 }

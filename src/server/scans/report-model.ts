@@ -1,28 +1,24 @@
-import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { AppDb } from '../../db/client.js';
-import { issues, scans } from '../../db/schema/index.js';
 import type { Issue } from '../../contract/index.js';
+import type { AppDb } from '../../db/client.js';
+import * as store from '../../db/stores/scans.js';
 import { orderedEngines, type ReportModel } from '../../reports/model.js';
 import { ConflictError, NotFoundError } from '../http-errors.js';
+import { toRawResult } from './report.js';
 
 /** Spec §8: what the report page says when a scan cannot be found. */
 export const reportNotFound = 'The requested compliance assessment could not be located.';
 
-const rawColumns = new Set(['axeData', 'pa11yData', 'ibmData']);
-const modelColumns = Object.fromEntries(
-  Object.entries(getTableColumns(scans)).filter(([name]) => !rawColumns.has(name)),
-) as Omit<ReturnType<typeof getTableColumns<typeof scans>>, 'axeData' | 'pa11yData' | 'ibmData'>;
-
 /**
- * The report model of a completed scan, read once per request. Raw engine output is most of a
- * row's size, so it is read only for the documents that include it.
+ * The report model of a completed scan, read once per request, for the documents
+ * (server/documents). Raw engine output is most of a row's size, so it is read only for the
+ * documents that include it.
  */
 export async function loadReportModel(
   db: AppDb,
   scanId: string,
   options: { raw?: boolean } = {},
 ): Promise<ReportModel> {
-  const [row] = await db.select(modelColumns).from(scans).where(eq(scans.id, scanId));
+  const row = await store.findScan(db, scanId, { raw: options.raw ?? false });
   if (!row) throw new NotFoundError(reportNotFound);
   if (row.status !== 'completed' || !row.summary || !row.processingTimes) {
     throw new ConflictError(
@@ -31,16 +27,7 @@ export async function loadReportModel(
         : `The scan did not complete (${row.status}), so there is nothing to report.`,
     );
   }
-  const issueRows = await db
-    .select()
-    .from(issues)
-    .where(eq(issues.scanId, scanId))
-    .orderBy(
-      sql`array_position(array['critical','serious','moderate','minor']::text[], ${issues.impact})`,
-      asc(issues.ruleKey),
-      asc(issues.selector),
-      asc(issues.id),
-    );
+  const issueRows = await store.listIssues(db, scanId);
   const engineVersions = row.engineVersions ?? {};
   const model: ReportModel = {
     scanId: row.id,
@@ -78,23 +65,7 @@ export async function loadReportModel(
     })),
     aiSummary: row.aiSummary,
   };
-  if (options.raw) {
-    const [raw] = await db
-      .select({ axe: scans.axeData, pa11y: scans.pa11yData, ibm: scans.ibmData })
-      .from(scans)
-      .where(eq(scans.id, scanId));
-    if (raw?.axe && raw.pa11y && raw.ibm)
-      model.raw = {
-        meta: {
-          url: model.finalUrl,
-          scanId: row.id,
-          timestamp: (row.startedAt ?? row.createdAt).toISOString(),
-          processingTimes: row.processingTimes,
-        },
-        axeRaw: raw.axe,
-        pa11yRaw: raw.pa11y,
-        ibmRaw: raw.ibm,
-      };
-  }
+  const raw = options.raw ? toRawResult(row) : undefined;
+  if (raw) model.raw = raw;
   return model;
 }

@@ -20,7 +20,16 @@ export function normalizeDomain(input: string): string {
     throw invalid();
   }
   if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password) throw invalid();
-  const domain = url.hostname.replace(/^www\./, '');
+  const domain = domainOf(url);
   if (!hostname.test(domain)) throw invalid();
   return domain;
+}
+
+/**
+ * The domain of a scanned address, as scans and audits store it: its host name without "www."
+ * (already lowercase and punycode in a parsed URL), so it matches `normalizeDomain` of the same
+ * site.
+ */
+export function domainOf(url: URL): string {
+  return url.hostname.replace(/^www\./, '');
 }

@@ -1,0 +1,526 @@
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { rawByEngine, type PageScanResult } from '../../contract/index.js';
+import type { AppDb, Database } from '../client.js';
+import {
+  issues,
+  scans,
+  subscriptions,
+  type ScanLogEntry,
+  type ScanOrigin,
+  type ScanStage,
+} from '../schema/index.js';
+import { hasNoLiveJob } from './boss-jobs.js';
+import { artifactUrl, deleteScanArtifacts, insertArtifact } from './artifacts.js';
+import { noteOwnerScan } from './domains.js';
+import { ownedBy, type Owner } from './owner.js';
+
+/**
+ * Scans with their issues and screenshots: the only module that queries `scans` and a scan's
+ * `issues`. The worker's writes after the start are guarded by `status = 'running'`, so a scan
+ * the user aborted meanwhile keeps its `aborted` state whatever the worker still had in flight.
+ */
+
+export type ScanRecord = typeof scans.$inferSelect;
+export type IssueRecord = typeof issues.$inferSelect;
+
+const unfinished = ['pending', 'running'] as const;
+
+export function logEntry(
+  type: ScanLogEntry['type'],
+  message: string,
+  tool: ScanLogEntry['tool'] = 'system',
+): ScanLogEntry {
+  return { type, message, tool, timestamp: new Date().toISOString() };
+}
+
+const appendLogs = (entries: ScanLogEntry[]) =>
+  sql`${scans.logs} || ${JSON.stringify(entries)}::jsonb`;
+
+// ---- A new scan -------------------------------------------------------------------------------
+
+export interface NewScan {
+  url: string;
+  domain: string;
+  userId?: string | undefined;
+  /** An anonymous caller's cookie-bound id. */
+  visitorId?: string | undefined;
+  requestedByIp?: string | undefined;
+  origin?: ScanOrigin;
+}
+
+/** Writes the pending row; its job is sent once the row's transaction commits. */
+export async function insertScan(db: AppDb, scan: NewScan): Promise<ScanRecord> {
+  const [row] = await db
+    .insert(scans)
+    .values({
+      url: scan.url,
+      domain: scan.domain,
+      origin: scan.origin ?? 'request',
+      visitorId: scan.visitorId ?? null,
+      userId: scan.userId ?? null,
+      requestedByIp: scan.requestedByIp ?? null,
+      currentPage: scan.url,
+      logs: [
+        logEntry(
+          'info',
+          `Queued ${scan.url}${scan.origin === 'monitoring' ? ' (scheduled monitoring)' : ''}`,
+        ),
+      ],
+    })
+    .returning();
+  return row!;
+}
+
+/** Notes the pg-boss job running the scan (cancelled on abort). */
+export async function setScanJob(db: AppDb, scanId: string, jobId: string): Promise<void> {
+  await db.update(scans).set({ jobId }).where(eq(scans.id, scanId));
+}
+
+// ---- The worker's writes ----------------------------------------------------------------------
+
+export async function readScanStatus(db: AppDb, scanId: string): Promise<string | undefined> {
+  const [row] = await db.select({ status: scans.status }).from(scans).where(eq(scans.id, scanId));
+  return row?.status;
+}
+
+/** Claims a pending (or retried) scan for this attempt; false when it already ended. */
+export async function markRunning(
+  db: AppDb,
+  scanId: string,
+  jobId: string,
+  attempt: number,
+): Promise<boolean> {
+  const message =
+    attempt === 0
+      ? 'Scan started'
+      : `Scan restarted (attempt ${attempt + 1}) after an interruption`;
+  const updated = await db
+    .update(scans)
+    .set({
+      status: 'running',
+      stage: 'initializing',
+      currentTool: null,
+      toolProgress: 0,
+      overallProgress: 0,
+      jobId,
+      startedAt: new Date(),
+      error: null,
+      logs: appendLogs([logEntry('info', message)]),
+    })
+    .where(and(eq(scans.id, scanId), inArray(scans.status, unfinished)))
+    .returning({ id: scans.id });
+  return updated.length > 0;
+}
+
+export interface ProgressUpdate {
+  stage: ScanStage;
+  currentTool: string | null;
+  toolProgress: number;
+  overallProgress: number;
+  currentPage: string | null;
+  log?: ScanLogEntry;
+}
+
+export async function writeProgress(
+  db: AppDb,
+  scanId: string,
+  update: ProgressUpdate,
+): Promise<void> {
+  const { log, ...fields } = update;
+  await db
+    .update(scans)
+    .set({ ...fields, ...(log ? { logs: appendLogs([log]) } : {}) })
+    .where(and(eq(scans.id, scanId), eq(scans.status, 'running')));
+}
+
+/**
+ * Stores a finished scan in one transaction: issues as rows, screenshots as artifacts, raw engine
+ * output (keyed by engine id) and the score on the scan, and, for the owner of a monitored
+ * domain, the domain's last_scan_at. A retried attempt replaces what an earlier one left behind.
+ * Returns false when the scan was aborted meanwhile (nothing is stored then).
+ */
+export async function storeResult(
+  db: AppDb,
+  scanId: string,
+  result: PageScanResult,
+  aiSummary: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .select({ status: scans.status, domain: scans.domain, userId: scans.userId })
+      .from(scans)
+      .where(eq(scans.id, scanId))
+      .for('update');
+    if (claimed?.status !== 'running') return false;
+
+    await tx.delete(issues).where(eq(issues.scanId, scanId));
+    await deleteScanArtifacts(tx, scanId);
+    if (result.issues.length > 0) {
+      await tx.insert(issues).values(
+        result.issues.map((issue) => ({
+          scanId,
+          issueKey: issue.id,
+          title: issue.title,
+          description: issue.description,
+          rule: firstRule(issue),
+          ruleKey: issue.ruleKey,
+          impact: issue.impact,
+          kind: issue.kind,
+          confidence: issue.confidence,
+          wcag: issue.wcag,
+          level: issue.level,
+          selector: issue.selector,
+          html: issue.html,
+          source: issue.engines[0] ?? 'axe',
+          engines: issue.engines,
+          rules: issue.rules,
+          helpUrl: issue.helpUrl,
+          findings: issue.findings,
+        })),
+      );
+    }
+    const screenshotUrls: string[] = [];
+    for (const shot of result.screenshots) {
+      const bytes = Buffer.from(shot.data, 'base64');
+      const id = await insertArtifact(tx, {
+        scanId,
+        kind: 'screenshot',
+        mimeType: shot.mimeType,
+        fileName: `${shot.kind}.jpg`,
+        byteSize: bytes.byteLength,
+        bytes,
+      });
+      screenshotUrls.push(artifactUrl(id));
+    }
+
+    const completedAt = new Date();
+    const engineErrorLogs = Object.entries(result.engineErrors).map(([engine, message]) =>
+      logEntry('warning', `${engine} failed: ${message}`, engine as ScanLogEntry['tool']),
+    );
+    await tx
+      .update(scans)
+      .set({
+        status: 'completed',
+        stage: 'complete',
+        currentTool: null,
+        toolProgress: 100,
+        overallProgress: 100,
+        completedAt,
+        accessibilityScore: result.score.value,
+        scoreLabel: result.score.label,
+        totalIssues: result.summary.totalViolations,
+        finalUrl: result.finalUrl,
+        title: result.title,
+        summary: result.summary,
+        engineVersions: result.engineVersions,
+        engineErrors: result.engineErrors,
+        processingTimes: result.processingTimes,
+        rawOutput: rawByEngine(result.raw),
+        screenshots: screenshotUrls,
+        aiSummary,
+        logs: appendLogs([
+          ...engineErrorLogs,
+          logEntry(
+            'success',
+            `Scan complete: score ${result.score.value} (${result.score.label}), ${result.summary.totalViolations} issues`,
+          ),
+        ]),
+      })
+      .where(eq(scans.id, scanId));
+    if (claimed.userId) await noteOwnerScan(tx, claimed.domain, claimed.userId, completedAt);
+    return true;
+  });
+}
+
+function firstRule(issue: PageScanResult['issues'][number]): string {
+  for (const engine of issue.engines) {
+    const rule = issue.rules[engine]?.[0];
+    if (rule) return rule;
+  }
+  return issue.ruleKey;
+}
+
+/** Ends a running scan as failed, with a reason a user can read. */
+export async function markFailed(db: AppDb, scanId: string, reason: string): Promise<void> {
+  await db
+    .update(scans)
+    .set({
+      status: 'failed',
+      stage: 'error',
+      currentTool: null,
+      error: reason,
+      completedAt: new Date(),
+      logs: appendLogs([logEntry('error', reason)]),
+    })
+    .where(and(eq(scans.id, scanId), inArray(scans.status, unfinished)));
+}
+
+/** Puts a scan whose attempt failed back in line for pg-boss's retry. */
+export async function markRetrying(db: AppDb, scanId: string, reason: string): Promise<void> {
+  await db
+    .update(scans)
+    .set({
+      status: 'pending',
+      stage: 'initializing',
+      currentTool: null,
+      logs: appendLogs([logEntry('warning', `${reason}; the scan will be retried`)]),
+    })
+    .where(and(eq(scans.id, scanId), eq(scans.status, 'running')));
+}
+
+/** Marks an unfinished scan aborted; false when it had already ended. */
+export async function markAborted(db: AppDb, scanId: string, log: ScanLogEntry): Promise<boolean> {
+  const updated = await db
+    .update(scans)
+    .set({
+      status: 'aborted',
+      stage: 'aborted',
+      currentTool: null,
+      completedAt: new Date(),
+      logs: appendLogs([log]),
+    })
+    .where(and(eq(scans.id, scanId), inArray(scans.status, unfinished)))
+    .returning({ id: scans.id });
+  return updated.length > 0;
+}
+
+// ---- Recovery of scans whose worker died (src/jobs/scan-recovery.ts) --------------------------
+
+/** Puts the running scans of jobs whose process is gone back in line. */
+export async function requeueScans(
+  database: Database,
+  scanIds: string[],
+  reason: string,
+): Promise<void> {
+  await database.executeSql(
+    `update scans set status = 'pending', stage = 'initializing', current_tool = null,
+       logs = logs || $2::jsonb, updated_at = now()
+     where id = any($1::uuid[]) and status = 'running'`,
+    [scanIds, JSON.stringify([logEntry('warning', reason)])],
+  );
+}
+
+/**
+ * Ends as failed every unfinished scan whose `scan-page` job will never run again (failed,
+ * cancelled, archived or gone) and that is older than `graceSeconds`; returns how many.
+ */
+export async function failScansWithoutJob(
+  database: Database,
+  bossSchema: string,
+  graceSeconds: number,
+  reason: string,
+): Promise<number> {
+  const { rows } = await database.executeSql(
+    `update scans s set status = 'failed', stage = 'error', current_tool = null, error = $1,
+       completed_at = now(), updated_at = now(), logs = s.logs || $2::jsonb
+     where s.status in ('pending', 'running')
+       and s.created_at < now() - make_interval(secs => $3)
+       and ${hasNoLiveJob(bossSchema, 'scan-page', 's.id')}
+     returning s.id`,
+    [reason, JSON.stringify([logEntry('error', reason)]), graceSeconds],
+  );
+  return rows.length;
+}
+
+// ---- Reads ------------------------------------------------------------------------------------
+
+/** Every column but the raw engine output, which is most of a row's size. */
+const columnsWithoutRaw = Object.fromEntries(
+  Object.entries(getTableColumns(scans)).filter(([name]) => name !== 'rawOutput'),
+) as Omit<ReturnType<typeof getTableColumns<typeof scans>>, 'rawOutput'>;
+
+/**
+ * One scan. Raw engine output (hundreds of KB on a large page) is read only when asked for;
+ * without it `rawOutput` is null.
+ */
+export async function findScan(
+  db: AppDb,
+  scanId: string,
+  options: { raw: boolean },
+): Promise<ScanRecord | undefined> {
+  if (options.raw) {
+    const [row] = await db.select().from(scans).where(eq(scans.id, scanId));
+    return row;
+  }
+  const [row] = await db.select(columnsWithoutRaw).from(scans).where(eq(scans.id, scanId));
+  return row && { ...row, rawOutput: null };
+}
+
+/** What progress polls read every second: no raw output, no summary. */
+const progressColumns = {
+  id: scans.id,
+  url: scans.url,
+  visitorId: scans.visitorId,
+  userId: scans.userId,
+  status: scans.status,
+  stage: scans.stage,
+  currentTool: scans.currentTool,
+  toolProgress: scans.toolProgress,
+  overallProgress: scans.overallProgress,
+  currentPage: scans.currentPage,
+  logs: scans.logs,
+  screenshots: scans.screenshots,
+  aiSummary: scans.aiSummary,
+  error: scans.error,
+  engineErrors: scans.engineErrors,
+  updatedAt: scans.updatedAt,
+};
+
+export async function findScanProgress(db: AppDb, scanId: string) {
+  const [row] = await db.select(progressColumns).from(scans).where(eq(scans.id, scanId));
+  return row;
+}
+
+export type ScanProgressRecord = NonNullable<Awaited<ReturnType<typeof findScanProgress>>>;
+
+export async function findLatestScanOf(db: AppDb, owner: Owner) {
+  const [row] = await db
+    .select(progressColumns)
+    .from(scans)
+    .where(ownedBy(scans, owner))
+    .orderBy(desc(scans.createdAt))
+    .limit(1);
+  return row;
+}
+
+export async function listScansOf(db: AppDb, owner: Owner, limit: number) {
+  return db
+    .select({
+      id: scans.id,
+      url: scans.url,
+      domain: scans.domain,
+      createdAt: scans.createdAt,
+      accessibilityScore: scans.accessibilityScore,
+      status: scans.status,
+      totalIssues: scans.totalIssues,
+    })
+    .from(scans)
+    .where(ownedBy(scans, owner))
+    .orderBy(desc(scans.createdAt))
+    .limit(limit);
+}
+
+/** The caller's scans that have not ended yet. */
+export async function listUnfinishedScanIdsOf(db: AppDb, owner: Owner): Promise<string[]> {
+  const rows = await db
+    .select({ id: scans.id })
+    .from(scans)
+    .where(and(ownedBy(scans, owner), inArray(scans.status, unfinished)));
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Issues of a scan in the one order every answer and document shows them: most severe first (the
+ * order of the `impacts` vocabulary), then by rule and element.
+ */
+export async function listIssues(db: AppDb, scanId: string): Promise<IssueRecord[]> {
+  return db
+    .select()
+    .from(issues)
+    .where(eq(issues.scanId, scanId))
+    .orderBy(
+      sql`array_position(array['critical','serious','moderate','minor']::text[], ${issues.impact})`,
+      asc(issues.ruleKey),
+      asc(issues.selector),
+      asc(issues.id),
+    );
+}
+
+/** A completed scan whose owner made its public audit page visible; small columns only. */
+export async function findPublicScan(db: AppDb, scanId: string) {
+  const [row] = await db
+    .select({
+      id: scans.id,
+      domain: scans.domain,
+      url: scans.url,
+      accessibilityScore: scans.accessibilityScore,
+      scoreLabel: scans.scoreLabel,
+      totalIssues: scans.totalIssues,
+      completedAt: scans.completedAt,
+    })
+    .from(scans)
+    .where(and(eq(scans.id, scanId), eq(scans.isPublic, true), eq(scans.status, 'completed')));
+  return row;
+}
+
+/**
+ * The completed scans of the domain that speak for its owner, latest first: those the owning
+ * account started (monitoring rescans run on its behalf) and those it subscribed from. A scan by
+ * anyone else never reaches an owner's public page, so a stranger cannot put a bad score there.
+ */
+export async function listOwnerScans(db: AppDb, domain: string, ownerId: string, limit: number) {
+  const subscribedFrom = db
+    .select({ scanId: subscriptions.scanId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, ownerId), isNotNull(subscriptions.scanId)));
+  return db
+    .select({
+      id: scans.id,
+      url: scans.url,
+      accessibilityScore: scans.accessibilityScore,
+      scoreLabel: scans.scoreLabel,
+      totalIssues: scans.totalIssues,
+      completedAt: scans.completedAt,
+      aiSummary: scans.aiSummary,
+      isPublic: scans.isPublic,
+      origin: scans.origin,
+    })
+    .from(scans)
+    .where(
+      and(
+        eq(scans.domain, domain),
+        eq(scans.status, 'completed'),
+        or(eq(scans.userId, ownerId), inArray(scans.id, subscribedFrom)),
+      ),
+    )
+    .orderBy(desc(scans.completedAt), desc(scans.id))
+    .limit(limit);
+}
+
+export type OwnerScan = Awaited<ReturnType<typeof listOwnerScans>>[number];
+
+/** The scan a checkout subscribes from; small columns only. */
+export async function findCheckoutScan(db: AppDb, scanId: string) {
+  const [row] = await db
+    .select({
+      id: scans.id,
+      userId: scans.userId,
+      visitorId: scans.visitorId,
+      domain: scans.domain,
+      url: scans.url,
+      status: scans.status,
+      accessibilityScore: scans.accessibilityScore,
+      totalIssues: scans.totalIssues,
+      completedAt: scans.completedAt,
+    })
+    .from(scans)
+    .where(eq(scans.id, scanId));
+  return row;
+}
+
+export type CheckoutScan = NonNullable<Awaited<ReturnType<typeof findCheckoutScan>>>;
+
+// ---- Sharing ----------------------------------------------------------------------------------
+
+/**
+ * Shows or hides the scan's public page, for the account that started it only; undefined when the
+ * scan does not exist or is someone else's.
+ */
+export async function setScanVisibility(
+  db: AppDb,
+  scanId: string,
+  userId: string,
+  isPublic: boolean,
+): Promise<{ id: string; isPublic: boolean } | undefined> {
+  const [row] = await db
+    .update(scans)
+    .set({ isPublic })
+    .where(and(eq(scans.id, scanId), eq(scans.userId, userId)))
+    .returning({ id: scans.id, isPublic: scans.isPublic });
+  return row;
+}
+
+/** A subscription publishes the scan it was bought from. */
+export async function makeScanPublic(db: AppDb, scanId: string): Promise<void> {
+  await db.update(scans).set({ isPublic: true }).where(eq(scans.id, scanId));
+}
