@@ -16,7 +16,7 @@ import {
   UnauthorizedError,
 } from '../http-errors.js';
 import { normalizeDomain } from '../public/domain.js';
-import { subscriptionConfirmationEmail } from './emails.js';
+import { subscriptionConfirmationEmail } from '../../email/subscription-messages.js';
 import type { Payment, PaymentProvider } from './payments.js';
 import * as repo from './repo.js';
 
