@@ -161,7 +161,11 @@ export async function beginAttempt(
       return count >= limit.max;
     };
     let limitedBy: string | undefined =
-      email !== undefined && (await over('email')) ? 'email' : (await over('ip')) ? 'ip' : undefined;
+      email !== undefined && (await over('email'))
+        ? 'email'
+        : (await over('ip'))
+          ? 'ip'
+          : undefined;
     if (!limitedBy && call === 'login' && email !== undefined) {
       if (await backingOff(scoped, limits.loginBackoff, email, caller.deviceHash, now)) {
         limitedBy = 'account_backoff';

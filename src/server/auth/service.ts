@@ -172,8 +172,7 @@ export async function signup(
 ): Promise<{ scanId: string }> {
   const { email } = input;
   const attempt = await beginAttempt(deps.db, deps.limits, 'signup', caller, email, 'signup');
-  const refuse = async (reason: string) =>
-    attempt.settle({ success: false, details: { reason } });
+  const refuse = async (reason: string) => attempt.settle({ success: false, details: { reason } });
   if (!(await makeRoom(deps, email))) {
     await refuse('email_taken');
     throw new InvalidError(userExists);
@@ -231,7 +230,14 @@ export async function login(
   input: { email: string; password: string },
 ): Promise<repo.UserRecord> {
   const { email } = input;
-  const attempt: Attempt = await beginAttempt(deps.db, deps.limits, 'login', caller, email, 'login');
+  const attempt: Attempt = await beginAttempt(
+    deps.db,
+    deps.limits,
+    'login',
+    caller,
+    email,
+    'login',
+  );
   const user = await repo.findUserByEmail(deps.db, email);
   // Unknown addresses and password-less accounts still pay for one hash check.
   const ok = await verifySecret(user?.passwordHash, input.password);
