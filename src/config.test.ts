@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       chromiumPath: undefined,
       publicUrl: 'http://localhost:3000',
       secureCookies: false,
+      trustProxy: [],
       sessionTtlHours: 168,
       smtpUrl: undefined,
       mailFrom: 'Conformly <no-reply@localhost>',

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -49,6 +50,14 @@ const url = (protocols: readonly string[]) =>
     { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
   );
 
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** What Fastify's trustProxy (proxy-addr) accepts as one entry. */
+function isProxyAddress(entry: string): boolean {
+  if (proxyNames.has(entry)) return true;
+  return entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+}
+
 const EnvSchema = z.object({
   PORT: integer(3000, 1, 65_535),
   HOST: optionalText,
@@ -69,6 +78,27 @@ const EnvSchema = z.object({
   PUBLIC_URL: url(['http:', 'https:']),
   /** Mark cookies Secure even when PUBLIC_URL is plain http (e.g. TLS ends at a proxy). */
   COOKIE_SECURE: flag(false),
+  /**
+   * The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: a comma-separated
+   * list of addresses, CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`. Unset: none, and
+   * every caller is the address that connected (behind a proxy, the proxy's).
+   */
+  TRUST_PROXY: optionalText.transform((value, ctx) => {
+    const entries = (value ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    for (const entry of entries) {
+      if (!isProxyAddress(entry)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${entry}" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal`,
+        });
+        return z.NEVER;
+      }
+    }
+    return entries;
+  }),
   /** How long a sign-in lasts. */
   SESSION_TTL_HOURS: integer(24 * 7, 1, 24 * 365),
   SMTP_URL: url(['smtp:', 'smtps:']),
@@ -110,6 +140,8 @@ export interface Config {
   publicUrl: string;
   /** Session and reset cookies carry Secure (PUBLIC_URL is https, or COOKIE_SECURE). */
   secureCookies: boolean;
+  /** Proxies trusted for forwarded client addresses (TRUST_PROXY); empty trusts none. */
+  trustProxy: string[];
   sessionTtlHours: number;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -172,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chromiumPath: e.CHROMIUM_PATH,
     publicUrl,
     secureCookies: e.COOKIE_SECURE || publicUrl.startsWith('https:'),
+    trustProxy: e.TRUST_PROXY,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Conformly <no-reply@${new URL(publicUrl).hostname}>`,

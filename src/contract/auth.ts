@@ -95,6 +95,14 @@ export const SignedInResponse = z.object({
   csrfToken: z.string(),
 });
 
-export const SignupResponse = SignedInResponse.extend({ scanId: z.string() });
+/**
+ * Answer of the landing modal's sign-up. Nobody is signed in: the account is confirmed by the
+ * e-mailed link, since whoever typed the address may not own it.
+ */
+export const SignupResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  scanId: z.string(),
+});
 
 export const AuthMessageResponse = z.object({ success: z.boolean(), message: z.string() });

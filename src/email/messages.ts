@@ -1,6 +1,10 @@
 import type { EmailMessage } from './mailer.js';
 
-/** The texts of the account e-mails. Plain text first: it is what the outbox log shows. */
+/**
+ * The texts of the account e-mails. Plain text first: it is what the outbox log shows. Every
+ * e-mail text lives in src/email/ (subscription-messages.ts, concern-messages.ts). An e-mail that
+ * goes to an address someone typed carries none of their text beyond a validated host name.
+ */
 
 export function passwordResetEmail(input: {
   to: string;
@@ -25,22 +29,28 @@ export function passwordResetEmail(input: {
   };
 }
 
-export function setPasswordEmail(input: {
+/**
+ * The landing modal's e-mail. It goes to an address a visitor typed, who may not own it, so it
+ * says only what we did and for which host (validated by the scanner), and that ignoring it
+ * leaves nothing behind.
+ */
+export function confirmAccountEmail(input: {
   to: string;
   link: string;
   linkMinutes: number;
-  scannedUrl: string;
+  /** The host name of the scanned site, as the scanner accepted it. */
+  site: string;
 }): EmailMessage {
   return {
     to: input.to,
-    subject: 'Welcome to Conformly: set your password',
+    subject: 'Confirm your Conformly account',
     text: [
-      'Your Conformly account is ready, and the accessibility scan of',
-      `${input.scannedUrl} has started.`,
+      `Someone asked to create a Conformly account for this address and to scan ${input.site} for accessibility problems.`,
       '',
-      `Choose a password to sign in again later (this link is valid for ${input.linkMinutes} minutes):`,
+      `To confirm the account, choose a password here (this link is valid for ${input.linkMinutes} minutes):`,
       input.link,
       '',
+      'If this was not you, ignore this e-mail: the account stays unconfirmed and nobody can sign in to it.',
       'If the link has expired, ask for a new one on the "Forgot your password?" page.',
     ].join('\n'),
   };

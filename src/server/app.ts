@@ -25,9 +25,10 @@ import {
 import type { AuditServiceDeps } from './audits/service.js';
 import { callerPlugin } from './plugins/caller.js';
 import { csrfPlugin } from './plugins/csrf.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { errorsPlugin, redactUrl } from './plugins/errors.js';
 import { defaultScanRateLimit, rateLimitPlugin, type ScanRateLimit } from './plugins/rate-limit.js';
 import { securityPlugin } from './plugins/security.js';
+import { textInputPlugin } from './plugins/text-input.js';
 import { sessionPlugin } from './plugins/session.js';
 import { webPlugin } from './plugins/web.js';
 import { publicRoutes } from './public/routes.js';
@@ -42,6 +43,7 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       Config,
       | 'publicUrl'
       | 'secureCookies'
+      | 'trustProxy'
       | 'sessionTtlHours'
       | 'smtpUrl'
       | 'mailFrom'
@@ -87,21 +89,35 @@ export const bodyLimitBytes = 16 * 1024;
  */
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      // Query strings carry e-mail addresses and tokens; logs keep only the path.
+      serializers: {
+        req: (request) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
+      },
+    },
     bodyLimit: bodyLimitBytes,
     return503OnClosing: true,
+    // Only the listed proxies may say who the caller is; limits count per caller address.
+    trustProxy: config.trustProxy?.length ? config.trustProxy : false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  await app.register(textInputPlugin);
   await app.register(securityPlugin);
   await app.register(sessionPlugin, {
     db: deps.database.db,
     ttlHours: config.sessionTtlHours ?? 24 * 7,
     secureCookies: config.secureCookies ?? false,
   });
-  await app.register(csrfPlugin);
+  await app.register(csrfPlugin, { secureCookies: config.secureCookies ?? false });
   await app.register(callerPlugin);
   await app.register(rateLimitPlugin);
 

@@ -88,7 +88,7 @@ describe('Google sign-in', () => {
     expect(tokenRequest.get('client_secret')).toBe(client.clientSecret);
   });
 
-  it('links an existing password account by its verified e-mail', async () => {
+  it('links an existing account by its verified e-mail, dropping an unproven password and its sessions', async () => {
     const browser = new TestBrowser(service.app);
     const registered = await browser.post('/api/auth/register', {
       email: 'linked@example.com',
@@ -104,11 +104,14 @@ describe('Google sign-in', () => {
     const other = new TestBrowser(service.app);
     expect((await signInWithGoogle(other)).headers.location).toBe('/app/dashboard');
     const me = (await other.get('/api/user/me')).json();
+    // Register asked no proof of the address: whoever set that password may be a stranger.
     expect(me).toMatchObject({
       id: registered.json().user.id,
       googleLinked: true,
-      hasPassword: true,
+      hasPassword: false,
+      emailVerified: true,
     });
+    expect((await browser.get('/api/user/me')).statusCode).toBe(401);
     const logs = await service.database.db
       .select()
       .from(authLogs)

@@ -1,11 +1,10 @@
-import { and, count, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNotNull, lt, max, sql } from 'drizzle-orm';
 import type { AppDb } from '../../db/client.js';
-import { authLogs, sessions, users } from '../../db/schema/index.js';
+import { authLogs, users } from '../../db/schema/index.js';
 
-/** Queries of accounts, sessions and the authentication log. */
+/** Queries of accounts and the authentication log (sessions: sessions.ts). */
 
 export type UserRecord = typeof users.$inferSelect;
-export type SessionRecord = typeof sessions.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 
 /** Postgres' unique_violation: two sign-ups for one address raced and this one lost. */
@@ -76,14 +75,38 @@ export async function consumeResetToken(db: AppDb, userId: string, tokenHash: st
   return row !== undefined;
 }
 
-/** Counts a wrong guess at the reset code; answers the attempts made so far. */
-export async function countResetCodeAttempt(db: AppDb, userId: string): Promise<number> {
+/**
+ * Takes one guess at the account's live reset code in a single statement: the account with the
+ * attempt counted, or undefined when there is no live code or its guesses are used up.
+ */
+export async function takeResetCodeAttempt(
+  db: AppDb,
+  userId: string,
+  now: Date,
+  maxAttempts: number,
+): Promise<UserRecord | undefined> {
   const [row] = await db
     .update(users)
     .set({ passwordResetCodeAttempts: sql`${users.passwordResetCodeAttempts} + 1` })
-    .where(eq(users.id, userId))
-    .returning({ attempts: users.passwordResetCodeAttempts });
-  return row?.attempts ?? 0;
+    .where(
+      and(
+        eq(users.id, userId),
+        isNotNull(users.passwordResetCodeHash),
+        eq(users.passwordResetCodeUsed, false),
+        gt(users.passwordResetCodeExpiresAt, now),
+        lt(users.passwordResetCodeAttempts, maxAttempts),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Gives back the attempt a right guess took. */
+export async function returnResetCodeAttempt(db: AppDb, userId: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordResetCodeAttempts: sql`greatest(${users.passwordResetCodeAttempts} - 1, 0)` })
+    .where(eq(users.id, userId));
 }
 
 /** Marks the code used, once: only the request that flips the flag may set the password. */
@@ -102,50 +125,60 @@ export async function consumeResetCode(db: AppDb, userId: string, codeHash: stri
   return row !== undefined;
 }
 
-// Sessions
-
-export async function insertSession(
-  db: AppDb,
-  session: typeof sessions.$inferInsert,
-): Promise<void> {
-  await db.insert(sessions).values(session);
-}
-
-/** The live session with this id hash and its account. */
-export async function findSession(db: AppDb, idHash: string, now: Date) {
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)));
-  return row;
-}
-
-export async function deleteSession(db: AppDb, idHash: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.idHash, idHash));
-}
-
-/** Signs an account out everywhere, except (optionally) the browser asking. */
-export async function deleteSessionsOf(db: AppDb, userId: string, keepIdHash?: string) {
-  await db
-    .delete(sessions)
-    .where(
-      keepIdHash
-        ? and(eq(sessions.userId, userId), ne(sessions.idHash, keepIdHash))
-        : eq(sessions.userId, userId),
-    );
-}
-
-export async function deleteExpiredSessions(db: AppDb, now: Date): Promise<void> {
-  await db.delete(sessions).where(lt(sessions.expiresAt, now));
-}
-
 // Authentication log
 
 export type AuthLogEntry = typeof authLogs.$inferInsert;
 
-export async function insertAuthLog(db: AppDb, entry: AuthLogEntry): Promise<void> {
-  await db.insert(authLogs).values(entry);
+/** Answers the row's id, so an attempt written before its outcome can be settled later. */
+export async function insertAuthLog(db: AppDb, entry: AuthLogEntry): Promise<number> {
+  const [row] = await db.insert(authLogs).values(entry).returning({ id: authLogs.id });
+  return row!.id;
+}
+
+export async function updateAuthLog(
+  db: AppDb,
+  id: number,
+  changes: Partial<AuthLogEntry>,
+): Promise<void> {
+  await db.update(authLogs).set(changes).where(eq(authLogs.id, id));
+}
+
+/** Failures of `event` for one address since `since`: how many, and when the last was. */
+export async function recentFailures(
+  db: AppDb,
+  filter: { event: string; email: string; since: Date },
+): Promise<{ count: number; last: Date | undefined }> {
+  const [row] = await db
+    .select({ n: count(), last: max(authLogs.createdAt) })
+    .from(authLogs)
+    .where(
+      and(
+        eq(authLogs.event, filter.event),
+        eq(authLogs.email, filter.email),
+        eq(authLogs.success, false),
+        gt(authLogs.createdAt, filter.since),
+      ),
+    );
+  return { count: row?.n ?? 0, last: row?.last ?? undefined };
+}
+
+/** Event of the log row that marks a browser as one the account signed in from. */
+export const deviceTrustedEvent = 'device_trusted';
+
+/** Whether the browser whose device cookie hashes to `deviceHash` signed in to `email` before. */
+export async function isKnownDevice(db: AppDb, email: string, deviceHash: string) {
+  const [row] = await db
+    .select({ id: authLogs.id })
+    .from(authLogs)
+    .where(
+      and(
+        eq(authLogs.event, deviceTrustedEvent),
+        eq(authLogs.email, email),
+        sql`${authLogs.details}->>'device' = ${deviceHash}`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Log rows since `since` for one address or one IP, for rate limits. */

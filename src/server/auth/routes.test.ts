@@ -36,8 +36,10 @@ async function registered(email: string, from = browser()) {
   return from;
 }
 
+/** The address's log, without the rows that only mark a browser as trusted. */
 async function logsOf(email: string) {
-  return service.database.db.select().from(authLogs).where(eq(authLogs.email, email));
+  const rows = await service.database.db.select().from(authLogs).where(eq(authLogs.email, email));
+  return rows.filter((row) => row.event !== 'device_trusted');
 }
 
 beforeAll(async () => {
@@ -207,8 +209,8 @@ describe('log-in, sessions and log-out', () => {
     expect(response.json().message).toContain('Password is required');
   });
 
-  it('locks an address out with 429 after five wrong passwords, even for the right one', async () => {
-    await registered('brute@example.com');
+  it('holds back an address after five wrong passwords, but never a browser it signed in from', async () => {
+    const owner = await registered('brute@example.com');
     for (let i = 0; i < 5; i++) {
       const response = await browser().post('/api/auth/login', {
         email: 'brute@example.com',
@@ -216,20 +218,24 @@ describe('log-in, sessions and log-out', () => {
       });
       expect(response.statusCode).toBe(401);
     }
-    const locked = await browser().post('/api/auth/login', {
+    // A stranger's browser now waits, even with the right password (it may be guessing).
+    const stranger = await browser().post('/api/auth/login', {
       email: 'brute@example.com',
       password,
     });
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({
+    expect(stranger.statusCode).toBe(429);
+    expect(stranger.json()).toEqual({
       message: 'Too many attempts. Please wait before trying again.',
     });
     expect(await logsOf('brute@example.com')).toContainEqual(
       expect.objectContaining({
         event: 'rate_limited',
-        details: { call: 'login', limitedBy: 'email' },
+        details: { call: 'login', limitedBy: 'account_backoff' },
       }),
     );
+    // The owner's browser, which signed in before, still gets in with the right password.
+    const back = await owner.post('/api/auth/login', { email: 'brute@example.com', password });
+    expect(back.statusCode).toBe(200);
   });
 
   it('locks one IP out with 429 after twenty failed log-ins across addresses', async () => {
@@ -304,7 +310,7 @@ describe('CSRF bound to the session', () => {
 });
 
 describe('sign-up from the landing modal', () => {
-  it('creates the account, queues a scan it owns, e-mails a set-password link and signs in', async () => {
+  it('creates an unconfirmed account and its scan, e-mails a confirm link, and signs nobody in', async () => {
     const visitor = browser();
     const response = await visitor.post('/api/auth/signup', {
       email: 'modal@example.com',
@@ -314,21 +320,31 @@ describe('sign-up from the landing modal', () => {
     });
     expect(response.statusCode).toBe(201);
     const body = response.json();
-    expect(body).toMatchObject({
+    expect(body).toEqual({
       success: true,
-      user: { email: 'modal@example.com', hasPassword: false },
+      scanId: expect.any(String),
+      message:
+        'Check your e-mail: open the link we sent to confirm your address and choose a password.',
     });
+    expect(response.cookies.map((c) => c.name)).not.toContain(sessionCookieName);
+    expect((await visitor.get('/api/user/me')).statusCode).toBe(401);
 
+    const [account] = await service.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, 'modal@example.com'));
+    expect(account).toMatchObject({ emailVerified: false, passwordHash: null });
     const [scan] = await service.database.db.select().from(scans).where(eq(scans.id, body.scanId));
     expect(scan).toMatchObject({
       url: 'http://127.0.0.1:9/home',
-      userId: body.user.id,
+      userId: account!.id,
       status: 'pending',
     });
+    // The browser that asked sees its scan as an anonymous visitor.
     const list = await visitor.get('/api/scans');
     expect(list.json().scans.map((s: { id: string }) => s.id)).toEqual([body.scanId]);
 
-    const mail = await emailTo('modal@example.com', /set your password/);
+    const mail = await emailTo('modal@example.com', /Confirm your Conformly account/);
     expect(mail.from).toBe('no-reply@conformly.test');
     const set = await browser().post('/api/auth/reset-password', {
       token: tokenIn(mail),
@@ -341,6 +357,99 @@ describe('sign-up from the landing modal', () => {
     });
     expect(login.statusCode).toBe(200);
     expect(login.json().user).toMatchObject({ hasPassword: true, emailVerified: true });
+    // Confirmed, the address is taken: the modal now sends the visitor to log in.
+    const again = await browser().post('/api/auth/signup', {
+      email: 'modal@example.com',
+      url: 'http://127.0.0.1:9/',
+      plan: 'free',
+      name: '',
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ message: 'User already exists' });
+  });
+
+  it("mails only the scanned site's host name, never the text the visitor typed", async () => {
+    const response = await browser().post('/api/auth/signup', {
+      email: 'inject@example.com',
+      url: 'http://127.0.0.1:9/x?SECURITY NOTICE: verify at https://evil.example/verify\nnow',
+      plan: 'free',
+      name: 'Your account was suspended',
+    });
+    expect(response.statusCode).toBe(201);
+    const mail = await emailTo('inject@example.com', /Confirm your Conformly account/);
+    expect(mail.text).toContain('scan 127.0.0.1 for accessibility problems');
+    expect(mail.text).not.toMatch(/SECURITY|evil\.example|suspended|\/x/);
+  });
+
+  it.each([
+    [
+      'register',
+      async (from: TestBrowser) =>
+        from.post('/api/auth/register', { email: 'victim@example.com', password }),
+    ],
+    [
+      'sign-up',
+      async (from: TestBrowser) =>
+        from.post('/api/auth/signup', {
+          email: 'victim@example.com',
+          url: 'http://127.0.0.1:9/',
+          plan: 'free',
+          name: '',
+        }),
+    ],
+  ] as const)(
+    "a stranger's sign-up for an address does not keep its owner from the %s",
+    async (_, ownerTries) => {
+      const stranger = await browser().post('/api/auth/signup', {
+        email: 'victim@example.com',
+        url: 'http://127.0.0.1:9/stranger',
+        plan: 'free',
+        name: '',
+      });
+      expect(stranger.statusCode).toBe(201);
+      const strangersMail = await emailTo('victim@example.com', /Confirm your Conformly account/);
+      const owner = browser();
+      const response = await ownerTries(owner);
+      expect(response.statusCode).toBe(201);
+      // The stranger's link died with the account it confirmed.
+      const late = await browser().post('/api/auth/reset-password', {
+        token: tokenIn(strangersMail),
+        newPassword,
+      });
+      expect(late.statusCode).toBe(400);
+      const strangersScans = await service.database.db
+        .select()
+        .from(scans)
+        .where(eq(scans.id, stranger.json().scanId));
+      expect(strangersScans).toEqual([]);
+      await service.database.db.delete(users).where(eq(users.email, 'victim@example.com'));
+      if (response.json().scanId) {
+        await emailTo('victim@example.com', /Confirm your Conformly account/);
+      }
+    },
+  );
+
+  it("a stranger's sign-up does not keep the owner from resetting the password", async () => {
+    await browser().post('/api/auth/signup', {
+      email: 'victim-reset@example.com',
+      url: 'http://127.0.0.1:9/',
+      plan: 'free',
+      name: '',
+    });
+    await emailTo('victim-reset@example.com', /Confirm your Conformly account/);
+    const owner = browser();
+    await owner.post('/api/auth/reset-password-request', { email: 'victim-reset@example.com' });
+    const mail = await emailTo('victim-reset@example.com', /password reset code/);
+    const done = await owner.post('/api/auth/reset-password-complete', {
+      code: codeIn(mail),
+      newPassword,
+    });
+    expect(done.statusCode).toBe(200);
+    const login = await owner.post('/api/auth/login', {
+      email: 'victim-reset@example.com',
+      password: newPassword,
+    });
+    expect(login.statusCode).toBe(200);
   });
 
   it("answers 400 'User already exists' for a taken address", async () => {

@@ -13,7 +13,6 @@ import {
   SignupResponse,
   VerifyResetCodeRequest,
 } from '../../contract/index.js';
-import { sessionCsrfToken } from '../plugins/session.js';
 import { UnauthorizedError } from '../http-errors.js';
 import {
   decodePending,
@@ -22,8 +21,11 @@ import {
   type GoogleClaims,
   type GoogleSignIn,
 } from './google.js';
+import * as reset from './password-reset.js';
 import type { UserRecord } from './repo.js';
 import * as service from './service.js';
+import { sessionCsrfToken } from './sessions.js';
+import { hashToken, newToken } from './tokens.js';
 
 export interface AuthRoutesOptions {
   deps: service.AuthServiceDeps;
@@ -36,16 +38,32 @@ export interface AuthRoutesOptions {
 const resetCookieName = 'conformly_reset';
 /** State, nonce and PKCE verifier of a Google sign-in under way. */
 const googleCookieName = 'conformly_google';
+/** A random id per browser, kept a year; accounts it signed in to trust it (limits.ts). */
+const deviceCookieName = 'conformly_device';
+const deviceCookieDays = 365;
 const authCookiePath = '/api/auth';
 
-const caller = (request: FastifyRequest): service.AuthCaller => ({
-  ip: request.ip,
-  userAgent: request.headers['user-agent'] ?? null,
-  clientId: request.clientId,
-  session: request.session,
-});
+const deviceTokenOf = (request: FastifyRequest): string | undefined => {
+  const value = request.cookies[deviceCookieName];
+  return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+};
 
-/** The accounts API of spec public-area §7; the rules are in service.ts. */
+const caller = (request: FastifyRequest): service.AuthCaller => {
+  const device = deviceTokenOf(request);
+  return {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? null,
+    deviceHash: device ? hashToken(device) : undefined,
+    clientId: request.clientId,
+    session: request.session,
+  };
+};
+
+/** What the landing modal tells the visitor; the account waits for its e-mailed link. */
+export const signupMessage =
+  'Check your e-mail: open the link we sent to confirm your address and choose a password.';
+
+/** The accounts API of spec public-area §7; the rules are in service.ts and password-reset.ts. */
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
   const { deps } = options;
   const cookieOptions = (request: FastifyRequest, maxAgeSeconds?: number) => ({
@@ -56,8 +74,22 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
   });
 
+  /**
+   * The browser has shown it belongs to `user` (signed in, or read the account's e-mail): from now
+   * on guesses at the account's password elsewhere never hold this browser back.
+   */
+  async function trustThisBrowser(request: FastifyRequest, reply: FastifyReply, user: UserRecord) {
+    let device = deviceTokenOf(request);
+    if (!device) {
+      device = newToken();
+      reply.setCookie(deviceCookieName, device, cookieOptions(request, deviceCookieDays * 86_400));
+    }
+    await service.trustDevice(deps, caller(request), user, device);
+  }
+
   /** Starts a session under a new id; the answer carries the session's CSRF token. */
   async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRecord) {
+    await trustThisBrowser(request, reply, user);
     const session = await app.sessions.start(request, reply, user.id);
     reply.header('cache-control', 'no-store');
     return {
@@ -81,13 +113,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/signup',
     { schema: { body: SignupRequest, response: { 201: SignupResponse } } },
     async (request, reply) => {
-      const { user, scanId } = await service.signup(deps, caller(request), request.body);
-      const signedIn = await signIn(request, reply, user);
-      return reply.status(201).send({
-        ...signedIn,
-        scanId,
-        message: 'Account created! Check your e-mail for a link to set your password.',
-      });
+      const { scanId } = await service.signup(deps, caller(request), request.body);
+      // Nobody is signed in: the e-mailed link proves the address first.
+      return reply.status(201).send({ success: true, scanId, message: signupMessage });
     },
   );
 
@@ -122,12 +150,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/reset-password-request',
     { schema: { body: ResetPasswordRequest, response: { 200: AuthMessageResponse } } },
     async (request, reply) => {
-      await service.requestPasswordReset(deps, caller(request), request.body.email);
+      await reset.requestPasswordReset(deps, caller(request), request.body.email);
       // Set for every address, known or not, so the answer gives nothing away.
       reply.setCookie(
         resetCookieName,
         request.body.email,
-        cookieOptions(request, service.resetCodeMinutes * 60),
+        cookieOptions(request, reset.resetCodeMinutes * 60),
       );
       return {
         success: true,
@@ -144,7 +172,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     { schema: { body: VerifyResetCodeRequest, response: { 200: AuthMessageResponse } } },
     async (request) => {
       const email = resetEmailOf(request, request.body.email);
-      await service.verifyResetCode(deps, caller(request), email, request.body.code);
+      await reset.verifyResetCode(deps, caller(request), email, request.body.code);
       return { success: true, message: 'Code verified' };
     },
   );
@@ -153,12 +181,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/reset-password-complete',
     { schema: { body: ResetPasswordCompleteRequest, response: { 200: AuthMessageResponse } } },
     async (request, reply) => {
-      await service.completeResetWithCode(deps, caller(request), {
+      const user = await reset.completeResetWithCode(deps, caller(request), {
         email: resetEmailOf(request, request.body.email),
         code: request.body.code,
         newPassword: request.body.newPassword,
       });
       reply.clearCookie(resetCookieName, cookieOptions(request));
+      await trustThisBrowser(request, reply, user);
       return { success: true, message: 'Password reset successfully' };
     },
   );
@@ -166,8 +195,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/api/auth/reset-password',
     { schema: { body: ResetPasswordWithTokenRequest, response: { 200: AuthMessageResponse } } },
-    async (request) => {
-      await service.completeResetWithToken(deps, caller(request), request.body);
+    async (request, reply) => {
+      const user = await reset.completeResetWithToken(deps, caller(request), request.body);
+      await trustThisBrowser(request, reply, user);
       return { success: true, message: 'Password reset successfully' };
     },
   );
@@ -203,6 +233,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     }
     try {
       const user = await service.signInWithGoogle(deps, caller(request), claims);
+      await trustThisBrowser(request, reply, user);
       await app.sessions.start(request, reply, user.id);
     } catch (error) {
       if (error instanceof UnauthorizedError) return failed();

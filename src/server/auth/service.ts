@@ -1,15 +1,20 @@
 import type { CurrentUser } from '../../contract/index.js';
 import type { AppDb } from '../../db/client.js';
-import { passwordResetEmail, setPasswordEmail } from '../../email/messages.js';
+import { confirmAccountEmail } from '../../email/messages.js';
 import type { Mailer } from '../../email/mailer.js';
-import { InvalidError, ConflictError, UnauthorizedError } from '../http-errors.js';
+import { ConflictError, InvalidError, UnauthorizedError } from '../http-errors.js';
+import { normalizeTargetUrl } from '../../scanner/index.js';
 import { startScan, type ScanServiceDeps } from '../scans/service.js';
-import { enforceLimit, type AuthLimits, type LimitedCaller } from './limits.js';
+import { beginAttempt, type Attempt, type AuthLimits, type LimitedCaller } from './limits.js';
 import { hashSecret, verifySecret } from './passwords.js';
 import * as repo from './repo.js';
-import { hashToken, newResetCode, newToken } from './tokens.js';
+import { deleteSessionsOf } from './sessions.js';
+import { hashToken, newToken } from './tokens.js';
 
-/** Sign-up, log-in and password reset (spec public-area §2, §7, §8). HTTP lives in routes.ts. */
+/**
+ * Sign-up, log-in and Google sign-in (spec public-area §2, §7, §8); password reset is in
+ * password-reset.ts. HTTP lives in routes.ts.
+ */
 
 export interface AuthServiceDeps {
   db: AppDb;
@@ -29,13 +34,10 @@ export interface AuthCaller extends LimitedCaller {
   session: { idHash: string; userId: string } | undefined;
 }
 
-export const resetCodeMinutes = 15;
 export const resetLinkMinutes = 30;
 
 export const invalidCredentials = 'Invalid credentials';
 export const userExists = 'User already exists';
-export const invalidCode = 'Invalid or expired code';
-export const invalidLink = `Invalid or expired reset link: links are valid for ${resetLinkMinutes} minutes.`;
 
 export function toCurrentUser(user: repo.UserRecord): CurrentUser {
   return {
@@ -77,17 +79,58 @@ export async function logEvent(
   });
 }
 
+/**
+ * Marks the caller's browser (its device cookie) as one `user` signed in from, so guesses at the
+ * account's password from elsewhere never hold this browser back (limits.ts).
+ */
+export async function trustDevice(
+  deps: Pick<AuthServiceDeps, 'db'>,
+  caller: LimitedCaller,
+  user: repo.UserRecord,
+  deviceToken: string,
+): Promise<void> {
+  await logEvent(deps, caller, {
+    event: repo.deviceTrustedEvent,
+    success: true,
+    email: user.email,
+    userId: user.id,
+    details: { device: hashToken(deviceToken) },
+  });
+}
+
 /** A display name until the person gives one: the mailbox part of the address. */
 function nameFrom(email: string): string {
   return email.split('@')[0] ?? email;
 }
 
-function expiresIn(minutes: number): Date {
+export function expiresIn(minutes: number): Date {
   return new Date(Date.now() + minutes * 60_000);
 }
 
-function link(deps: AuthServiceDeps, token: string): string {
+/** The e-mailed link that sets a password (and so proves the address). */
+export function setPasswordLink(deps: Pick<AuthServiceDeps, 'publicUrl'>, token: string): string {
   return `${deps.publicUrl}/app/reset-password/${encodeURIComponent(token)}`;
+}
+
+/**
+ * An account the landing modal made for an address nobody has proven yet: no password, no
+ * Google, never confirmed. Whoever typed the address may not own it, so it never stands in the
+ * way of the address's owner: registering, signing up or signing in with Google replaces it.
+ */
+export function isUnclaimed(user: repo.UserRecord): boolean {
+  return !user.emailVerified && user.passwordHash === null && user.googleId === null;
+}
+
+/**
+ * The account for `email` when none stands in the way, else undefined. An unclaimed one is
+ * deleted first (with the scan it queued), and its e-mailed link dies with it.
+ */
+async function makeRoom(deps: AuthServiceDeps, email: string): Promise<boolean> {
+  const existing = await repo.findUserByEmail(deps.db, email);
+  if (!existing) return true;
+  if (!isUnclaimed(existing)) return false;
+  await repo.deleteUser(deps.db, existing.id);
+  return true;
 }
 
 /** `POST /api/auth/register`: an account with a password; 409 when the address is taken. */
@@ -97,17 +140,12 @@ export async function register(
   input: { email: string; password: string },
 ): Promise<repo.UserRecord> {
   const { email } = input;
-  await enforceLimit(deps.db, deps.limits, 'register', caller, email);
+  const attempt = await beginAttempt(deps.db, deps.limits, 'register', caller, email, 'register');
   const refuse = async () => {
-    await logEvent(deps, caller, {
-      event: 'register',
-      success: false,
-      email,
-      details: { reason: 'email_taken' },
-    });
+    await attempt.settle({ success: false, details: { reason: 'email_taken' } });
     return new ConflictError(userExists);
   };
-  if (await repo.findUserByEmail(deps.db, email)) throw await refuse();
+  if (!(await makeRoom(deps, email))) throw await refuse();
   const passwordHash = await hashSecret(input.password);
   let user: repo.UserRecord;
   try {
@@ -116,25 +154,26 @@ export async function register(
     if (repo.isUniqueViolation(error)) throw await refuse();
     throw error;
   }
-  await logEvent(deps, caller, { event: 'register', success: true, email, userId: user.id });
+  await attempt.settle({ success: true, userId: user.id });
   return user;
 }
 
 /**
- * `POST /api/auth/signup`, the landing modal: the account (no password yet), a scan of the
- * visitor's site owned by it, and an e-mailed link to choose a password. 400 'User already
- * exists' sends the visitor to log in. A URL the scanner refuses creates no account.
+ * `POST /api/auth/signup`, the landing modal: an unclaimed account (no password), a scan of the
+ * visitor's site owned by it and by the visitor's browser, and an e-mailed link that confirms the
+ * address by setting a password. Nobody is signed in until that link is used: whoever typed the
+ * address may not own it. 400 'User already exists' sends the visitor to log in. A URL the
+ * scanner refuses creates no account.
  */
 export async function signup(
   deps: AuthServiceDeps,
   caller: AuthCaller,
   input: { email: string; url: string; plan: string; name: string },
-): Promise<{ user: repo.UserRecord; scanId: string }> {
+): Promise<{ scanId: string }> {
   const { email } = input;
-  await enforceLimit(deps.db, deps.limits, 'register', caller, email);
-  const refuse = async (reason: string) =>
-    logEvent(deps, caller, { event: 'signup', success: false, email, details: { reason } });
-  if (await repo.findUserByEmail(deps.db, email)) {
+  const attempt = await beginAttempt(deps.db, deps.limits, 'signup', caller, email, 'signup');
+  const refuse = async (reason: string) => attempt.settle({ success: false, details: { reason } });
+  if (!(await makeRoom(deps, email))) {
     await refuse('email_taken');
     throw new InvalidError(userExists);
   }
@@ -152,232 +191,63 @@ export async function signup(
     await refuse('email_taken');
     throw new InvalidError(userExists);
   }
-  let scanId: string;
+  let scan: { id: string };
   try {
-    ({ id: scanId } = await startScan(
+    scan = await startScan(
       deps.scans,
       { clientId: caller.clientId, userId: user.id, ip: caller.ip },
       input.url,
-    ));
+    );
   } catch (error) {
     await repo.deleteUser(deps.db, user.id);
     await refuse(error instanceof InvalidError ? 'bad_url' : 'scan_not_queued');
     throw error;
   }
   deps.mailer.send(
-    setPasswordEmail({
+    confirmAccountEmail({
       to: email,
-      link: link(deps, token),
+      link: setPasswordLink(deps, token),
       linkMinutes: resetLinkMinutes,
-      scannedUrl: input.url,
+      // Only the host the scanner accepted, never the text as typed.
+      site: normalizeTargetUrl(input.url).hostname,
     }),
   );
-  await logEvent(deps, caller, {
-    event: 'signup',
+  await attempt.settle({
     success: true,
-    email,
     userId: user.id,
-    details: { plan: input.plan, scanId },
+    details: { plan: input.plan, scanId: scan.id },
   });
-  return { user, scanId };
+  return { scanId: scan.id };
 }
 
-/** `POST /api/auth/login`: 401 'Invalid credentials' for a wrong password or unknown address. */
+/**
+ * `POST /api/auth/login`: 401 'Invalid credentials' for a wrong password or unknown address.
+ * Unclaimed accounts have no password, so they cannot be signed in to.
+ */
 export async function login(
   deps: AuthServiceDeps,
   caller: AuthCaller,
   input: { email: string; password: string },
 ): Promise<repo.UserRecord> {
   const { email } = input;
-  await enforceLimit(deps.db, deps.limits, 'login', caller, email);
+  const attempt: Attempt = await beginAttempt(
+    deps.db,
+    deps.limits,
+    'login',
+    caller,
+    email,
+    'login',
+  );
   const user = await repo.findUserByEmail(deps.db, email);
   // Unknown addresses and password-less accounts still pay for one hash check.
   const ok = await verifySecret(user?.passwordHash, input.password);
   if (!user || !ok) {
     const reason = !user ? 'unknown_email' : user.passwordHash ? 'wrong_password' : 'no_password';
-    await logEvent(deps, caller, {
-      event: 'login',
-      success: false,
-      email,
-      userId: user?.id,
-      details: { reason },
-    });
+    await attempt.settle({ success: false, userId: user?.id, details: { reason } });
     throw new UnauthorizedError(invalidCredentials);
   }
-  await logEvent(deps, caller, { event: 'login', success: true, email, userId: user.id });
+  await attempt.settle({ success: true, userId: user.id });
   return user;
-}
-
-/**
- * `POST /api/auth/reset-password-request`: e-mails a 6-digit code and a link. The answer, and the
- * work done before it (hashing a code), are the same whether or not the account exists; the
- * e-mail itself goes out after the answer.
- */
-export async function requestPasswordReset(
-  deps: AuthServiceDeps,
-  caller: AuthCaller,
-  email: string,
-): Promise<void> {
-  await enforceLimit(deps.db, deps.limits, 'reset', caller, email);
-  const user = await repo.findUserByEmail(deps.db, email);
-  const code = newResetCode();
-  const token = newToken();
-  const codeHash = await hashSecret(code);
-  if (user) {
-    await repo.updateUser(deps.db, user.id, {
-      passwordResetCodeHash: codeHash,
-      passwordResetCodeExpiresAt: expiresIn(resetCodeMinutes),
-      passwordResetCodeUsed: false,
-      passwordResetCodeAttempts: 0,
-      passwordResetTokenHash: hashToken(token),
-      passwordResetTokenExpiresAt: expiresIn(resetLinkMinutes),
-    });
-    deps.mailer.send(
-      passwordResetEmail({
-        to: user.email,
-        code,
-        link: link(deps, token),
-        codeMinutes: resetCodeMinutes,
-        linkMinutes: resetLinkMinutes,
-      }),
-    );
-  }
-  await logEvent(deps, caller, {
-    event: 'reset_request',
-    success: true,
-    email,
-    userId: user?.id,
-    details: { accountExists: user !== undefined },
-  });
-}
-
-/**
- * The account whose live reset code `code` is; counts wrong guesses (the code dies after
- * `codeAttempts` of them) and answers 400 'Invalid or expired code' otherwise.
- */
-async function checkResetCode(
-  deps: AuthServiceDeps,
-  caller: AuthCaller,
-  event: string,
-  email: string | undefined,
-  code: string,
-): Promise<repo.UserRecord> {
-  await enforceLimit(deps.db, deps.limits, 'reset_guess', caller, email);
-  const user = email ? await repo.findUserByEmail(deps.db, email) : undefined;
-  const live =
-    user?.passwordResetCodeHash &&
-    !user.passwordResetCodeUsed &&
-    user.passwordResetCodeExpiresAt &&
-    user.passwordResetCodeExpiresAt > new Date() &&
-    user.passwordResetCodeAttempts < deps.limits.codeAttempts
-      ? user
-      : undefined;
-  const ok = await verifySecret(live?.passwordResetCodeHash, code);
-  if (!live || !ok) {
-    if (live) await repo.countResetCodeAttempt(deps.db, live.id);
-    const reason = !email
-      ? 'no_email'
-      : !user
-        ? 'unknown_email'
-        : !live
-          ? 'no_live_code'
-          : 'wrong_code';
-    await logEvent(deps, caller, {
-      event,
-      success: false,
-      email,
-      userId: user?.id,
-      details: { reason },
-    });
-    throw new InvalidError(invalidCode);
-  }
-  return live;
-}
-
-/** `POST /api/auth/verify-reset-code`: checks the code without using it up. */
-export async function verifyResetCode(
-  deps: AuthServiceDeps,
-  caller: AuthCaller,
-  email: string | undefined,
-  code: string,
-): Promise<void> {
-  const user = await checkResetCode(deps, caller, 'reset_code_verify', email, code);
-  await logEvent(deps, caller, {
-    event: 'reset_code_verify',
-    success: true,
-    email: user.email,
-    userId: user.id,
-  });
-}
-
-/** `POST /api/auth/reset-password-complete`: the code once more, then the new password. */
-export async function completeResetWithCode(
-  deps: AuthServiceDeps,
-  caller: AuthCaller,
-  input: { email: string | undefined; code: string; newPassword: string },
-): Promise<void> {
-  const event = 'reset_code_complete';
-  const user = await checkResetCode(deps, caller, event, input.email, input.code);
-  if (!(await repo.consumeResetCode(deps.db, user.id, user.passwordResetCodeHash!))) {
-    await logEvent(deps, caller, {
-      event,
-      success: false,
-      email: user.email,
-      userId: user.id,
-      details: { reason: 'code_already_used' },
-    });
-    throw new InvalidError(invalidCode);
-  }
-  await setNewPassword(deps, caller, user, input.newPassword);
-  await logEvent(deps, caller, { event, success: true, email: user.email, userId: user.id });
-}
-
-/** `POST /api/auth/reset-password`: the e-mailed link's token, valid 30 minutes, once. */
-export async function completeResetWithToken(
-  deps: AuthServiceDeps,
-  caller: AuthCaller,
-  input: { token: string; newPassword: string },
-): Promise<void> {
-  const event = 'reset_link_complete';
-  await enforceLimit(deps.db, deps.limits, 'reset_guess', caller, undefined);
-  const tokenHash = hashToken(input.token);
-  const user = await repo.findUserByResetToken(deps.db, tokenHash, new Date());
-  if (!user || !(await repo.consumeResetToken(deps.db, user.id, tokenHash))) {
-    await logEvent(deps, caller, {
-      event,
-      success: false,
-      userId: user?.id,
-      email: user?.email,
-      details: { reason: user ? 'token_already_used' : 'unknown_or_expired_token' },
-    });
-    throw new InvalidError(invalidLink);
-  }
-  await setNewPassword(deps, caller, user, input.newPassword);
-  await logEvent(deps, caller, { event, success: true, email: user.email, userId: user.id });
-}
-
-/**
- * Stores the new password and retires every reset secret. Other browsers signed in to the account
- * are signed out (whoever knew the old password loses access); the one asking stays signed in.
- * Reading the e-mail proved the address, so it counts as verified.
- */
-async function setNewPassword(
-  deps: AuthServiceDeps,
-  caller: AuthCaller,
-  user: repo.UserRecord,
-  newPassword: string,
-): Promise<void> {
-  await repo.updateUser(deps.db, user.id, {
-    passwordHash: await hashSecret(newPassword),
-    emailVerified: true,
-    passwordResetCodeHash: null,
-    passwordResetCodeExpiresAt: null,
-    passwordResetCodeUsed: true,
-    passwordResetTokenHash: null,
-    passwordResetTokenExpiresAt: null,
-  });
-  const keep = caller.session?.userId === user.id ? caller.session.idHash : undefined;
-  await repo.deleteSessionsOf(deps.db, user.id, keep);
 }
 
 /**
@@ -419,10 +289,14 @@ export async function signInWithGoogle(
           'this e-mail belongs to an account linked to another Google account.',
         );
       }
+      // Google vouches for the address now. A password set before the address was proven may be
+      // a stranger's (register asks no proof), so it goes, and so does every session.
       user = await repo.updateUser(deps.db, existing.id, {
         googleId: claims.sub,
         emailVerified: true,
+        ...(existing.emailVerified ? {} : { passwordHash: null }),
       });
+      await deleteSessionsOf(deps.db, existing.id);
       outcome = 'linked';
     } else {
       user = await repo.insertUser(deps.db, {

@@ -20,7 +20,8 @@ export function newResetCode(): string {
   return randomInt(0, 1_000_000).toString().padStart(6, '0');
 }
 
-export function sameText(a: string, b: string): boolean {
+/** Compares a secret the caller sent with the expected one in time that does not depend on where they differ. */
+export function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);

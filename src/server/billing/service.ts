@@ -11,7 +11,7 @@ import type { Mailer } from '../../email/mailer.js';
 import * as domains from '../domains/service.js';
 import { HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import type { Caller } from '../plugins/caller.js';
-import { subscriptionConfirmationEmail } from './emails.js';
+import { subscriptionConfirmationEmail } from '../../email/subscription-messages.js';
 import {
   enroll,
   loginRequired,

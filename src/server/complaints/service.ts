@@ -9,7 +9,7 @@ import type { ComplaintEntry, complaintPriorities, complaintTypes } from '../../
 import type { Mailer } from '../../email/mailer.js';
 import * as domains from '../domains/service.js';
 import { NotFoundError } from '../http-errors.js';
-import { newConcernEmail } from './email.js';
+import { newConcernEmail } from '../../email/concern-messages.js';
 import * as repo from './repo.js';
 
 /**

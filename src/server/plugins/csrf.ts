@@ -1,12 +1,13 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError } from '../http-errors.js';
-import { sessionCsrfToken } from './session.js';
+import { sessionCsrfToken } from '../auth/sessions.js';
+import { sameSecret } from '../auth/tokens.js';
 
 /**
  * CSRF protection. A signed-in browser's token is bound to its session (a MAC of the session's
- * own secret, plugins/session.ts), so it changes at every log-in and dies with the session. An
+ * own secret, auth/sessions.ts), so it changes at every log-in and dies with the session. An
  * anonymous visitor, who may still use the public scan tools, gets a random client id in an
  * httpOnly, SameSite=Lax cookie and a token derived from it. `GET /api/csrf-token` answers the
  * token that applies, and every non-GET call must send it in `X-CSRF-Token`. Another site can
@@ -23,6 +24,10 @@ declare module 'fastify' {
     /** The caller's cookie-bound id; undefined when the browser has none yet. */
     clientId: string | undefined;
   }
+  interface FastifyInstance {
+    /** The client cookie follows the session cookie's Secure rule (config secureCookies). */
+    clientCookieSecure: boolean;
+  }
 }
 
 export function csrfTokenFor(clientId: string): string {
@@ -34,16 +39,15 @@ function readClientId(request: FastifyRequest): string | undefined {
   return value && /^[A-Za-z0-9_-]{32,64}$/.test(value) ? value : undefined;
 }
 
-function sameToken(sent: string, expected: string): boolean {
-  const a = Buffer.from(sent);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** The token this request must carry: its session's, or else its client cookie's. */
 function expectedToken(request: FastifyRequest): string | undefined {
   if (request.session) return sessionCsrfToken(request.session);
   return request.clientId ? csrfTokenFor(request.clientId) : undefined;
+}
+
+export interface CsrfOptions {
+  /** Secure cookies even when this request came over plain http (TLS ends at a proxy). */
+  secureCookies: boolean;
 }
 
 /** The caller's id, creating it (and its cookie) on first contact. */
@@ -54,23 +58,24 @@ export function ensureClientId(request: FastifyRequest, reply: FastifyReply): st
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: request.protocol === 'https',
+    secure: request.server.clientCookieSecure || request.protocol === 'https',
     maxAge: 60 * 60 * 24 * 365,
   });
   request.clientId = clientId;
   return clientId;
 }
 
-export const csrfPlugin = fp(
-  async function csrf(app: FastifyInstance) {
+export const csrfPlugin = fp<CsrfOptions>(
+  async function csrf(app: FastifyInstance, options) {
     app.decorateRequest('clientId', undefined);
+    app.decorate('clientCookieSecure', options.secureCookies);
 
     app.addHook('onRequest', async (request) => {
       request.clientId = readClientId(request);
       if (safeMethods.has(request.method)) return;
       const sent = request.headers['x-csrf-token'];
       const expected = expectedToken(request);
-      if (!expected || typeof sent !== 'string' || !sameToken(sent, expected)) {
+      if (!expected || typeof sent !== 'string' || !sameSecret(sent, expected)) {
         throw new ForbiddenError(
           'Missing or invalid CSRF token: fetch GET /api/csrf-token and send it as X-CSRF-Token.',
         );

@@ -1,15 +1,17 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppDb } from '../../db/client.js';
-import * as repo from '../auth/repo.js';
-import { hashToken, newToken } from '../auth/tokens.js';
+import {
+  deleteSession,
+  findActiveSession,
+  startSession,
+  type ActiveSession,
+} from '../auth/sessions.js';
 
 /**
- * Server-side sessions. The browser holds a random id in an httpOnly, SameSite=Lax cookie; the
- * database holds only its SHA-256 (a leaked table signs nobody in), the account, an expiry and the
- * CSRF secret the session's token is derived from. Any server can read any session.
+ * The session cookie: an httpOnly, SameSite=Lax cookie holding the id of a session stored by
+ * auth/sessions.ts. Every request learns its session here; auth's routes start and end them.
  */
 
 export const sessionCookieName = 'conformly_session';
@@ -19,14 +21,6 @@ export interface SessionOptions {
   ttlHours: number;
   /** Secure cookies even when this request came over plain http (TLS ends at a proxy). */
   secureCookies: boolean;
-}
-
-export interface ActiveSession {
-  idHash: string;
-  userId: string;
-  csrfSecret: string;
-  expiresAt: Date;
-  user: repo.UserRecord;
 }
 
 export interface SessionStore {
@@ -46,13 +40,6 @@ declare module 'fastify' {
   }
 }
 
-/** The CSRF token of a session: a MAC of its secret, so the secret itself never leaves the server. */
-export function sessionCsrfToken(session: Pick<ActiveSession, 'csrfSecret'>): string {
-  return createHmac('sha256', session.csrfSecret).update('conformly-csrf').digest('base64url');
-}
-
-const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
-
 export const sessionPlugin = fp<SessionOptions>(
   async function session(app: FastifyInstance, options) {
     await app.register(cookie);
@@ -67,40 +54,27 @@ export const sessionPlugin = fp<SessionOptions>(
     });
 
     app.addHook('onRequest', async (request) => {
-      const token = request.cookies[sessionCookieName];
-      if (!token || !tokenPattern.test(token)) return;
-      const found = await repo.findSession(options.db, hashToken(token), new Date());
-      if (!found) return;
-      request.session = { ...found.session, user: found.user };
+      request.session = await findActiveSession(options.db, request.cookies[sessionCookieName]);
     });
 
     const store: SessionStore = {
       async start(request, reply, userId) {
-        const now = new Date();
-        if (request.session) await repo.deleteSession(options.db, request.session.idHash);
-        // Expired rows are swept as people sign in, so the table stays the size of live sessions.
-        await repo.deleteExpiredSessions(options.db, now);
-        const token = newToken();
-        const row = {
-          idHash: hashToken(token),
+        const { token, session } = await startSession(options.db, {
           userId,
-          csrfSecret: randomBytes(32).toString('base64url'),
+          ttlMs,
           ip: request.ip,
           userAgent: request.headers['user-agent'] ?? null,
-          expiresAt: new Date(now.getTime() + ttlMs),
-        };
-        await repo.insertSession(options.db, row);
-        const user = await repo.findUserById(options.db, userId);
-        if (!user) throw new Error(`no account ${userId} for a new session`);
+          replacing: request.session?.idHash,
+        });
         reply.setCookie(sessionCookieName, token, {
           ...cookieOptions(request),
           maxAge: Math.floor(ttlMs / 1000),
         });
-        request.session = { ...row, user };
-        return request.session;
+        request.session = session;
+        return session;
       },
       async end(request, reply) {
-        if (request.session) await repo.deleteSession(options.db, request.session.idHash);
+        if (request.session) await deleteSession(options.db, request.session.idHash);
         request.session = undefined;
         reply.clearCookie(sessionCookieName, cookieOptions(request));
       },

@@ -2,15 +2,16 @@ import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { SignupRequest, SignupResponse } from '../../../../contract/auth';
 import { api } from '../../../lib/api-client';
-import { useOnSignedIn } from './signed-in';
 
 export type SignupInput = z.input<typeof SignupRequest>;
 
-/** The landing modal: an account without a password yet, and a first scan of the site. */
+/**
+ * The landing modal: an unconfirmed account and a first scan of the site. Nobody is signed in;
+ * the e-mailed link confirms the address and sets the password.
+ */
 export const signup = (input: SignupInput) =>
   api.post<z.infer<typeof SignupResponse>>('/api/auth/signup', input);
 
 export function useSignup() {
-  const onSignedIn = useOnSignedIn();
-  return useMutation({ mutationFn: signup, onSuccess: onSignedIn });
+  return useMutation({ mutationFn: signup });
 }

@@ -70,13 +70,10 @@ export function SignupModal({
     try {
       const answer = await signup.mutateAsync({ ...input, plan: 'free', name: '' });
       track('sign_up', { method: 'landing_modal', plan_name: 'free', scan_url: input.url });
-      toast({
-        title: 'Account created!',
-        description: 'We are scanning your website and sent you an email to set your password.',
-        variant: 'success',
-      });
+      toast({ title: 'Check your email', description: answer.message, variant: 'success' });
       onOpenChange(false);
-      void navigate(paths.dashboard.getHref(), { state: { scanId: answer.scanId } });
+      // Not signed in until the e-mailed link is used; this browser follows its scan meanwhile.
+      void navigate(paths.report.getHref(answer.scanId));
     } catch (error) {
       if (error instanceof ApiError && error.serverMessage === 'User already exists') {
         toast({ title: 'Account already exists', description: 'Redirecting to login page...' });

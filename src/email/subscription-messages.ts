@@ -1,5 +1,5 @@
-import { complianceShield } from '../../contract/index.js';
-import type { EmailMessage } from '../../email/mailer.js';
+import { complianceShield } from '../contract/index.js';
+import type { EmailMessage } from './mailer.js';
 
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 

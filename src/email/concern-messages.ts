@@ -1,4 +1,4 @@
-import type { EmailMessage } from '../../email/mailer.js';
+import type { EmailMessage } from './mailer.js';
 
 /** The e-mail an owner gets when a visitor reports a concern about one of their domains. */
 
