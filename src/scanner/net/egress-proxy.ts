@@ -1,5 +1,4 @@
 import {
-  Agent,
   createServer,
   request as httpRequest,
   type IncomingMessage,
@@ -80,16 +79,6 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
   /** Bumped by use(): work decided under an older policy is dropped, not finished. */
   let generation = 0;
   const sockets = new Set<Duplex>();
-  /** Keeps upstream HTTP connections alive within one scan's rules; replaced with them. */
-  const newAgent = (): Agent => {
-    const agent = new Agent({ keepAlive: true });
-    if (options.connect) {
-      agent.createConnection = (target: { host?: string | null; port?: number | string | null }) =>
-        openSocket(String(target.host), Number(target.port));
-    }
-    return agent;
-  };
-  let agent = newAgent();
 
   const track = (socket: Duplex) => {
     sockets.add(socket);
@@ -114,7 +103,7 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
     host: string,
     port: number,
     url?: URL,
-  ): Promise<{ address: string } | { refusal: EgressRefusal } | undefined> {
+  ): Promise<{ addresses: string[] } | { refusal: EgressRefusal } | undefined> {
     const current = policy;
     const started = generation;
     const verdict = url ? await current.check(url) : await current.checkEndpoint(host, port);
@@ -128,8 +117,12 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
       onRefused?.(refusal);
       return { refusal };
     }
-    const address = addresses.map(normalizeAddress).find((entry) => entry !== undefined);
-    if (!address) {
+    const usable = addresses
+      .map(normalizeAddress)
+      .filter((entry): entry is string => entry !== undefined)
+      // IPv4 first: a host without IPv6 routes fails those at once, but a black hole would not.
+      .sort((a, b) => Number(a.includes(':')) - Number(b.includes(':')));
+    if (usable.length === 0) {
       return {
         refusal: {
           target,
@@ -139,7 +132,20 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
         },
       };
     }
-    return { address };
+    return { addresses: usable };
+  }
+
+  /** Tries the checked addresses in turn, as a browser would; never anything else. */
+  async function dialAny(addresses: string[], port: number): Promise<Socket> {
+    let lastError: unknown = new Error('no address');
+    for (const address of addresses) {
+      try {
+        return await dial(address, port);
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw lastError;
   }
 
   function dial(address: string, port: number): Promise<Socket> {
@@ -169,7 +175,7 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
     if ('refusal' in decision) return void refuseSocket(client, decision.refusal);
     let upstream: Socket;
     try {
-      upstream = await dial(decision.address, endpoint.port);
+      upstream = await dialAny(decision.addresses, endpoint.port);
     } catch {
       return void client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
     }
@@ -189,7 +195,7 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
     if ('refusal' in decision) return void refuseSocket(client, decision.refusal);
     let upstream: Socket;
     try {
-      upstream = await dial(decision.address, port);
+      upstream = await dialAny(decision.addresses, port);
     } catch {
       return void client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
     }
@@ -224,15 +230,22 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
       if (HOP_HEADERS.has(name.toLowerCase())) continue;
       headers.push(name, req.rawHeaders[i + 1]!);
     }
+    let upstreamSocket: Socket;
+    try {
+      upstreamSocket = await dialAny(decision.addresses, port);
+    } catch {
+      return void res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad gateway');
+    }
+    // One upstream connection per request, on a socket already connected to a checked address:
+    // nothing resolves the host again, and nothing outlives the request into another scan.
     const outgoing = httpRequest({
-      // The checked address, never the name: nothing resolves the host again.
-      host: decision.address,
+      host: url.hostname,
       port,
       method: req.method,
       path: `${url.pathname}${url.search}`,
       headers,
       setHost: false,
-      agent,
+      createConnection: () => upstreamSocket,
     });
     outgoing.on('response', (upstream) => {
       const back: string[] = [];
@@ -244,9 +257,6 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
       res.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, back);
       upstream.pipe(res);
       upstream.on('error', () => res.destroy());
-    });
-    outgoing.on('socket', (socket) => {
-      if (!sockets.has(socket)) track(socket);
     });
     outgoing.on('error', () => {
       if (res.headersSent) res.destroy();
@@ -270,8 +280,6 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
     generation += 1;
     policy = next;
     onRefused = listener;
-    agent.destroy();
-    agent = newAgent();
     for (const socket of sockets) socket.destroy();
     sockets.clear();
   }
