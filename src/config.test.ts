@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       scanConcurrency: 2,
       allowPrivateTargets: false,
+      allowedPrivateOrigins: [],
       chromiumPath: undefined,
       publicUrl: 'http://localhost:3000',
       secureCookies: false,
@@ -60,6 +61,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://app@db:5432/conformly',
       SCAN_CONCURRENCY: '4',
       ALLOW_PRIVATE_TARGETS: 'true',
+      ALLOWED_PRIVATE_ORIGINS: 'http://staging.internal:8080, https://10.0.0.5/',
       CHROMIUM_PATH: '/usr/lib/chromium/chromium',
       SMTP_URL: 'smtp://mail:25',
       GOOGLE_CLIENT_ID: 'id',
@@ -74,6 +76,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://app@db:5432/conformly',
       scanConcurrency: 4,
       allowPrivateTargets: true,
+      allowedPrivateOrigins: ['http://staging.internal:8080', 'https://10.0.0.5'],
       google: { clientId: 'id', clientSecret: 'secret', issuer: 'https://accounts.google.com' },
       ai: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: undefined, model: 'llama3' },
     });
@@ -108,6 +111,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'mysql://x',
       SCAN_CONCURRENCY: '0',
       ALLOW_PRIVATE_TARGETS: 'maybe',
+      ALLOWED_PRIVATE_ORIGINS: 'http://ok.internal, staging.internal/admin',
       GOOGLE_CLIENT_ID: 'only-the-id',
     });
     expect(problems).toEqual([
@@ -115,6 +119,7 @@ describe('loadConfig', () => {
       'DATABASE_URL: must be a URL starting with postgres:// or postgresql://',
       'SCAN_CONCURRENCY: must be a whole number from 1 to 16',
       expect.stringMatching(/^ALLOW_PRIVATE_TARGETS: /),
+      'ALLOWED_PRIVATE_ORIGINS: "staging.internal/admin" is not an origin like http://staging.internal:8080',
       'GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET: set both or neither',
     ]);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/^Invalid configuration:\n {2}- PORT: /);

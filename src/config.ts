@@ -73,6 +73,38 @@ const EnvSchema = z.object({
   SCAN_CONCURRENCY: integer(2, 1, 16),
   /** Let the scanner reach loopback and private addresses (tests, local use). */
   ALLOW_PRIVATE_TARGETS: flag(false),
+  /**
+   * Private origins scans may reach one by one (a staging site), comma-separated; nothing else
+   * private opens with them.
+   */
+  ALLOWED_PRIVATE_ORIGINS: optionalText.transform((value, ctx) => {
+    const origins: string[] = [];
+    for (const entry of (value ?? '').split(',').map((item) => item.trim())) {
+      if (!entry) continue;
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(entry);
+      } catch {
+        parsed = undefined;
+      }
+      if (
+        !parsed ||
+        (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+        parsed.pathname !== '/' ||
+        parsed.search ||
+        parsed.hash ||
+        parsed.username
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${entry}" is not an origin like http://staging.internal:8080`,
+        });
+        return z.NEVER;
+      }
+      origins.push(parsed.origin);
+    }
+    return origins;
+  }),
   CHROMIUM_PATH: optionalText,
   /** The address users reach the service at: links in e-mails and the Google redirect use it. */
   PUBLIC_URL: url(['http:', 'https:']),
@@ -135,6 +167,8 @@ export interface Config {
   databaseUrl: string | undefined;
   scanConcurrency: number;
   allowPrivateTargets: boolean;
+  /** ALLOWED_PRIVATE_ORIGINS: origins allowed although private, exactly these. */
+  allowedPrivateOrigins: string[];
   chromiumPath: string | undefined;
   /** Origin (and optional base path) users reach the service at, without a trailing slash. */
   publicUrl: string;
@@ -201,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     scanConcurrency: e.SCAN_CONCURRENCY,
     allowPrivateTargets: e.ALLOW_PRIVATE_TARGETS,
+    allowedPrivateOrigins: e.ALLOWED_PRIVATE_ORIGINS,
     chromiumPath: e.CHROMIUM_PATH,
     publicUrl,
     secureCookies: e.COOKIE_SECURE || publicUrl.startsWith('https:'),

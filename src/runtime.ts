@@ -36,6 +36,7 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
       pool,
       concurrency: config.scanConcurrency,
       allowPrivateTargets: config.allowPrivateTargets,
+      allowedPrivateOrigins: config.allowedPrivateOrigins,
       ai: config.ai,
     });
   }

@@ -137,6 +137,15 @@ describe('conformly scan', () => {
       [['scan', 'ftp://x'], /only http and https pages are scanned/],
       [['scan', 'http://127.0.0.1:8080/'], /loopback address.*--allow-private/],
       [
+        ['scan', 'http://127.0.0.1:8080/', '--allow-origin', 'http://127.0.0.1:8081'],
+        /127\.0\.0\.1 is a loopback address.*--allow-origin/,
+      ],
+      [['scan', 'https://example.com', '--allow-origin', 'ftp://x'], /Only http and https/],
+      [
+        ['scan', 'https://example.com', '--allow-origin', 'http://localhost:3000/admin'],
+        /without path, query or credentials, such as http:\/\/localhost:3000/,
+      ],
+      [
         ['scan', 'https://example.com', '--format', 'xml'],
         /Allowed choices are pretty, json, sarif/,
       ],
@@ -161,7 +170,9 @@ describe('conformly scan', () => {
         `${bakery.url}/`,
         '--max-pages',
         '3',
-        '--allow-private',
+        // Exactly the site's origin: the scanner's reach stays public-only apart from it.
+        '--allow-origin',
+        bakery.url,
         '--format',
         'junit',
       );

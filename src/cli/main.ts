@@ -4,7 +4,14 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CrawlOptions } from './commands/crawl.js';
 import type { CliContext } from './commands/run-scan.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { formats, impacts, parseEngines, positiveInteger, type CommonOptions } from './options.js';
+import {
+  collectOrigin,
+  formats,
+  impacts,
+  parseEngines,
+  positiveInteger,
+  type CommonOptions,
+} from './options.js';
 
 /** package.json sits two folders up from both src/cli/main.ts and dist/cli/main.js. */
 function packageVersion(): string {
@@ -43,6 +50,11 @@ function addCommonOptions(command: Command): Command {
     )
     .option('--wait-for <selector>', 'wait for this CSS selector after load (single-page apps)')
     .option('--allow-private', 'allow localhost and private-network addresses (local testing)')
+    .option(
+      '--allow-origin <url>',
+      'allow this one private origin and nothing else private, e.g. http://localhost:3000 (repeatable)',
+      collectOrigin,
+    )
     .option('--include-review', 'also report needs-review items and best practices')
     .option('--include-raw', 'JSON only: keep screenshots and raw engine output');
 }
@@ -68,7 +80,7 @@ Examples:
   npx conformly scan https://example.com
   npx conformly scan https://example.com/ https://example.com/contact --format sarif -o a11y.sarif
   npx conformly crawl https://example.com --max-pages 5 --fail-on serious
-  npx conformly scan http://localhost:3000 --allow-private --format json | jq '.[0].score'`,
+  npx conformly scan http://localhost:3000 --allow-origin http://localhost:3000 --format json | jq '.[0].score'`,
     );
 
   addCommonOptions(

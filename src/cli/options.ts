@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { engineIds, impacts, type EngineId, type Impact } from '../contract/index.js';
+import type { UrlSafetyOptions } from '../scanner/url-safety.js';
 
 export const formats = ['pretty', 'json', 'sarif', 'junit', 'csv', 'markdown'] as const;
 export type Format = (typeof formats)[number];
@@ -14,6 +15,8 @@ export interface CommonOptions {
   timeout?: number;
   waitFor?: string;
   allowPrivate?: boolean;
+  /** --allow-origin, repeatable: private origins allowed one by one. */
+  allowOrigin?: string[];
   includeReview?: boolean;
   includeRaw?: boolean;
 }
@@ -43,5 +46,35 @@ export function positiveInteger(min = 1): (value: string) => number {
       throw new InvalidArgumentError(`Expected a whole number of at least ${min}.`);
     }
     return Number(value);
+  };
+}
+
+/**
+ * One --allow-origin value, added to those before it: an http(s) origin such as
+ * http://localhost:3000. A path would suggest a narrower rule than the one applied, so it is refused.
+ */
+export function collectOrigin(value: string, previous: string[] = []): string[] {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new InvalidArgumentError('Expected an origin such as http://localhost:3000.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidArgumentError('Only http and https origins can be allowed.');
+  }
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    throw new InvalidArgumentError(
+      `Expected an origin without path, query or credentials, such as ${url.origin}.`,
+    );
+  }
+  return [...previous, url.origin];
+}
+
+/** What the scans of this run may reach: --allow-private opens everything, --allow-origin one site. */
+export function targetRules(options: CommonOptions): UrlSafetyOptions {
+  return {
+    allowPrivateNetwork: options.allowPrivate === true,
+    allowedPrivateOrigins: options.allowOrigin ?? [],
   };
 }

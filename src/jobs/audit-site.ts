@@ -18,6 +18,8 @@ export interface AuditSiteHandlerOptions {
   db: AppDb;
   pool: PagePool;
   allowPrivateTargets: boolean;
+  /** ALLOWED_PRIVATE_ORIGINS: private origins allowed one by one. */
+  allowedPrivateOrigins?: string[];
   /** Pages of one audit scanned at once; default the pool's tab count. */
   pageConcurrency?: number;
   /** Whole-page budget handed to the scanner (its default when absent). */
@@ -78,6 +80,7 @@ export function createAuditSiteHandler(options: AuditSiteHandlerOptions) {
                 scanId: page.id,
                 signal: controller.signal,
                 allowPrivateNetwork: options.allowPrivateTargets,
+                allowedPrivateOrigins: options.allowedPrivateOrigins,
                 // The audit screens show engine output, not screenshots.
                 screenshots: false,
                 ...(options.scanTimeoutMs ? { timeoutMs: options.scanTimeoutMs } : {}),

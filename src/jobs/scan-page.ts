@@ -26,6 +26,8 @@ export interface ScanPageHandlerOptions {
   pool: PagePool;
   /** ALLOW_PRIVATE_TARGETS: let scans reach loopback and private addresses. */
   allowPrivateTargets: boolean;
+  /** ALLOWED_PRIVATE_ORIGINS: private origins allowed one by one. */
+  allowedPrivateOrigins?: string[];
   /** How often a running scan looks for an abort request on its row; default 500 ms. */
   abortCheckMs?: number;
   /** Whole-page budget handed to the scanner (its default when absent). */
@@ -80,6 +82,7 @@ export function createScanPageHandler(options: ScanPageHandlerOptions) {
         scanId,
         signal: controller.signal,
         allowPrivateNetwork: options.allowPrivateTargets,
+        allowedPrivateOrigins: options.allowedPrivateOrigins,
         onProgress: progress.report,
         ...(payload.engines ? { engines: payload.engines } : {}),
         ...(payload.screenshots === undefined ? {} : { screenshots: payload.screenshots }),

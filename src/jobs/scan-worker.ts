@@ -19,6 +19,8 @@ export interface ScanWorkerOptions {
   /** SCAN_CONCURRENCY: scans this process runs at once (one tab each). */
   concurrency: number;
   allowPrivateTargets: boolean;
+  /** ALLOWED_PRIVATE_ORIGINS: private origins allowed one by one. */
+  allowedPrivateOrigins?: string[];
   /** pg-boss's schema, when not the default. */
   bossSchema?: string;
   pollingIntervalSeconds?: number;
@@ -60,6 +62,7 @@ export async function startScanWorker(options: ScanWorkerOptions): Promise<ScanW
     db: database.db,
     pool: options.pool,
     allowPrivateTargets: options.allowPrivateTargets,
+    allowedPrivateOrigins: options.allowedPrivateOrigins,
     ai: options.ai,
     onError,
     ...(options.scanTimeoutMs ? { scanTimeoutMs: options.scanTimeoutMs } : {}),
@@ -79,6 +82,7 @@ export async function startScanWorker(options: ScanWorkerOptions): Promise<ScanW
     db: database.db,
     pool: options.pool,
     allowPrivateTargets: options.allowPrivateTargets,
+    allowedPrivateOrigins: options.allowedPrivateOrigins,
     onError,
     ...(options.scanTimeoutMs ? { scanTimeoutMs: options.scanTimeoutMs } : {}),
   });

@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type LaunchOptions } from 'puppeteer-core';
 import { findChromium } from './chromium-path.js';
+import { startEgressProxy } from './net/egress-proxy.js';
 
 /**
  * Flags proven on this stack (notes/stack-prototype.md §1). Headless mode itself comes from
  * puppeteer's `headless: true`. No sandbox because scanners usually run as root in containers;
- * the request guard, not the sandbox, is what keeps scanned pages away from private networks.
+ * the egress proxies (net/egress-proxy.ts), not the sandbox, keep scanned pages away from private
+ * networks.
  */
 export const chromiumArgs = [
   '--no-sandbox',
@@ -35,9 +37,15 @@ export interface LaunchedChromium {
 
 const closeGraceMs = 5_000;
 
-/** Launches one headless Chromium with a fresh profile that is removed when it closes. */
+/**
+ * Launches one headless Chromium with a fresh profile that is removed when it closes. Scans run in
+ * browser contexts with a proxy of their own (browser-pool.ts); anything outside them, the default
+ * context included, goes through a proxy that reaches public addresses only. `<-loopback>` stops
+ * Chromium's implicit bypass of loopback, so nothing connects directly.
+ */
 export async function launchChromium(options: LaunchOptions = {}): Promise<LaunchedChromium> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'conformly-chromium-'));
+  const fallbackProxy = await startEgressProxy();
   let browser: Browser;
   try {
     browser = await puppeteer.launch({
@@ -48,9 +56,15 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
       pipe: true,
       userDataDir,
       ...options,
-      args: [...chromiumArgs, ...(options.args ?? [])],
+      args: [
+        ...chromiumArgs,
+        `--proxy-server=${fallbackProxy.url}`,
+        '--proxy-bypass-list=<-loopback>',
+        ...(options.args ?? []),
+      ],
     });
   } catch (error) {
+    await fallbackProxy.close();
     await rm(userDataDir, { recursive: true, force: true });
     throw error;
   }
@@ -67,6 +81,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
         child.kill('SIGKILL');
         await new Promise((resolve) => child.once('exit', resolve));
       }
+      await fallbackProxy.close();
       await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
     })());
   return { browser, close };

@@ -124,7 +124,7 @@ function processTree(root: number): number[] {
 
 describe('a pool that owns its browser', () => {
   it('relaunches a killed browser, then closes without leaving a Chromium process', async () => {
-    const pool = createPagePool({ size: 2 });
+    const pool = createPagePool({ size: 2, egress: { allowPrivateNetwork: true } });
     try {
       const first = await pool.withPage(async (page, browser) => {
         await page.goto(site.url);

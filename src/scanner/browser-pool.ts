@@ -8,6 +8,13 @@ import puppeteer, {
   type Page,
 } from 'puppeteer-core';
 import { launchChromium } from './browser-launch.js';
+import {
+  bindEgressProxy,
+  contextProxySettings,
+  startEgressProxy,
+  type EgressProxy,
+} from './net/egress-proxy.js';
+import type { UrlSafetyOptions } from './net/target-policy.js';
 import type { PagePool, PoolStats } from './types.js';
 
 export interface PagePoolOptions {
@@ -17,6 +24,11 @@ export interface PagePoolOptions {
   launchOptions?: LaunchOptions;
   /** Use an already running Chromium instead of launching one; `close()` then only disconnects. */
   browserWSEndpoint?: string;
+  /**
+   * What a tab may reach when no scan has set its own rules (each scan's request guard does, for
+   * its duration). Default: public addresses only.
+   */
+  egress?: UrlSafetyOptions;
 }
 
 export class PoolClosedError extends Error {
@@ -34,6 +46,8 @@ interface Tab {
   browser: Browser;
   /** Set when the renderer crashed: nothing sent to the page will be answered any more. */
   crashed: boolean;
+  /** The tab's only way out; the scan's request guard sets its rules. */
+  egress: EgressProxy;
 }
 
 interface Connection {
@@ -76,7 +90,7 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
       (opened) =>
         opened.browser.once('disconnected', () => {
           if (connection === opening) connection = undefined;
-          idle.length = 0;
+          dropIdle();
           contexts.clear();
           // A crashed browser still has a profile folder (and maybe children) to clean up.
           void opened.close().catch(() => undefined);
@@ -88,28 +102,44 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
     return opening;
   }
 
+  /** Forgets the idle tabs of a dead browser; their proxies have nothing left to serve. */
+  function dropIdle(): void {
+    for (const tab of idle.splice(0)) void tab.egress.close();
+  }
+
   async function currentBrowser(): Promise<Browser> {
     const { browser } = await (connection ?? connect());
     if (browser.connected) return browser;
     // Disconnected but the event has not fired yet: forget it and start over.
     connection = undefined;
-    idle.length = 0;
+    dropIdle();
     contexts.clear();
     return (await connect()).browser;
   }
 
   async function openTab(): Promise<Tab> {
     const browser = await currentBrowser();
-    const context = await browser.createBrowserContext();
-    contexts.add(context);
-    const page = await context.newPage();
+    // One proxy per tab, because each tab serves one scan at a time and scans differ in what
+    // they may reach (a fixture site on loopback, or public addresses only).
+    const egress = await startEgressProxy({ rules: options.egress });
+    let context: BrowserContext;
+    let page: Page;
+    try {
+      context = await browser.createBrowserContext(contextProxySettings(egress));
+      contexts.add(context);
+      page = await context.newPage();
+    } catch (error) {
+      await egress.close();
+      throw error;
+    }
+    bindEgressProxy(page, egress);
     // A page's alert() or confirm() would block every engine; nobody is there to answer it.
     // A "leave this page?" prompt is accepted, or the tab could never be reset.
     page.on('dialog', (dialog) => {
       const answer = dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss();
       answer.catch(() => undefined);
     });
-    const tab: Tab = { page, context, browser, crashed: false };
+    const tab: Tab = { page, context, browser, crashed: false, egress };
     watchForCrash(tab);
     return tab;
   }
@@ -124,12 +154,14 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
     while (idle.length > 0) {
       const tab = idle.pop()!;
       if (tab.browser.connected && !tab.page.isClosed()) return tab;
+      void tab.egress.close();
     }
     return openTab();
   }
 
   async function discard(tab: Tab): Promise<void> {
     contexts.delete(tab.context);
+    await tab.egress.close();
     if (!tab.browser.connected) return;
     await withTimeout(tab.context.close(), resetTimeoutMs).catch(() => undefined);
   }
@@ -143,6 +175,7 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
     page.removeAllListeners('error');
     page.removeAllListeners('pageerror');
     watchForCrash(tab);
+    tab.egress.reset();
     const origins = new Set(
       page
         .frames()
@@ -210,7 +243,7 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
       closed.abort(new PoolClosedError());
       const open = connection;
       connection = undefined;
-      idle.length = 0;
+      dropIdle();
       if (!open) return;
       const opened = await open.catch(() => undefined);
       if (!opened) return;

@@ -91,6 +91,39 @@ describe('assertPublicTarget', () => {
     }
   });
 
+  it.each([
+    'http://[::127.0.0.1]/', // IPv4-compatible ::7f00:1
+    'http://[::7f00:1]/',
+    'http://[::a9fe:a9fe]/', // IPv4-compatible metadata address
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[::ffff:0:7f00:1]/', // SIIT
+    'http://[64:ff9b::127.0.0.1]/', // NAT64
+    'http://[64:ff9b:1::a00:1]/', // local-use NAT64 of 10.0.0.1
+    'http://[2002:7f00:1::1]/', // 6to4 of 127.0.0.1
+    'http://[2a00:1450::5efe:7f00:1]/', // ISATAP of 127.0.0.1
+    'http://[::1:7f00:1]/', // outside 2000::/3, reserved
+    'http://[::]/',
+    'http://0.0.0.0/',
+    'http://0/',
+    'http://127.1/',
+    'http://0177.0.0.1/',
+    'http://0x7f.1/',
+    'http://2130706433/',
+    'http://%31%32%37.0.0.1/',
+    'http://127。0。0。1/', // ideographic full stops
+  ])('refuses the embedded, compatible or odd form %s', async (href) => {
+    expect((await asyncRefusal(assertPublicTarget(new URL(href)))).code).toBe('private');
+  });
+
+  it('names the IPv4 address inside the IPv6 form', async () => {
+    const error = await asyncRefusal(assertPublicTarget(new URL('http://[::127.0.0.1]/')));
+    expect(error.message).toBe(
+      'Refused to scan http://[::7f00:1]/: ::7f00:1 is a loopback address in IPv6 form (127.0.0.1). ' +
+        'Conformly only scans public addresses.',
+    );
+  });
+
   it('refuses metadata host names before asking DNS', async () => {
     const error = await asyncRefusal(
       assertPublicTarget(new URL('http://metadata.google.internal/computeMetadata/v1/'), {

@@ -41,6 +41,7 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
   Partial<
     Pick<
       Config,
+      | 'allowedPrivateOrigins'
       | 'publicUrl'
       | 'secureCookies'
       | 'trustProxy'
@@ -125,6 +126,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     db: deps.database.db,
     boss: deps.boss,
     allowPrivateTargets: config.allowPrivateTargets,
+    allowedPrivateOrigins: config.allowedPrivateOrigins,
     ...deps.scanWaits,
   };
   await app.register(scanRoutes, {
@@ -137,6 +139,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       boss: deps.boss,
       pool: deps.pool,
       allowPrivateTargets: config.allowPrivateTargets,
+      allowedPrivateOrigins: config.allowedPrivateOrigins,
       ...deps.auditWaits,
     },
     rateLimit: deps.scanRateLimit ?? defaultScanRateLimit,

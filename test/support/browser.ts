@@ -19,9 +19,17 @@ export function sharedBrowserEndpoint(): string {
   return inject('chromiumWsEndpoint');
 }
 
-/** A pool of `size` tabs (default 2: the machine has 2 cores) on the shared browser. */
+/**
+ * A pool of `size` tabs (default 2: the machine has 2 cores) on the shared browser. Its tabs may
+ * load the loopback fixture servers between scans; every scan still sets its own address rules.
+ */
 export function createSharedPagePool(
   options: Omit<PagePoolOptions, 'browserWSEndpoint'> = {},
 ): PagePool {
-  return createPagePool({ size: 2, ...options, browserWSEndpoint: sharedBrowserEndpoint() });
+  return createPagePool({
+    size: 2,
+    egress: { allowPrivateNetwork: true },
+    ...options,
+    browserWSEndpoint: sharedBrowserEndpoint(),
+  });
 }

@@ -1,6 +1,6 @@
 import { discoverPages } from '../../scanner/discover/discover-pages.js';
 import { CliError, type ExitCode } from '../exit-codes.js';
-import type { CommonOptions } from '../options.js';
+import { targetRules, type CommonOptions } from '../options.js';
 import { errorMessage } from '../scan-pages.js';
 import { checkTargets, finish, scanUrls, withPool, type CliContext } from './run-scan.js';
 
@@ -27,7 +27,7 @@ export async function crawlCommand(
       try {
         const discovery = await discoverPages(pool, home as string, {
           maxPages: options.maxPages,
-          allowPrivateNetwork: options.allowPrivate === true,
+          ...targetRules(options),
           signal: context.signal,
           ...(options.timeout ? { timeoutMs: options.timeout } : {}),
         });

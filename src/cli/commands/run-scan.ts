@@ -5,7 +5,7 @@ import { createPagePool, defaultPoolSize } from '../../scanner/browser-pool.js';
 import type { PagePool, ScanOptions } from '../../scanner/types.js';
 import { assertPublicTarget, normalizeTargetUrl } from '../../scanner/url-safety.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import type { CommonOptions } from '../options.js';
+import { targetRules, type CommonOptions } from '../options.js';
 import { createProgress, type Progress } from '../progress.js';
 import { render } from '../render.js';
 import { errorMessage, scanPages, type ScanOutcome } from '../scan-pages.js';
@@ -30,11 +30,11 @@ export async function checkTargets(
   for (const input of inputs) {
     try {
       const url = normalizeTargetUrl(input);
-      await assertPublicTarget(url, { allowPrivateNetwork: options.allowPrivate === true });
+      await assertPublicTarget(url, targetRules(options));
       urls.push(url.href);
     } catch (error) {
       const hint = /private|loopback|local/i.test(errorMessage(error))
-        ? ' (use --allow-private to scan local or private addresses)'
+        ? ' (use --allow-origin with its origin, or --allow-private, to scan local or private addresses)'
         : '';
       throw new CliError(`${errorMessage(error)}${hint}`);
     }
@@ -47,7 +47,7 @@ export function scanOptionsFrom(options: CommonOptions, signal: AbortSignal): Sc
     engines: options.engines,
     timeoutMs: options.timeout,
     waitForSelector: options.waitFor,
-    allowPrivateNetwork: options.allowPrivate === true,
+    ...targetRules(options),
     // Screenshots only travel in JSON with --include-raw; skip the work otherwise.
     screenshots: options.format === 'json' && options.includeRaw === true,
     signal,

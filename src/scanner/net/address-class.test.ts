@@ -38,6 +38,13 @@ describe('classifyAddress', () => {
     ['64:ff9b::a9fe:a9fe', 'metadata'], // NAT64 of 169.254.169.254
     ['2002:c0a8:0101::1', 'private'], // 6to4 of 192.168.1.1
     ['2001::1', 'teredo'],
+    ['::7f00:1', 'loopback'], // IPv4-compatible ::127.0.0.1
+    ['::a9fe:a9fe', 'metadata'],
+    ['::ffff:0:a00:1', 'private'], // SIIT of 10.0.0.1
+    ['64:ff9b:1::7f00:1', 'loopback'], // local-use NAT64
+    ['2a00:1450::5efe:a00:1', 'private'], // ISATAP of 10.0.0.1
+    ['::1:7f00:1', 'reserved'], // outside 2000::/3
+    ['3fff::1', 'reserved'],
     ['not-an-ip', 'invalid'],
   ])('blocks %s as %s', (address, range) => {
     const verdict = classifyAddress(address);

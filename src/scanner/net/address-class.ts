@@ -34,6 +34,13 @@ const METADATA_ADDRESSES = new Set([
   'fd00:ec2::254', // AWS over IPv6
 ]);
 
+const GLOBAL_UNICAST_V6 = {
+  range: ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number],
+  has(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+    return address.kind() === 'ipv6' && (address as ipaddr.IPv6).match(this.range);
+  },
+};
+
 export const METADATA_HOSTNAMES = new Set([
   'metadata.google.internal',
   'metadata.goog',
@@ -52,7 +59,8 @@ export function isIpLiteral(text: string): boolean {
 /**
  * Classifies one IP address. Only globally routed unicast addresses pass; IPv6 forms that carry an
  * IPv4 address (mapped, NAT64, 6to4) are judged by the IPv4 address inside them, so
- * ::ffff:127.0.0.1 is as loopback as 127.0.0.1.
+ * ::ffff:127.0.0.1 is as loopback as 127.0.0.1. IPv4-compatible (::127.0.0.1), NAT64 (64:ff9b::/96 and
+ * 64:ff9b:1::/48), SIIT (::ffff:0:0/96), 6to4 and ISATAP forms are read the same way.
  */
 export function classifyAddress(text: string): AddressClass {
   const raw = stripBrackets(text.trim());
@@ -74,6 +82,10 @@ export function classifyAddress(text: string): AddressClass {
     return { blocked: true, address, range: 'metadata', label: 'a cloud metadata address' };
   }
   const range = parsed.range();
+  if (range === 'unicast' && parsed.kind() === 'ipv6' && !GLOBAL_UNICAST_V6.has(parsed)) {
+    // Only 2000::/3 is handed out as global unicast; the rest of the space is reserved.
+    return { blocked: true, address, range: 'reserved', label: 'a reserved IPv6 address' };
+  }
   if (range === 'unicast') return { blocked: false, address, range };
   return { blocked: true, address, range, label: RANGE_LABELS[range] ?? 'a non-public address' };
 }
@@ -83,10 +95,21 @@ function embeddedIPv4(parsed: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | undefine
   const v6 = parsed as ipaddr.IPv6;
   const range = v6.range();
   const bytes = v6.toByteArray();
-  if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') {
-    return ipaddr.IPv4.parse(bytes.slice(12, 16).join('.'));
-  }
+  const lastFour = () => ipaddr.IPv4.parse(bytes.slice(12, 16).join('.'));
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') return lastFour();
   if (range === '6to4') return ipaddr.IPv4.parse(bytes.slice(2, 6).join('.'));
+  // IPv4-compatible (::a.b.c.d, deprecated by RFC 4291 but still parsed): ::127.0.0.1 is ::7f00:1.
+  // :: and ::1 are themselves unspecified and loopback and are judged as such.
+  if (bytes.slice(0, 12).every((byte) => byte === 0) && range === 'unicast') return lastFour();
+  // ISATAP interface identifiers (…:0:5efe:a.b.c.d, …:200:5efe:a.b.c.d) carry an IPv4 address.
+  if (
+    bytes[10] === 0x5e &&
+    bytes[11] === 0xfe &&
+    (bytes[8] === 0 || bytes[8] === 2) &&
+    bytes[9] === 0
+  ) {
+    return lastFour();
+  }
   return undefined;
 }
 

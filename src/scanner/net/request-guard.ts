@@ -1,4 +1,5 @@
 import type { HTTPRequest, Page } from 'puppeteer-core';
+import { egressProxyOf } from './egress-proxy.js';
 import {
   createTargetPolicy,
   type TargetPolicy,
@@ -36,25 +37,33 @@ const BLOCK_PRIORITY = Number.MAX_SAFE_INTEGER;
 const ALLOW_PRIORITY = 0;
 
 /**
- * Checks every request the page makes (navigation, each redirect hop, sub-resources, fetch/XHR,
- * iframes) against the address rules and aborts the ones that reach a blocked address.
- *
- * Known gaps, all closed by one change: the check resolves a host, then Chromium resolves it again
- * to connect, so a DNS server answering public-then-private (DNS rebinding) can slip one request
- * through; WebSocket connections are not seen by request interception at all. Routing Chromium
- * through a local forward proxy (`--proxy-server`) that resolves once, checks, and connects to the
- * checked address would close both. The host cache (one resolution per host per scan) narrows the
- * rebinding window in the meantime, and service workers are bypassed so their fetches stay visible.
+ * Puts one scan's address rules on a tab. The tab's egress proxy (see egress-proxy.ts and
+ * browser-pool.ts) enforces them for every connection Chromium makes, WebSockets included, and
+ * connects to the address it checked, so DNS rebinding cannot slip past. Request interception is
+ * kept on top of that for one reason: it knows which request was the page itself, so a refused
+ * navigation or redirect ends the scan with a sentence that says why, and blocked sub-requests are
+ * listed with their URLs. Both layers share one policy, so each host is resolved once per scan.
+ * Service workers are bypassed so their fetches stay visible to interception.
  */
 export async function installRequestGuard(
   page: Page,
   options: UrlSafetyOptions = {},
 ): Promise<RequestGuard> {
   const blocked: BlockedRequest[] = [];
-  if (options.allowPrivateNetwork) {
-    return { blocked, dispose: async () => {} };
-  }
   const policy = createTargetPolicy(options);
+  const proxy = egressProxyOf(page);
+  proxy?.use(policy, (refusal) =>
+    blocked.push({
+      url: refusal.target,
+      reason: refusal.reason,
+      code: refusal.code,
+      message: refusal.message,
+      navigation: false,
+    }),
+  );
+  if (policy.open) {
+    return { blocked, dispose: async () => proxy?.reset() };
+  }
 
   // Page wraps each 'request' listener in enqueueInterceptAction and awaits what it returns, so
   // returning the pending check holds the request until it is decided.
@@ -70,6 +79,7 @@ export async function installRequestGuard(
     async dispose() {
       if (disposed) return;
       disposed = true;
+      proxy?.reset();
       page.off('request', onRequest);
       if (page.isClosed()) return;
       await page.setRequestInterception(false);

@@ -34,6 +34,11 @@ export type TargetVerdict =
 export interface TargetPolicy {
   readonly open: boolean;
   check(url: URL): Promise<TargetVerdict>;
+  /**
+   * The same rules for a bare host and port, as a proxy sees a CONNECT tunnel (https, ws, wss):
+   * an allowed private origin opens its host and port whatever the scheme.
+   */
+  checkEndpoint(host: string, port: number): Promise<TargetVerdict>;
   /** Addresses of `host` after the check passed; what a connection must use (see safe-fetch). */
   addressesFor(host: string): Promise<string[]>;
 }
@@ -41,10 +46,16 @@ export interface TargetPolicy {
 /** Chromium answers *.localhost with loopback itself, without asking DNS; so do we. */
 const LOOPBACK_NAMES = ['127.0.0.1', '::1'];
 
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
 export function createTargetPolicy(options: UrlSafetyOptions = {}): TargetPolicy {
   const open = options.allowPrivateNetwork === true;
-  const allowedOrigins = new Set(
-    (options.allowedPrivateOrigins ?? []).map((origin) => new URL(origin).origin),
+  const allowed = (options.allowedPrivateOrigins ?? []).map((origin) => new URL(origin));
+  const allowedOrigins = new Set(allowed.map((origin) => origin.origin));
+  const allowedEndpoints = new Set(
+    allowed.map((origin) =>
+      endpointKey(origin.hostname, Number(origin.port) || (DEFAULT_PORTS[origin.protocol] ?? 0)),
+    ),
   );
   const resolveHost = options.resolve ?? systemResolve;
   const cache = new Map<string, Promise<string[]>>();
@@ -62,7 +73,7 @@ export function createTargetPolicy(options: UrlSafetyOptions = {}): TargetPolicy
   async function check(url: URL): Promise<TargetVerdict> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return refuse(
-        url,
+        `Refused to scan ${url.href}`,
         'scheme',
         `${url.protocol} URLs are not scanned`,
         'only http and https pages are scanned.',
@@ -71,10 +82,22 @@ export function createTargetPolicy(options: UrlSafetyOptions = {}): TargetPolicy
     if (open || allowedOrigins.has(url.origin)) {
       return { allowed: true, addresses: [] };
     }
-    const host = bareHost(url.hostname);
+    return checkHost(bareHost(url.hostname), `Refused to scan ${url.href}`);
+  }
+
+  async function checkEndpoint(host: string, port: number): Promise<TargetVerdict> {
+    const bare = bareHost(host);
+    if (open || allowedEndpoints.has(endpointKey(bare, port))) {
+      return { allowed: true, addresses: [] };
+    }
+    const shown = bare.includes(':') ? `[${bare}]:${port}` : `${bare}:${port}`;
+    return checkHost(bare, `Refused to connect to ${shown}`);
+  }
+
+  async function checkHost(host: string, refusal: string): Promise<TargetVerdict> {
     if (METADATA_HOSTNAMES.has(host.toLowerCase())) {
       return refuse(
-        url,
+        refusal,
         'private',
         `${host} is a cloud metadata host`,
         `${host} is a cloud metadata host.`,
@@ -86,14 +109,14 @@ export function createTargetPolicy(options: UrlSafetyOptions = {}): TargetPolicy
     } catch (error) {
       const detail = error instanceof Error && 'code' in error ? String(error.code) : 'no address';
       return refuse(
-        url,
+        refusal,
         'unresolvable',
         `${host} does not resolve (${detail})`,
         `${host} could not be resolved (${detail}).`,
       );
     }
     if (addresses.length === 0) {
-      return refuse(url, 'unresolvable', `${host} has no address`, `${host} has no address.`);
+      return refuse(refusal, 'unresolvable', `${host} has no address`, `${host} has no address.`);
     }
     for (const address of addresses) {
       const verdict = classifyAddress(address);
@@ -102,16 +125,30 @@ export function createTargetPolicy(options: UrlSafetyOptions = {}): TargetPolicy
       const reason = literal
         ? `${verdict.address} is ${verdict.label}`
         : `${host} resolves to ${verdict.address}, ${verdict.label}`;
-      return refuse(url, 'private', reason, `${reason}. Conformly only scans public addresses.`);
+      return refuse(
+        refusal,
+        'private',
+        reason,
+        `${reason}. Conformly only scans public addresses.`,
+      );
     }
     return { allowed: true, addresses };
   }
 
-  return { open, check, addressesFor };
+  return { open, check, checkEndpoint, addressesFor };
 }
 
-function refuse(url: URL, code: UrlSafetyCode, reason: string, sentence: string): TargetVerdict {
-  return { allowed: false, code, reason, message: `Refused to scan ${url.href}: ${sentence}` };
+function endpointKey(host: string, port: number): string {
+  return `${bareHost(host).toLowerCase()} ${port}`;
+}
+
+function refuse(
+  refusal: string,
+  code: UrlSafetyCode,
+  reason: string,
+  sentence: string,
+): TargetVerdict {
+  return { allowed: false, code, reason, message: `${refusal}: ${sentence}` };
 }
 
 async function resolveUncached(host: string, resolveHost: (host: string) => Promise<string[]>) {

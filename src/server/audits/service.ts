@@ -30,6 +30,8 @@ export interface AuditServiceDeps {
   /** This server's browser tabs, for discovery; audits themselves run on the workers. */
   pool: PagePool | undefined;
   allowPrivateTargets: boolean;
+  /** ALLOWED_PRIVATE_ORIGINS: private origins allowed one by one. */
+  allowedPrivateOrigins?: string[];
   /**
    * How long an audit call waits for its pages before ending the audit with what was scanned;
    * default eight minutes (ten pages on two tabs at the scanner's one-minute page budget is five).
@@ -42,7 +44,10 @@ export interface AuditServiceDeps {
 async function checkTarget(deps: AuditServiceDeps, input: string): Promise<URL> {
   try {
     const url = normalizeTargetUrl(input);
-    await assertPublicTarget(url, { allowPrivateNetwork: deps.allowPrivateTargets });
+    await assertPublicTarget(url, {
+      allowPrivateNetwork: deps.allowPrivateTargets,
+      allowedPrivateOrigins: deps.allowedPrivateOrigins,
+    });
     return url;
   } catch (error) {
     if (error instanceof UrlSafetyError) throw new InvalidError(error.message);
@@ -63,6 +68,7 @@ export async function discover(
   try {
     return await discoverPages(deps.pool, url.href, {
       allowPrivateNetwork: deps.allowPrivateTargets,
+      allowedPrivateOrigins: deps.allowedPrivateOrigins,
       signal,
     });
   } catch (error) {

@@ -33,6 +33,8 @@ export interface ScanServiceDeps {
   boss: PgBoss;
   /** ALLOW_PRIVATE_TARGETS: accept loopback and private addresses. */
   allowPrivateTargets: boolean;
+  /** ALLOWED_PRIVATE_ORIGINS: private origins allowed one by one. */
+  allowedPrivateOrigins?: string[];
   /** How long `analyze` and `raw-scan` wait for their scan; default three minutes. */
   waitForScanMs?: number;
   /** How often waits and event streams look at the scan's row; default 250 ms. */
@@ -60,7 +62,10 @@ export async function startScan(
   let url: URL;
   try {
     url = normalizeTargetUrl(input);
-    await assertPublicTarget(url, { allowPrivateNetwork: deps.allowPrivateTargets });
+    await assertPublicTarget(url, {
+      allowPrivateNetwork: deps.allowPrivateTargets,
+      allowedPrivateOrigins: deps.allowedPrivateOrigins,
+    });
   } catch (error) {
     if (error instanceof UrlSafetyError) throw new InvalidError(error.message);
     throw error;
