@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import { createColors } from 'picocolors';
-import type { Impact, PageScanResult } from '../contract/index.js';
+import type { Impact } from '../contract/index.js';
+import type { ReportModel } from '../reports/model.js';
 import { reportedIssues, type ScanFormatOptions } from '../reports/scan-issues.js';
 
 export interface PrettyOptions extends ScanFormatOptions {
@@ -13,7 +14,7 @@ export interface PrettyOptions extends ScanFormatOptions {
 type Colors = ReturnType<typeof createColors>;
 
 /** The terminal view: per page a heading line with score and counts, then a table of issues. */
-export function toPretty(results: readonly PageScanResult[], options: PrettyOptions = {}): string {
+export function toPretty(results: readonly ReportModel[], options: PrettyOptions = {}): string {
   const c = createColors(options.color ?? false);
   const maxRows = options.maxRows ?? 50;
   const blocks = results.map((result) => pageBlock(result, options, c, maxRows));
@@ -26,7 +27,7 @@ export function toPretty(results: readonly PageScanResult[], options: PrettyOpti
 }
 
 function pageBlock(
-  result: PageScanResult,
+  result: ReportModel,
   options: PrettyOptions,
   c: Colors,
   maxRows: number,
@@ -35,7 +36,7 @@ function pageBlock(
   const scoreColor =
     result.score.value >= 90 ? c.green : result.score.value >= 60 ? c.yellow : c.red;
   const lines = [
-    `${c.bold(result.url)}${result.title ? c.dim(`  ${result.title}`) : ''}`,
+    `${c.bold(result.url)}${result.pageTitle ? c.dim(`  ${result.pageTitle}`) : ''}`,
     `Score ${scoreColor(c.bold(`${result.score.value}/100 ${result.score.label}`))}  ` +
       `${impactLabel('critical', v.critical, c)}  ${impactLabel('serious', v.serious, c)}  ` +
       `${impactLabel('moderate', v.moderate, c)}  ${impactLabel('minor', v.minor, c)}  ` +
@@ -74,7 +75,7 @@ function pageBlock(
   return lines.join('\n');
 }
 
-function totals(results: readonly PageScanResult[], options: PrettyOptions, c: Colors): string {
+function totals(results: readonly ReportModel[], options: PrettyOptions, c: Colors): string {
   const count = (impact: Impact) => results.reduce((n, r) => n + r.summary.violations[impact], 0);
   const failed = options.failures?.length ?? 0;
   return (

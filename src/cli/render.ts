@@ -3,6 +3,7 @@ import { toCsv } from '../reports/csv.js';
 import { toJson } from '../reports/json.js';
 import { toJunit } from '../reports/junit.js';
 import { toMarkdown } from '../reports/markdown.js';
+import { reportModelOf } from '../reports/model.js';
 import { toSarif } from '../reports/sarif.js';
 import type { PageFailure } from '../reports/scan-issues.js';
 import type { Format } from './options.js';
@@ -18,23 +19,24 @@ export interface RenderOptions {
 }
 
 /** The results in the chosen format, as the text that goes to stdout or --output. */
-export function render(results: PageScanResult[], options: RenderOptions): string {
+export function render(results: readonly PageScanResult[], options: RenderOptions): string {
+  const models = results.map(reportModelOf);
   const kinds: FindingKind[] = options.includeReview
     ? ['violation', 'needs-review', 'best-practice']
     : ['violation'];
   const common = { kinds, failures: options.failures };
   switch (options.format) {
     case 'pretty':
-      return toPretty(results, { ...common, color: options.color });
+      return toPretty(models, { ...common, color: options.color });
     case 'json':
-      return toJson(results, { includeRaw: options.includeRaw });
+      return toJson(models, { includeRaw: options.includeRaw });
     case 'sarif':
-      return toSarif(results, { ...common, toolVersion: options.toolVersion });
+      return toSarif(models, { ...common, toolVersion: options.toolVersion });
     case 'junit':
-      return toJunit(results, common);
+      return toJunit(models, common);
     case 'csv':
-      return toCsv(results, { ...common, pageColumn: results.length > 1 });
+      return toCsv(models, { ...common, pageColumn: models.length > 1 });
     case 'markdown':
-      return toMarkdown(results, common);
+      return toMarkdown(models, common);
   }
 }

@@ -5,12 +5,7 @@ import type {
   DetailedAnalysis,
   PageAnalysis,
 } from '../contract/index.js';
-import {
-  auditTotals,
-  axeViolationCount,
-  ibmViolationCount,
-  pa11yIssueCount,
-} from './audit-summary.js';
+import { auditTotals, engineIssueCount } from './audit-summary.js';
 import { escapeInline } from './markdown.js';
 
 /**
@@ -84,9 +79,9 @@ export function analysePage(page: AuditPageResult): PageAnalysis {
     .sort(byCountThenName((group) => group.ruleId));
 
   const counts = {
-    pa11yIssues: pa11yIssueCount(page.pa11yRaw),
-    axeViolations: axeViolationCount(page.axeRaw),
-    ibmViolations: ibmViolationCount(page.ibmRaw),
+    pa11yIssues: engineIssueCount(page, 'pa11y'),
+    axeViolations: engineIssueCount(page, 'axe'),
+    ibmViolations: engineIssueCount(page, 'ibm'),
   };
   return {
     pageUrl: page.url,

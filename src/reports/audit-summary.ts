@@ -4,33 +4,31 @@ import type {
   AuditPageResult,
   AuditSummaryTable,
   AuditTotals,
-  AxeRaw,
-  IbmRaw,
-  Pa11yRaw,
+  EngineId,
 } from '../contract/index.js';
+import { countEngineRaw } from '../scanner/index.js';
 
 /**
  * The audit summary table of a multi-page audit (spec public-area §2, Smart scan): an overview
  * paragraph, one row and one line of text per page, and the same table as CSV and HTML. What
- * counts as an issue per engine is decided here once, and the detailed analysis uses the same.
+ * counts as an issue is each engine's own decision; the spec names the columns.
  */
 
-/** Every Pa11y issue (errors and warnings; notices are not requested). */
-export const pa11yIssueCount = (raw: Pa11yRaw | null): number => raw?.issues.length ?? 0;
-
-/** axe rules the page violates (each may hold several elements). */
-export const axeViolationCount = (raw: AxeRaw | null): number => raw?.violations.length ?? 0;
-
-/** IBM results at level violation (potential violations and recommendations are not counted). */
-export const ibmViolationCount = (raw: IbmRaw | null): number =>
-  raw?.report.results.filter((result) => result.level === 'violation').length ?? 0;
+/**
+ * What the audit tables count for an engine on a page: the engine's own issue count of its raw
+ * output (each engine decides what an issue is; see its `counts`).
+ */
+export function engineIssueCount(page: AuditPageResult, engine: EngineId): number {
+  const raw = { pa11y: page.pa11yRaw, axe: page.axeRaw, ibm: page.ibmRaw }[engine];
+  return countEngineRaw(engine, raw).issues;
+}
 
 export function auditTotals(pages: readonly AuditPageResult[]): AuditTotals {
   return {
     totalPages: pages.length,
-    totalPa11yIssues: sum(pages.map((page) => pa11yIssueCount(page.pa11yRaw))),
-    totalAxeViolations: sum(pages.map((page) => axeViolationCount(page.axeRaw))),
-    totalIbmViolations: sum(pages.map((page) => ibmViolationCount(page.ibmRaw))),
+    totalPa11yIssues: sum(pages.map((page) => engineIssueCount(page, 'pa11y'))),
+    totalAxeViolations: sum(pages.map((page) => engineIssueCount(page, 'axe'))),
+    totalIbmViolations: sum(pages.map((page) => engineIssueCount(page, 'ibm'))),
   };
 }
 
@@ -71,9 +69,9 @@ function rowOf(page: AuditPageResult, index: number): Row {
     Title: page.title,
     Status: page.status,
     Score: page.score,
-    'Pa11y Issues': complete ? pa11yIssueCount(page.pa11yRaw) : null,
-    'Axe Violations': complete ? axeViolationCount(page.axeRaw) : null,
-    'IBM Violations': complete ? ibmViolationCount(page.ibmRaw) : null,
+    'Pa11y Issues': complete ? engineIssueCount(page, 'pa11y') : null,
+    'Axe Violations': complete ? engineIssueCount(page, 'axe') : null,
+    'IBM Violations': complete ? engineIssueCount(page, 'ibm') : null,
     'Processing Time (ms)': page.meta?.processingTimes.total ?? null,
     Error: page.error,
   };
@@ -85,9 +83,9 @@ function lineOf(page: AuditPageResult, index: number): string {
   }
   return (
     `Page ${index + 1} (${page.url}): score ${page.score ?? 'n/a'}, ` +
-    `${pa11yIssueCount(page.pa11yRaw)} Pa11y issues, ` +
-    `${axeViolationCount(page.axeRaw)} axe violations, ` +
-    `${ibmViolationCount(page.ibmRaw)} IBM violations`
+    `${engineIssueCount(page, 'pa11y')} Pa11y issues, ` +
+    `${engineIssueCount(page, 'axe')} axe violations, ` +
+    `${engineIssueCount(page, 'ibm')} IBM violations`
   );
 }
 

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { PageScanResult } from '../contract/index.js';
+import type { ReportModel } from './model.js';
 import { reportedIssues, type ScanFormatOptions } from './scan-issues.js';
 
 /** The spec's issue export columns, in order (public-area.md, Report page). */
@@ -18,13 +18,13 @@ export interface CsvOptions extends ScanFormatOptions {
  * run as a formula (starting with = + - @, tab or CR) get a leading apostrophe, because page
  * content is attacker-controlled text.
  */
-export function toCsv(results: readonly PageScanResult[], options: CsvOptions = {}): string {
+export function toCsv(models: readonly ReportModel[], options: CsvOptions = {}): string {
   const columns: string[] = [...csvColumns];
   if (options.pageColumn) columns.push('Page');
-  const rows = results.flatMap((result) =>
-    reportedIssues(result, options.kinds).map((issue) => {
+  const rows = models.flatMap((model) =>
+    reportedIssues(model, options.kinds).map((issue) => {
       const row = [issue.impact, issue.ruleKey, issue.title, issue.description, issue.selector];
-      if (options.pageColumn) row.push(result.url);
+      if (options.pageColumn) row.push(model.url);
       return row;
     }),
   );

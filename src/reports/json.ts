@@ -1,4 +1,5 @@
 import type { PageScanResult } from '../contract/index.js';
+import type { ReportModel } from './model.js';
 
 export interface JsonOptions {
   /**
@@ -11,10 +12,28 @@ export interface JsonOptions {
 export type JsonPageResult = Omit<PageScanResult, 'screenshots' | 'raw'> &
   Partial<Pick<PageScanResult, 'screenshots' | 'raw'>>;
 
-/** The scan results as a JSON array, one PageScanResult per page. */
-export function toJson(results: readonly PageScanResult[], options: JsonOptions = {}): string {
-  const pages: JsonPageResult[] = options.includeRaw
-    ? [...results]
-    : results.map(({ screenshots: _screenshots, raw: _raw, ...page }) => page);
+/**
+ * The scan results as a JSON array, one page per element in the scanner's PageScanResult shape
+ * (the CLI's documented JSON, and what pipelines already read).
+ */
+export function toJson(models: readonly ReportModel[], options: JsonOptions = {}): string {
+  const pages = models.map((model): JsonPageResult => {
+    const page: JsonPageResult = {
+      url: model.url,
+      finalUrl: model.finalUrl,
+      title: model.pageTitle,
+      startedAt: model.createdAt.toISOString(),
+      finishedAt: model.scannedAt.toISOString(),
+      engines: model.engines,
+      engineVersions: model.engineVersions,
+      engineErrors: model.engineErrors,
+      processingTimes: model.processingTimes,
+      issues: model.issues,
+      summary: model.summary,
+      score: model.score,
+    };
+    if (!options.includeRaw) return page;
+    return { ...page, screenshots: model.screenshots ?? [], raw: model.raw };
+  });
   return JSON.stringify(pages, null, 2) + '\n';
 }

@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { allResults, cleanPage, imagesPage } from '../../test/fixtures/cli/page-scan-results.js';
+import { reportModelOf } from './model.js';
 import { toJunit } from './junit.js';
 
 interface Case {
@@ -37,7 +38,7 @@ function parseJunit(xml: string) {
 
 describe('toJunit', () => {
   it('has a testsuite per page and a failing testcase per violated rule', () => {
-    const suites = parseJunit(toJunit(allResults));
+    const suites = parseJunit(toJunit(allResults.map(reportModelOf)));
     expect(suites.testsuite.map((suite) => suite.name)).toEqual([imagesPage.url, cleanPage.url]);
     const images = suites.testsuite[0] as Suite;
     const failing = images.testcase.filter((test) => test.failure);
@@ -57,7 +58,7 @@ describe('toJunit', () => {
   });
 
   it('keeps hostile page text intact through XML escaping', () => {
-    const images = parseJunit(toJunit([imagesPage])).testsuite[0] as Suite;
+    const images = parseJunit(toJunit([reportModelOf(imagesPage)])).testsuite[0] as Suite;
     const contrast = images.testcase.find((test) => test.name.startsWith('afw4f7'));
     expect(contrast?.failure?.['#text']).toContain(
       '<p class="light">Light *grey* _text_ `code` [link](x) <b>bold</b></p>',
@@ -66,7 +67,7 @@ describe('toJunit', () => {
   });
 
   it('records a failed engine as an error and passes a clean page', () => {
-    const suites = parseJunit(toJunit([cleanPage]));
+    const suites = parseJunit(toJunit([reportModelOf(cleanPage)]));
     const clean = suites.testsuite[0] as Suite;
     expect(clean.failures).toBe(0);
     expect(clean.errors).toBe(1);
@@ -89,7 +90,7 @@ describe('toJunit', () => {
   });
 
   it('skips needs-review rules instead of failing them', () => {
-    const images = parseJunit(toJunit([imagesPage], { kinds: ['needs-review'] }))
+    const images = parseJunit(toJunit([reportModelOf(imagesPage)], { kinds: ['needs-review'] }))
       .testsuite[0] as Suite;
     const review = images.testcase.find((test) => test.name.startsWith('G141'));
     expect(review?.skipped?.message).toContain('needs review');

@@ -1,5 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
-import type { Issue, PageScanResult } from '../contract/index.js';
+import type { Issue } from '../contract/index.js';
+import type { ReportModel } from './model.js';
 import {
   engineAgreement,
   issuesByRule,
@@ -22,10 +23,7 @@ const builder = new XMLBuilder({
  * listing every element that breaks it, a testcase per engine that errors when the engine
  * failed, and a suite with an error for each page that could not be scanned at all.
  */
-export function toJunit(
-  results: readonly PageScanResult[],
-  options: ScanFormatOptions = {},
-): string {
+export function toJunit(results: readonly ReportModel[], options: ScanFormatOptions = {}): string {
   const suites = [
     ...results.map((result) => pageSuite(result, options)),
     ...(options.failures ?? []).map(failedPageSuite),
@@ -46,7 +44,7 @@ export function toJunit(
   return builder.build(document) as string;
 }
 
-function pageSuite(result: PageScanResult, options: ScanFormatOptions): XmlNode {
+function pageSuite(result: ReportModel, options: ScanFormatOptions): XmlNode {
   const issues = reportedIssues(result, options.kinds);
   const ruleCases = [...issuesByRule(issues).values()].map((group) => ruleCase(result, group));
   const engineCases = result.engines.map((engine) => {
@@ -67,10 +65,10 @@ function pageSuite(result: PageScanResult, options: ScanFormatOptions): XmlNode 
     '@_errors': count('error'),
     '@_skipped': count('skipped'),
     '@_time': seconds(result.processingTimes.total),
-    '@_timestamp': result.startedAt,
+    '@_timestamp': result.createdAt.toISOString(),
     properties: {
       property: [
-        { '@_name': 'title', '@_value': attr(result.title) },
+        { '@_name': 'title', '@_value': attr(result.pageTitle) },
         { '@_name': 'finalUrl', '@_value': attr(result.finalUrl) },
         { '@_name': 'score', '@_value': result.score.value },
         { '@_name': 'scoreLabel', '@_value': result.score.label },
@@ -80,7 +78,7 @@ function pageSuite(result: PageScanResult, options: ScanFormatOptions): XmlNode 
   };
 }
 
-function ruleCase(result: PageScanResult, group: Issue[]): XmlNode {
+function ruleCase(result: ReportModel, group: Issue[]): XmlNode {
   const first = group[0] as Issue;
   const base = {
     '@_classname': attr(result.url),

@@ -1,6 +1,7 @@
 import { Lexer, marked, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { allResults, cleanPage, imagesPage } from '../../test/fixtures/cli/page-scan-results.js';
+import { reportModelOf } from './model.js';
 import { escapeInline, toMarkdown } from './markdown.js';
 
 function tokens(markdown: string) {
@@ -9,7 +10,9 @@ function tokens(markdown: string) {
 
 describe('toMarkdown', () => {
   it('opens with a summary table with a row per page', () => {
-    const table = tokens(toMarkdown(allResults)).find((t) => t.type === 'table') as Tokens.Table;
+    const table = tokens(toMarkdown(allResults.map(reportModelOf))).find(
+      (t) => t.type === 'table',
+    ) as Tokens.Table;
     expect(table.header.map((cell) => cell.text)).toEqual([
       'Page',
       'Score',
@@ -27,14 +30,14 @@ describe('toMarkdown', () => {
   });
 
   it('groups issues by impact, most severe first', () => {
-    const headings = tokens(toMarkdown([imagesPage]))
+    const headings = tokens(toMarkdown([reportModelOf(imagesPage)]))
       .filter((t): t is Tokens.Heading => t.type === 'heading' && t.depth === 3)
       .map((t) => t.text);
     expect(headings).toEqual(['Critical (2)', 'Serious (1)', 'Moderate (1)', 'Minor (1)']);
   });
 
   it('renders page text literally: no injected HTML, links or emphasis', () => {
-    const html = marked.parse(toMarkdown([imagesPage]), { async: false, gfm: true });
+    const html = marked.parse(toMarkdown([reportModelOf(imagesPage)]), { async: false, gfm: true });
     expect(html).not.toContain('<b>bold</b>');
     expect(html).toContain('&lt;p class=&quot;light&quot;&gt;Light *grey* _text_ `code` [link](x)');
     expect(html).not.toMatch(/<a href="x"/);
@@ -48,7 +51,7 @@ describe('toMarkdown', () => {
   });
 
   it('says so when a page has no violations and notes failed engines', () => {
-    const md = toMarkdown([cleanPage]);
+    const md = toMarkdown([reportModelOf(cleanPage)]);
     expect(md).toContain('No accessibility violations found.');
     expect(md).toContain('**ibm failed:** IBM engine timed out after 30000 ms');
   });

@@ -1,4 +1,5 @@
-import { impacts, type Issue, type PageScanResult } from '../contract/index.js';
+import { impacts, type Issue } from '../contract/index.js';
+import type { ReportModel } from './model.js';
 import { engineAgreement, reportedIssues, type ScanFormatOptions } from './scan-issues.js';
 
 /**
@@ -7,7 +8,7 @@ import { engineAgreement, reportedIssues, type ScanFormatOptions } from './scan-
  * come from the scanned site and must not turn into links, images or raw HTML.
  */
 export function toMarkdown(
-  results: readonly PageScanResult[],
+  results: readonly ReportModel[],
   options: ScanFormatOptions = {},
 ): string {
   const lines: string[] = ['# Accessibility scan results', ''];
@@ -46,7 +47,7 @@ export function toMarkdown(
   }
 
   for (const result of results) {
-    lines.push('', `## ${escapeInline(result.title || result.url)}`, '');
+    lines.push('', `## ${escapeInline(result.pageTitle || result.url)}`, '');
     lines.push(
       `${escapeInline(result.url)}: score ${result.score.value}/100 (${result.score.label}).`,
     );
@@ -68,7 +69,7 @@ export function toMarkdown(
   return lines.join('\n') + '\n';
 }
 
-function issueItem(issue: Issue, result: PageScanResult): string[] {
+function issueItem(issue: Issue, result: ReportModel): string[] {
   const kind = issue.kind === 'violation' ? '' : ` _(${issue.kind})_`;
   const wcag = issue.wcag.length > 0 ? ` WCAG ${issue.wcag.join(', ')}.` : '';
   const help = safeLink(issue.helpUrl);
@@ -81,7 +82,7 @@ function issueItem(issue: Issue, result: PageScanResult): string[] {
   ];
 }
 
-function engineStatus(result: PageScanResult): string {
+function engineStatus(result: ReportModel): string {
   return result.engines
     .map((engine) => (result.engineErrors[engine] ? `${engine} (failed)` : engine))
     .join(', ');

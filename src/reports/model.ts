@@ -1,5 +1,4 @@
 import {
-  emptyRaw,
   engineIds,
   type EngineId,
   type Issue,
@@ -7,13 +6,15 @@ import {
   type PageScanResult,
   type ProcessingTimes,
   type RawScanResult,
+  type Screenshot,
   type ScoreLabel,
 } from '../contract/index.js';
 
 /**
- * Everything a document about one scan shows, built once from the database (server/documents/
- * loader.ts) and handed to small pure renderers: HTML report, statement PDF, VPAT Word file and
- * the CSV, JSON and Markdown exports. Renderers never read the database themselves.
+ * Everything a document about one scan shows, built once, from the database for a stored scan
+ * (server/documents) or from a fresh PageScanResult by `reportModelOf` (the CLI), and handed to
+ * small pure renderers: HTML report, statement PDF, VPAT Word file and the CSV, JSON, Markdown,
+ * SARIF and JUnit exports. Renderers never read the database themselves.
  */
 export interface ReportModel {
   scanId: string;
@@ -40,6 +41,8 @@ export interface ReportModel {
   aiSummary: string | null;
   /** Each engine's own output; only loaded when a renderer needs it. */
   raw?: RawScanResult;
+  /** Only a fresh scan has them (the CLI's JSON keeps them with --include-raw). */
+  screenshots?: Screenshot[];
 }
 
 /** The standard every document of a scan reports against (spec: "WCAG 2.1 AA" on report pages). */
@@ -63,37 +66,28 @@ export function orderedEngines(names: Iterable<string>): EngineId[] {
   return engineIds.filter((engine) => set.has(engine));
 }
 
-const noRawResult: RawScanResult = {
-  meta: {
-    url: '',
-    scanId: '',
-    timestamp: '',
-    processingTimes: { load: 0, axe: 0, pa11y: 0, ibm: 0, total: 0 },
-  },
-  pa11yRaw: emptyRaw.pa11y(null),
-  axeRaw: emptyRaw.axe(null),
-  ibmRaw: emptyRaw.ibm(null),
-};
-
 /**
- * The model in the scanner's own shape, so the CSV, JSON and Markdown producers the CLI uses
- * render stored scans too (one producer per format, not one per caller).
+ * The model of a page the scanner just scanned: the one way the CLI turns a scan into documents,
+ * so its exports and a stored scan's are the same renderers on the same model.
  */
-export function toPageScanResult(model: ReportModel): PageScanResult {
+export function reportModelOf(result: PageScanResult): ReportModel {
   return {
-    url: model.url,
-    finalUrl: model.finalUrl,
-    title: model.pageTitle,
-    startedAt: model.createdAt.toISOString(),
-    finishedAt: model.scannedAt.toISOString(),
-    engines: model.engines,
-    engineVersions: model.engineVersions,
-    engineErrors: model.engineErrors,
-    processingTimes: model.processingTimes,
-    issues: model.issues,
-    summary: model.summary,
-    score: model.score,
-    screenshots: [],
-    raw: model.raw ?? noRawResult,
+    scanId: result.raw.meta.scanId,
+    url: result.url,
+    finalUrl: result.finalUrl,
+    domain: new URL(result.finalUrl || result.url).hostname,
+    pageTitle: result.title,
+    createdAt: new Date(result.startedAt),
+    scannedAt: new Date(result.finishedAt),
+    score: result.score,
+    summary: result.summary,
+    engines: result.engines,
+    engineVersions: result.engineVersions,
+    engineErrors: result.engineErrors,
+    processingTimes: result.processingTimes,
+    issues: result.issues,
+    aiSummary: null,
+    raw: result.raw,
+    screenshots: result.screenshots,
   };
 }

@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import type * as Sarif from 'sarif';
 import { describe, expect, it } from 'vitest';
 import { allResults, cleanPage, imagesPage } from '../../test/fixtures/cli/page-scan-results.js';
+import { reportModelOf } from './model.js';
 import { toSarif } from './sarif.js';
 
 const schema = JSON.parse(
@@ -23,9 +24,9 @@ function expectValid(text: string): Sarif.Log {
 
 describe('toSarif', () => {
   it('validates against the official SARIF 2.1.0 schema', () => {
-    expectValid(toSarif(allResults, { toolVersion: '0.1.0' }));
+    expectValid(toSarif(allResults.map(reportModelOf), { toolVersion: '0.1.0' }));
     expectValid(
-      toSarif(allResults, {
+      toSarif(allResults.map(reportModelOf), {
         kinds: ['violation', 'needs-review', 'best-practice'],
         failures: [{ url: 'http://127.0.0.1:9/', error: 'connection refused' }],
       }),
@@ -34,13 +35,13 @@ describe('toSarif', () => {
   });
 
   it('the schema check can fail: a result without a message is rejected', () => {
-    const log = JSON.parse(toSarif([imagesPage])) as Sarif.Log;
+    const log = JSON.parse(toSarif([reportModelOf(imagesPage)])) as Sarif.Log;
     delete (log.runs[0]?.results?.[0] as Partial<Sarif.Result>).message;
     expect(validate(log)).toBe(false);
   });
 
   it('has one Conformly run with a rule per rule key and levels from impact', () => {
-    const log = expectValid(toSarif([imagesPage], { toolVersion: '0.1.0' }));
+    const log = expectValid(toSarif([reportModelOf(imagesPage)], { toolVersion: '0.1.0' }));
     expect(log.runs).toHaveLength(1);
     const run = log.runs[0] as Sarif.Run;
     expect(run.tool.driver.name).toBe('Conformly');
@@ -62,7 +63,7 @@ describe('toSarif', () => {
   });
 
   it('locates each result at the page URL with its selector, snippet and engines', () => {
-    const run = expectValid(toSarif([imagesPage])).runs[0] as Sarif.Run;
+    const run = expectValid(toSarif([reportModelOf(imagesPage)])).runs[0] as Sarif.Run;
     const first = (run.results ?? []).find(
       (r) =>
         r.locations?.[0]?.logicalLocations?.[0]?.fullyQualifiedName === 'main > img:nth-child(2)',
@@ -76,7 +77,7 @@ describe('toSarif', () => {
   });
 
   it('marks needs-review issues as review results with level none', () => {
-    const run = expectValid(toSarif([imagesPage], { kinds: ['needs-review'] }))
+    const run = expectValid(toSarif([reportModelOf(imagesPage)], { kinds: ['needs-review'] }))
       .runs[0] as Sarif.Run;
     expect(run.results?.map((r) => [r.ruleId, r.kind, r.level])).toEqual([
       ['G141', 'review', 'none'],
@@ -85,7 +86,9 @@ describe('toSarif', () => {
 
   it('reports failed engines and unreachable pages as tool notifications', () => {
     const run = expectValid(
-      toSarif([cleanPage], { failures: [{ url: 'http://127.0.0.1:9/', error: 'refused' }] }),
+      toSarif([reportModelOf(cleanPage)], {
+        failures: [{ url: 'http://127.0.0.1:9/', error: 'refused' }],
+      }),
     ).runs[0] as Sarif.Run;
     const invocation = run.invocations?.[0] as Sarif.Invocation;
     expect(invocation.executionSuccessful).toBe(false);

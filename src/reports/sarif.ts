@@ -1,5 +1,6 @@
 import type * as Sarif from 'sarif';
-import type { Impact, Issue, PageScanResult } from '../contract/index.js';
+import type { Impact, Issue } from '../contract/index.js';
+import type { ReportModel } from './model.js';
 import {
   engineAgreement,
   isAtLeast,
@@ -29,7 +30,7 @@ const levelOf: Record<Impact, Sarif.ReportingConfiguration.level> = {
  * issue located at the page URL with the element's selector and HTML snippet. SARIF viewers
  * (GitHub code scanning, VS Code) then list accessibility issues beside code findings.
  */
-export function toSarif(results: readonly PageScanResult[], options: SarifOptions = {}): string {
+export function toSarif(results: readonly ReportModel[], options: SarifOptions = {}): string {
   const pageIssues = results.map((result) => ({
     result,
     issues: reportedIssues(result, options.kinds),
@@ -64,7 +65,7 @@ export function toSarif(results: readonly PageScanResult[], options: SarifOption
           location: { uri: result.url },
           roles: ['analysisTarget'],
           mimeType: 'text/html',
-          ...(result.title ? { description: { text: result.title } } : {}),
+          ...(result.pageTitle ? { description: { text: result.pageTitle } } : {}),
         })),
         results: sarifResults,
         columnKind: 'utf16CodeUnits',
@@ -100,7 +101,7 @@ function buildRules(issues: readonly Issue[]): Sarif.ReportingDescriptor[] {
   });
 }
 
-function toResult(issue: Issue, page: PageScanResult, ruleIndex: number): Sarif.Result {
+function toResult(issue: Issue, page: ReportModel, ruleIndex: number): Sarif.Result {
   const agreement = engineAgreement(issue, page.engines);
   const review = issue.kind === 'needs-review';
   return {
@@ -135,13 +136,13 @@ function toResult(issue: Issue, page: PageScanResult, ruleIndex: number): Sarif.
       engines: issue.engines,
       foundBy: agreement,
       engineRules: issue.rules,
-      pageTitle: page.title,
+      pageTitle: page.pageTitle,
     },
   };
 }
 
 function executionNotifications(
-  results: readonly PageScanResult[],
+  results: readonly ReportModel[],
   options: ScanFormatOptions,
 ): Sarif.Notification[] {
   const engineErrors: Sarif.Notification[] = results.flatMap((result) =>

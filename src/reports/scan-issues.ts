@@ -1,10 +1,5 @@
-import {
-  impacts,
-  type FindingKind,
-  type Impact,
-  type Issue,
-  type PageScanResult,
-} from '../contract/index.js';
+import { impacts, type FindingKind, type Impact, type Issue } from '../contract/index.js';
+import type { ReportModel } from './model.js';
 
 /** What every scan-result format can be asked to include, beside the pages themselves. */
 export interface ScanFormatOptions {
@@ -30,10 +25,10 @@ const impactRank: Record<Impact, number> = Object.fromEntries(
 
 /** The page's issues of the wanted kinds, most severe first, then by rule and element. */
 export function reportedIssues(
-  result: PageScanResult,
+  model: ReportModel,
   kinds: readonly FindingKind[] = defaultKinds,
 ): Issue[] {
-  return result.issues
+  return model.issues
     .filter((issue) => kinds.includes(issue.kind))
     .sort(
       (a, b) =>

@@ -7,6 +7,7 @@ import puppeteer, {
   type LaunchOptions,
   type Page,
 } from 'puppeteer-core';
+import { withTimeout } from './abort.js';
 import { launchChromium } from './browser-launch.js';
 import {
   bindEgressProxy,
@@ -264,12 +265,4 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
 function originOf(url: string): string | undefined {
   if (!/^https?:/.test(url)) return undefined;
   return new URL(url).origin;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

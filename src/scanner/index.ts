@@ -13,10 +13,26 @@ export {
 } from './browser-pool.js';
 export { scanPage, scanDefaults, PageLoadError, ScanTimeoutError } from './scan-page.js';
 export { takeScreenshots, defaultScreenshotLimits, type ScreenshotLimits } from './screenshots.js';
-export { engines, getEngine, engineRunOrder } from './engines/registry.js';
-export type { Engine, EngineContext, EngineRun, RawParts } from './engines/engine.js';
-export { axeTags } from './engines/axe.js';
-export { ibmPolicy } from './engines/ibm.js';
+export {
+  engines,
+  getEngine,
+  engineRunOrder,
+  builtInEngines,
+  createEngineRegistry,
+  countEngineRaw,
+  type EngineRegistry,
+} from './engines/registry.js';
+export type {
+  AnyEngine,
+  Engine,
+  EngineContext,
+  EngineCounts,
+  EngineRaw,
+  EngineRun,
+  RawParts,
+} from './engines/engine.js';
+export { axeTags } from './engines/axe/index.js';
+export { ibmPolicy } from './engines/ibm/index.js';
 export {
   normalizeTargetUrl,
   assertPublicTarget,
@@ -25,4 +41,11 @@ export {
   type RequestGuard,
   type UrlSafetyOptions,
 } from './url-safety.js';
-export { analyzeRawResult, type PageAnalysis } from './analysis/index.js';
+export {
+  analyzeRawResult,
+  analyzeOutputs,
+  normalizeOutputs,
+  type EngineOutputs,
+  type PageAnalysis,
+} from './analysis/index.js';
+export { discoverPages, DiscoveryError, type DiscoverOptions } from './discover/discover-pages.js';

@@ -2,16 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import {
-  engineIds,
+  type AxeRaw,
   type EngineId,
+  type IbmRaw,
+  type Pa11yRaw,
   type PageScanResult,
   type ProcessingTimes,
   type RawScanResult,
   type Screenshot,
 } from '../contract/index.js';
-import { analyzeRawResult } from './analysis/index.js';
-import type { RawParts } from './engines/engine.js';
-import { engineRunOrder, getEngine } from './engines/registry.js';
+import { delay, throwIfAborted, untilAborted, withTimeout } from './abort.js';
+import { analyzeOutputs, type EngineOutputs } from './analysis/index.js';
+import type { AnyEngine } from './engines/engine.js';
+import { builtInEngines, getEngine } from './engines/registry.js';
 import { takeScreenshots } from './screenshots.js';
 import type { PagePool, ScanOptions, ScanProgressEvent } from './types.js';
 import {
@@ -45,7 +48,8 @@ export class ScanTimeoutError extends Error {
 interface ScanState {
   readonly url: URL;
   readonly options: ScanOptions;
-  readonly engines: EngineId[];
+  /** The selected engines in run order. */
+  readonly engines: AnyEngine[];
   readonly scanId: string;
   readonly startedAt: Date;
   readonly started: number;
@@ -62,7 +66,7 @@ interface ScanState {
   times: ProcessingTimes;
   engineVersions: Partial<Record<EngineId, string>>;
   engineErrors: Partial<Record<EngineId, string>>;
-  raw: Partial<RawParts>;
+  raw: EngineOutputs;
   screenshots: Screenshot[];
 }
 
@@ -80,7 +84,7 @@ export async function scanPage(
   const state: ScanState = {
     url,
     options,
-    engines: engineRunOrder(options.engines ?? engineIds),
+    engines: (options.engineRegistry ?? builtInEngines).runOrder(options.engines),
     scanId: options.scanId ?? randomUUID(),
     startedAt: new Date(),
     started: performance.now(),
@@ -191,8 +195,8 @@ async function runEngines(state: ScanState): Promise<void> {
   const page = state.page!;
   const context = { browser: state.browser!, url: state.finalUrl, viewport: scanDefaults.viewport };
   const timeoutMs = state.options.engineTimeoutMs ?? scanDefaults.engineTimeoutMs;
-  for (const [index, id] of state.engines.entries()) {
-    const engine = getEngine(id);
+  for (const [index, engine] of state.engines.entries()) {
+    const id = engine.id;
     report(state, {
       stage: 'engine',
       engine: id,
@@ -206,12 +210,12 @@ async function runEngines(state: ScanState): Promise<void> {
         timeoutMs,
         `${id} did not finish within ${timeoutMs} ms`,
       );
-      setRaw(state, id, run.raw);
+      state.raw[id] = run.raw;
       state.engineVersions[id] = run.version;
     } catch (error) {
       throwIfAborted(state.signal);
       state.engineErrors[id] = messageOf(error);
-      setRaw(state, id, engine.failed(messageOf(error)));
+      state.raw[id] = engine.failed(messageOf(error));
       state.engineVersions[id] = engine.version;
       // A timed-out engine may still be running in the page; stop it so the next one can start.
       await stopPageScripts(state);
@@ -260,18 +264,24 @@ function buildResult(state: ScanState): PageScanResult {
       timestamp: state.startedAt.toISOString(),
       processingTimes: state.times,
     },
-    axeRaw: state.raw.axe ?? getEngine('axe').failed(notSelected),
-    pa11yRaw: state.raw.pa11y ?? getEngine('pa11y').failed(notSelected),
-    ibmRaw: state.raw.ibm ?? getEngine('ibm').failed(notSelected),
+    // The spec's names for the parts; the engines' outputs are kept by engine id until here.
+    axeRaw: (state.raw.axe as AxeRaw | undefined) ?? getEngine('axe').failed(notSelected),
+    pa11yRaw: (state.raw.pa11y as Pa11yRaw | undefined) ?? getEngine('pa11y').failed(notSelected),
+    ibmRaw: (state.raw.ibm as IbmRaw | undefined) ?? getEngine('ibm').failed(notSelected),
   };
-  const { issues, summary, score } = analyzeRawResult(raw, state.engines);
+  const engines = state.engines.map((engine) => engine.id);
+  const { issues, summary, score } = analyzeOutputs(
+    state.raw,
+    engines,
+    state.options.engineRegistry,
+  );
   return {
     url: state.url.href,
     finalUrl: state.finalUrl,
     title: state.title,
     startedAt: state.startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    engines: state.engines,
+    engines,
     engineVersions: state.engineVersions,
     engineErrors: state.engineErrors,
     processingTimes: state.times,
@@ -311,10 +321,6 @@ function startBudget(state: ScanState, timeoutMs: number): { stop(): void } {
   return { stop: () => clearTimeout(timer) };
 }
 
-function setRaw<Id extends EngineId>(state: ScanState, id: Id, raw: RawParts[Id]): void {
-  (state.raw as Record<Id, RawParts[Id]>)[id] = raw;
-}
-
 /**
  * Ends whatever script the page is running (an engine stuck in a loop would otherwise block the
  * next engine, the screenshots and the tab reset), then makes sure the page answers again.
@@ -331,40 +337,6 @@ function report(state: ScanState, event: ScanProgressEvent): void {
   } catch {
     // A failing progress listener (a closed SSE stream, say) must not fail the scan itself.
   }
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  promise.catch(() => undefined);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  // The loser keeps running until stopped; its late rejection must not go unhandled.
-  promise.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return untilAborted(new Promise<void>((resolve) => setTimeout(resolve, ms).unref()), signal);
-}
-
-function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw abortReason(signal);
-}
-
-function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error
-    ? signal.reason
-    : new DOMException('The scan was aborted.', 'AbortError');
 }
 
 function elapsed(since: number): number {

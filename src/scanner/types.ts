@@ -1,10 +1,13 @@
 import type { Browser, Page } from 'puppeteer-core';
 import type { EngineId } from '../contract/index.js';
+import type { EngineRegistry } from './engines/registry.js';
 
 /** What a caller can set for one page scan. Every field has a working default. */
 export interface ScanOptions {
-  /** Engines to run, default all three. */
+  /** Engines to run, default every engine of the registry. */
   engines?: readonly EngineId[];
+  /** The engines to choose from, default the product's own (tests add a fake one here). */
+  engineRegistry?: EngineRegistry;
   /** Whole-page budget in ms (navigation + engines), default 60 000. */
   timeoutMs?: number;
   /** Per-engine budget in ms, default 30 000. */

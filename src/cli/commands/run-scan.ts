@@ -1,9 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import type { PageScanResult } from '../../contract/index.js';
 import { isAtLeast } from '../../reports/scan-issues.js';
-import { createPagePool, defaultPoolSize } from '../../scanner/browser-pool.js';
-import type { PagePool, ScanOptions } from '../../scanner/types.js';
-import { assertPublicTarget, normalizeTargetUrl } from '../../scanner/url-safety.js';
+import {
+  assertPublicTarget,
+  createPagePool,
+  defaultPoolSize,
+  normalizeTargetUrl,
+  type PagePool,
+  type ScanOptions,
+} from '../../scanner/index.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { targetRules, type CommonOptions } from '../options.js';
 import { createProgress, type Progress } from '../progress.js';

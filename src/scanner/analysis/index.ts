@@ -6,17 +6,13 @@ import type {
   RawScanResult,
   Score,
 } from '../../contract/index.js';
+import type { EngineRaw } from '../engines/engine.js';
+import { builtInEngines, type EngineRegistry } from '../engines/registry.js';
 import { mergeFindings } from './merge.js';
-import { normalizeAxe } from './normalize-axe.js';
-import { normalizeIbm } from './normalize-ibm.js';
-import { normalizePa11y } from './normalize-pa11y.js';
 import { scorePage } from './score.js';
 import { summarize } from './summary.js';
 
 export { mergeFindings, dedupeFindings, issueId } from './merge.js';
-export { normalizeAxe } from './normalize-axe.js';
-export { normalizeIbm } from './normalize-ibm.js';
-export { normalizePa11y } from './normalize-pa11y.js';
 export { scorePage, scoreLabel, rulePenalty, impactWeights } from './score.js';
 export { summarize } from './summary.js';
 
@@ -26,26 +22,46 @@ export interface PageAnalysis {
   score: Score;
 }
 
+/** Each engine's raw output by engine id, as a scan collects it. */
+export type EngineOutputs = Partial<Record<EngineId, EngineRaw>>;
+
+/** The spec's raw result as outputs by engine id. */
+export function outputsOf(raw: RawScanResult): EngineOutputs {
+  return { axe: raw.axeRaw, pa11y: raw.pa11yRaw, ibm: raw.ibmRaw };
+}
+
 /**
- * Every engine's findings from a raw result, engines in order. An engine that was not run (or
- * failed, its raw part holding `error`) contributes nothing: pass `engines` to choose.
+ * Every selected engine's findings, engines in run order. An engine that was not run (or failed,
+ * its output holding `error`) contributes nothing.
  */
-export function normalizeRaw(
-  raw: RawScanResult,
-  engines: readonly EngineId[] = ['axe', 'pa11y', 'ibm'],
+export function normalizeOutputs(
+  outputs: EngineOutputs,
+  selected?: readonly EngineId[],
+  registry: EngineRegistry = builtInEngines,
 ): Finding[] {
-  const out: Finding[] = [];
-  if (engines.includes('axe') && raw.axeRaw.error === null) out.push(...normalizeAxe(raw.axeRaw));
-  if (engines.includes('pa11y') && raw.pa11yRaw.error === null) {
-    out.push(...normalizePa11y(raw.pa11yRaw));
-  }
-  if (engines.includes('ibm') && raw.ibmRaw.error === null) out.push(...normalizeIbm(raw.ibmRaw));
-  return out;
+  return registry.runOrder(selected).flatMap((engine) => {
+    const raw = outputs[engine.id];
+    return raw && raw.error === null ? engine.normalize(raw) : [];
+  });
+}
+
+/** Every engine's findings from the spec's raw result: pass `engines` to choose. */
+export function normalizeRaw(raw: RawScanResult, engines?: readonly EngineId[]): Finding[] {
+  return normalizeOutputs(outputsOf(raw), engines);
+}
+
+/** Engine outputs to merged, classified issues, their summary and the page score. */
+export function analyzeOutputs(
+  outputs: EngineOutputs,
+  engines: readonly EngineId[],
+  registry: EngineRegistry = builtInEngines,
+): PageAnalysis {
+  const findings = normalizeOutputs(outputs, engines, registry);
+  const issues = mergeFindings(findings);
+  return { issues, summary: summarize(issues, findings, engines), score: scorePage(issues) };
 }
 
 /** Raw engine output to merged, classified issues, their summary and the page score. */
 export function analyzeRawResult(raw: RawScanResult, engines: readonly EngineId[]): PageAnalysis {
-  const findings = normalizeRaw(raw, engines);
-  const issues = mergeFindings(findings);
-  return { issues, summary: summarize(issues, findings, engines), score: scorePage(issues) };
+  return analyzeOutputs(outputsOf(raw), engines);
 }

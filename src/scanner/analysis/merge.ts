@@ -12,7 +12,8 @@ import {
   parseXPath,
   pathsAgree,
 } from './element.js';
-import { axeRule, isPageLevelKey, ruleKeyTitle } from './rule-keys.js';
+import { axeRule } from '../engines/axe/rules.js';
+import { isPageLevelKey, ruleKeyTitle } from './rule-keys.js';
 import { sortCriteria, strictestLevel } from './wcag.js';
 
 const kindRank: Record<FindingKind, number> = {
@@ -21,7 +22,11 @@ const kindRank: Record<FindingKind, number> = {
   'best-practice': 2,
 };
 const impactRank = (i: Impact): number => impacts.indexOf(i);
-const engineRank = (e: EngineId): number => engineIds.indexOf(e);
+/** Engines in the contract's order; one the contract does not know yet comes last. */
+const engineRank = (e: EngineId): number => {
+  const rank = engineIds.indexOf(e);
+  return rank < 0 ? engineIds.length : rank;
+};
 
 function keysOf(f: Finding): string[] {
   const keys = f.extras.ruleKeys;
@@ -202,9 +207,11 @@ function buildIssue(group: Located[]): Issue {
     ibm?.message ??
     pa11y?.message ??
     title;
-  const selector = (axe ?? pa11y ?? ibm)?.selector ?? '';
-  const html = [axe, pa11y, ibm].find((f) => f && f.html !== '')?.html ?? '';
-  const helpUrl = [axe, ibm, pa11y].find((f) => f && f.helpUrl !== '')?.helpUrl ?? '';
+  // Engines without a place in the preferences above fill in after them.
+  const others = findings.filter((f) => !['axe', 'pa11y', 'ibm'].includes(f.engine));
+  const selector = (axe ?? pa11y ?? ibm ?? others[0])?.selector ?? '';
+  const html = [axe, pa11y, ibm, ...others].find((f) => f && f.html !== '')?.html ?? '';
+  const helpUrl = [axe, ibm, pa11y, ...others].find((f) => f && f.helpUrl !== '')?.helpUrl ?? '';
   return {
     id: issueId(key, canonicalElement(group, pageLevel)),
     ruleKey: key,

@@ -1,11 +1,16 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { AxeRaw, EngineId, IbmRaw, Pa11yRaw } from '../../contract/index.js';
+import type { AxeRaw, EngineId, Finding, IbmRaw, Pa11yRaw } from '../../contract/index.js';
 
 /** Each engine's part of the spec's raw result, by engine id. */
 export interface RawParts {
   axe: AxeRaw;
   pa11y: Pa11yRaw;
   ibm: IbmRaw;
+}
+
+/** What every engine's raw output carries: null, or why the engine produced nothing. */
+export interface EngineRaw {
+  error: string | null;
 }
 
 export interface EngineContext {
@@ -23,14 +28,38 @@ export interface EngineRun<R> {
 }
 
 /**
- * One accessibility engine run on an already loaded page. `run` must not navigate: all engines
- * share one page load. Turning raw output into Findings is analysis's job, not the engine's.
+ * How many things an engine reported on a page, in its own terms (before any merging): `issues`
+ * is the figure the audit tables show for the engine, the other three split its output by level.
  */
-export interface Engine<Id extends EngineId = EngineId> {
+export interface EngineCounts {
+  issues: number;
+  errors: number;
+  warnings: number;
+  notices: number;
+}
+
+/**
+ * One accessibility engine and everything the product knows about it: how to run it on an
+ * already loaded page (`run` must not navigate: all engines share one page load), what it
+ * records when it fails, how its raw output becomes Findings, how its output is counted, and
+ * which WCAG criteria its rules can fail.
+ */
+export interface Engine<Id extends EngineId = EngineId, Raw extends EngineRaw = RawParts[Id]> {
   readonly id: Id;
   /** The installed version, known before any run (recorded even when the run fails). */
   readonly version: string;
-  run(page: Page, context: EngineContext): Promise<EngineRun<RawParts[Id]>>;
+  run(page: Page, context: EngineContext): Promise<EngineRun<Raw>>;
   /** The raw part recorded for a run that threw or timed out. */
-  failed(error: string): RawParts[Id];
+  failed(error: string): Raw;
+  /** The raw output of a run that succeeded as findings in the shared shape. */
+  normalize(raw: Raw): Finding[];
+  counts(raw: Raw): EngineCounts;
+  /** WCAG success criterion -> the engine's rules that can fail it (VPAT coverage). */
+  coverage(): Record<string, string[]>;
 }
+
+/**
+ * Any engine, whatever its raw output. Methods (not function properties) make an engine with a
+ * narrower raw type fit here.
+ */
+export type AnyEngine = Engine<EngineId, EngineRaw>;

@@ -1,10 +1,14 @@
-import { engineIds, type EngineId } from '../../contract/index.js';
-import { axeEngine } from './axe.js';
-import type { Engine } from './engine.js';
-import { ibmEngine } from './ibm.js';
-import { pa11yEngine } from './pa11y.js';
+import type { EngineId } from '../../contract/index.js';
+import { axeEngine } from './axe/index.js';
+import type { AnyEngine, Engine, EngineCounts, EngineRaw } from './engine.js';
+import { ibmEngine } from './ibm/index.js';
+import { pa11yEngine } from './pa11y/index.js';
 
-/** Every engine by id. */
+/**
+ * Every engine by id, in run order. Order matters: pa11y replaces `window.axe` when it injects
+ * its runners, so our axe runs before it. An engine is one folder beside this file and one line
+ * here (and its id in the contract's engineIds, the vocabulary of stored scans and the HTTP API).
+ */
 export const engines: { [Id in EngineId]: Engine<Id> } = {
   axe: axeEngine,
   pa11y: pa11yEngine,
@@ -15,10 +19,41 @@ export function getEngine<Id extends EngineId>(id: Id): Engine<Id> {
   return engines[id];
 }
 
+/** A set of engines to scan and analyse with, in run order. */
+export interface EngineRegistry {
+  readonly all: readonly AnyEngine[];
+  get(id: EngineId): AnyEngine | undefined;
+  /** The selected engines in run order, without duplicates. */
+  runOrder(selected?: readonly EngineId[]): AnyEngine[];
+}
+
+export function createEngineRegistry(list: readonly AnyEngine[]): EngineRegistry {
+  return {
+    all: list,
+    get: (id) => list.find((engine) => engine.id === id),
+    runOrder: (selected) =>
+      selected ? list.filter((engine) => selected.includes(engine.id)) : [...list],
+  };
+}
+
+/** The engines the product runs. */
+export const builtInEngines: EngineRegistry = createEngineRegistry(Object.values(engines));
+
+/** The selected built-in engines' ids in run order, without duplicates. */
+export function engineRunOrder(selected?: readonly EngineId[]): EngineId[] {
+  return builtInEngines.runOrder(selected).map((engine) => engine.id);
+}
+
 /**
- * The selected engines in run order, without duplicates. Order matters: pa11y replaces
- * `window.axe` when it injects its runners, so our axe runs before it.
+ * An engine's counts of its own raw output; nothing counted for an engine that produced none
+ * (not run, or a page that could not be scanned).
  */
-export function engineRunOrder(selected: readonly EngineId[] = engineIds): EngineId[] {
-  return engineIds.filter((id) => selected.includes(id));
+export function countEngineRaw(
+  id: EngineId,
+  raw: EngineRaw | null | undefined,
+  registry: EngineRegistry = builtInEngines,
+): EngineCounts {
+  const engine = registry.get(id);
+  if (!engine || !raw) return { issues: 0, errors: 0, warnings: 0, notices: 0 };
+  return engine.counts(raw);
 }

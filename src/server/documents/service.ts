@@ -3,8 +3,9 @@ import type { AppDb } from '../../db/client.js';
 import { toCsv } from '../../reports/csv.js';
 import { renderHtmlReport } from '../../reports/html-report.js';
 import { toJson } from '../../reports/json.js';
+import { toJunit } from '../../reports/junit.js';
 import { toMarkdown } from '../../reports/markdown.js';
-import { toPageScanResult } from '../../reports/model.js';
+import { toSarif } from '../../reports/sarif.js';
 import { renderStatementHtml } from '../../reports/statement.js';
 import { renderVpatDocx } from '../../reports/vpat/docx.js';
 import { fillInPrompt, scanToOpenAcr } from '../../reports/vpat/from-scan.js';
@@ -43,37 +44,51 @@ export async function htmlReport(deps: DocumentServiceDeps, scanId: string): Pro
   return renderHtmlReport(await loadReportModel(deps.db, scanId));
 }
 
-export const exportFormats = ['csv', 'json', 'md'] as const;
+export const exportFormats = ['csv', 'json', 'md', 'sarif', 'junit'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
 
-/** The scan's issues in the CLI's formats; every kind of issue, so needs-review items are kept. */
+/**
+ * The scan's issues in the CLI's formats, by the CLI's renderers on the same model; every kind
+ * of issue, so needs-review items are kept.
+ */
 export async function exportReport(
   deps: DocumentServiceDeps,
   scanId: string,
   format: ExportFormat,
 ): Promise<FileAnswer> {
   const model = await loadReportModel(deps.db, scanId);
-  const page = toPageScanResult(model);
   const kinds = ['violation', 'needs-review', 'best-practice'] as const;
   const base = `${safeFileName(model.domain)}-accessibility-${model.scannedAt.toISOString().slice(0, 10)}`;
   switch (format) {
     case 'csv':
       return {
-        body: toCsv([page], { kinds }),
+        body: toCsv([model], { kinds }),
         contentType: 'text/csv; charset=utf-8',
         fileName: `${base}.csv`,
       };
     case 'json':
       return {
-        body: toJson([page]),
+        body: toJson([model]),
         contentType: 'application/json; charset=utf-8',
         fileName: `${base}.json`,
       };
     case 'md':
       return {
-        body: toMarkdown([page], { kinds }),
+        body: toMarkdown([model], { kinds }),
         contentType: 'text/markdown; charset=utf-8',
         fileName: `${base}.md`,
+      };
+    case 'sarif':
+      return {
+        body: toSarif([model], { kinds }),
+        contentType: 'application/sarif+json; charset=utf-8',
+        fileName: `${base}.sarif`,
+      };
+    case 'junit':
+      return {
+        body: toJunit([model], { kinds }),
+        contentType: 'application/xml; charset=utf-8',
+        fileName: `${base}.xml`,
       };
   }
 }

@@ -1,7 +1,7 @@
-import type { AxeRaw, Finding, FindingKind, Impact } from '../../contract/index.js';
-import { impacts } from '../../contract/index.js';
-import { axeKeys, axeRule } from './rule-keys.js';
-import { scFromAxeTags, strictestLevel } from './wcag.js';
+import type { AxeRaw, Finding, FindingKind, Impact } from '../../../contract/index.js';
+import { impacts } from '../../../contract/index.js';
+import { axeKeys, axeRule } from './rules.js';
+import { scFromAxeTags, strictestLevel } from '../../analysis/wcag.js';
 
 type AxeRule = AxeRaw['violations'][number];
 type AxeNode = AxeRule['nodes'][number];

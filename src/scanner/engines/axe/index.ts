@@ -1,7 +1,9 @@
 import type { AxeResults, Result, RunOptions } from 'axe-core';
-import { AxeRaw, emptyRaw } from '../../contract/index.js';
-import type { Engine } from './engine.js';
-import { packageScript, packageVersion } from './package-files.js';
+import { AxeRaw, emptyRaw } from '../../../contract/index.js';
+import type { Engine } from '../engine.js';
+import { packageScript, packageVersion } from '../package-files.js';
+import { normalizeAxe } from './normalize.js';
+import { axeCoverage } from './rules.js';
 
 /** WCAG 2.0-2.2 A and AA rules, plus best practices (kept, and marked as such by analysis). */
 export const axeTags = [
@@ -50,4 +52,18 @@ export const axeEngine: Engine<'axe'> = {
   failed(error) {
     return emptyRaw.axe(error);
   },
+
+  normalize: normalizeAxe,
+
+  /** A violated rule counts once, however many elements fail it. */
+  counts(raw) {
+    return {
+      issues: raw.violations.length,
+      errors: raw.violations.length,
+      warnings: raw.incomplete.length,
+      notices: 0,
+    };
+  },
+
+  coverage: axeCoverage,
 };

@@ -1,6 +1,9 @@
-import type { Finding, Impact, Pa11yRaw, WcagLevel } from '../../contract/index.js';
-import { axeKeys, axeRule, htmlcsKey, keyImpact } from './rule-keys.js';
-import { levelOf, understandingUrl } from './wcag.js';
+import type { Finding, Impact, Pa11yRaw, WcagLevel } from '../../../contract/index.js';
+import { keyImpact } from '../../analysis/rule-keys.js';
+// pa11y's axe runner reports axe rule ids, which axe's own table describes.
+import { axeKeys, axeRule } from '../axe/rules.js';
+import { htmlcsKey } from './rule-keys.js';
+import { levelOf, understandingUrl } from '../../analysis/wcag.js';
 
 /** ENGINE-MAPPING.md §2: standard, principle, guideline, SC (optional suffix), technique. */
 const codeRe =

@@ -1,6 +1,8 @@
-import { emptyRaw, zeroIbmCounts, type IbmCounts, type IbmRaw } from '../../contract/index.js';
-import type { Engine } from './engine.js';
-import { packageScript, packageVersion } from './package-files.js';
+import { emptyRaw, zeroIbmCounts, type IbmCounts, type IbmRaw } from '../../../contract/index.js';
+import type { Engine } from '../engine.js';
+import { packageScript, packageVersion } from '../package-files.js';
+import { normalizeIbm } from './normalize.js';
+import { ibmCoverage } from './rules.js';
 
 /** The IBM Equal Access ruleset the product promises (the accessibility-checker default). */
 export const ibmPolicy = 'IBM_Accessibility';
@@ -86,4 +88,22 @@ export const ibmEngine: Engine<'ibm'> = {
   failed(error) {
     return emptyRaw.ibm(error);
   },
+
+  normalize: normalizeIbm,
+
+  /** Only violations are issues; potential violations and recommendations are not counted. */
+  counts(raw) {
+    const counts = zeroIbmCounts();
+    for (const { level } of raw.report.results) {
+      if (level in counts) counts[level as keyof IbmCounts] += 1;
+    }
+    return {
+      issues: counts.violation,
+      errors: counts.violation,
+      warnings: counts.potentialviolation,
+      notices: counts.recommendation + counts.potentialrecommendation + counts.manual,
+    };
+  },
+
+  coverage: ibmCoverage,
 };

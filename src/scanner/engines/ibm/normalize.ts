@@ -1,7 +1,8 @@
-import type { Finding, FindingKind, IbmRaw } from '../../contract/index.js';
-import { ibmKeys, ibmRule, keyImpact } from './rule-keys.js';
-import { sortCriteria, strictestLevel } from './wcag.js';
-import { xpathToCss } from './element.js';
+import type { Finding, FindingKind, IbmRaw } from '../../../contract/index.js';
+import { keyImpact } from '../../analysis/rule-keys.js';
+import { ibmKeys, ibmRule } from './rules.js';
+import { sortCriteria, strictestLevel } from '../../analysis/wcag.js';
+import { xpathToCss } from '../../analysis/element.js';
 
 /**
  * IBM result levels to kinds. manual and information results need a person or only inform; they

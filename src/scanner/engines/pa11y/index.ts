@@ -1,7 +1,9 @@
 import pa11y from 'pa11y';
-import { emptyRaw, type Pa11yRaw } from '../../contract/index.js';
-import type { Engine } from './engine.js';
-import { packageVersion } from './package-files.js';
+import { emptyRaw, type Pa11yRaw } from '../../../contract/index.js';
+import type { Engine } from '../engine.js';
+import { packageVersion } from '../package-files.js';
+import { normalizePa11y } from './normalize.js';
+import errorCriteria from './error-criteria.json' with { type: 'json' };
 
 const version = `${packageVersion('pa11y')} (HTML_CodeSniffer ${packageVersion('@pa11y/html_codesniffer', 'pa11y')})`;
 
@@ -33,5 +35,24 @@ export const pa11yEngine: Engine<'pa11y'> = {
 
   failed(error) {
     return emptyRaw.pa11y(error);
+  },
+
+  normalize: normalizePa11y,
+
+  /** Every issue pa11y reported (errors and warnings; notices are not requested). */
+  counts(raw) {
+    const ofType = (type: string) => raw.issues.filter((issue) => issue.type === type).length;
+    return {
+      issues: raw.issues.length,
+      errors: ofType('error'),
+      warnings: ofType('warning'),
+      notices: ofType('notice'),
+    };
+  },
+
+  coverage() {
+    return Object.fromEntries(
+      Object.entries(errorCriteria.criteria).map(([sc, codes]) => [sc, [...new Set(codes)]]),
+    );
   },
 };
