@@ -10,7 +10,7 @@ import {
   readAuditStatus,
   storePageResult,
 } from '../db/stores/audits.js';
-import { scanPage, type PagePool } from '../scanner/index.js';
+import { countEngineRaw, scanPage, type PagePool } from '../scanner/index.js';
 import type { AuditSitePayload } from './queues.js';
 import { failureReason, isPermanent } from './scan-page.js';
 
@@ -85,7 +85,9 @@ export function createAuditSiteHandler(options: AuditSiteHandlerOptions) {
                 screenshots: false,
                 ...(options.scanTimeoutMs ? { timeoutMs: options.scanTimeoutMs } : {}),
               });
-              await storePageResult(db, page.id, result);
+              await storePageResult(db, page.id, result, (engine, raw) =>
+                countEngineRaw(engine, raw[engine]),
+              );
             } catch (error) {
               if (controller.signal.aborted) return;
               // Ours rather than the page's (browser, database): the details go to the log.

@@ -10,6 +10,7 @@ import {
   type IbmRaw,
   type Pa11yRaw,
   type PageScanResult,
+  type RawByEngine,
 } from '../../contract/index.js';
 import { archiveFileName, buildAuditArchive } from '../../reports/archive.js';
 import { buildDetailedAnalysis } from '../../reports/audit-analysis.js';
@@ -22,7 +23,6 @@ import type { AppDb, Database } from '../client.js';
 import { auditSessions, engineResults, pageScans } from '../schema/index.js';
 import { hasNoLiveJob } from './boss-jobs.js';
 import { artifactUrl, insertArtifact } from './artifacts.js';
-import { engineCounts } from './engine-counts.js';
 import { ownedBy, type Owner } from './owner.js';
 
 /**
@@ -211,14 +211,24 @@ export async function markPageFailed(db: AppDb, pageScanId: string, reason: stri
     .where(and(eq(pageScans.id, pageScanId), inArray(pageScans.status, unfinished)));
 }
 
+/** How many findings of each kind an engine's output holds; the engine itself decides. */
+export interface StoredEngineCounts {
+  issues: number;
+  errors: number;
+  warnings: number;
+  notices: number;
+}
+
 /**
- * Stores one scanned page: its outcome on the page row and each engine's raw output with counts
- * and time. Returns false when the page was ended meanwhile (nothing is stored then).
+ * Stores one scanned page: its outcome on the page row and each engine's raw output with its
+ * counts (kept beside the output so lists need not read the JSON) and time. Returns false when
+ * the page was ended meanwhile (nothing is stored then).
  */
 export async function storePageResult(
   db: AppDb,
   pageScanId: string,
   result: PageScanResult,
+  countsOf: (engine: EngineId, raw: RawByEngine) => StoredEngineCounts,
 ): Promise<boolean> {
   const raw = rawByEngine(result.raw);
   return db.transaction(async (tx) => {
@@ -234,7 +244,7 @@ export async function storePageResult(
         pageScanId,
         engine,
         rawData: raw[engine],
-        ...engineCounts(engine, raw),
+        ...storedCounts(countsOf(engine, raw)),
         processingTime: Math.round(result.processingTimes[engine]),
         engineVersion: result.engineVersions[engine] ?? null,
         error: result.engineErrors[engine] ?? null,
@@ -256,6 +266,15 @@ export async function storePageResult(
       .where(eq(pageScans.id, pageScanId));
     return true;
   });
+}
+
+function storedCounts(counts: StoredEngineCounts) {
+  return {
+    issueCount: counts.issues,
+    errorCount: counts.errors,
+    warningCount: counts.warnings,
+    noticeCount: counts.notices,
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 import type { AppDb } from '../../db/client.js';
 import * as store from '../../db/stores/audits.js';
 import { sendJob } from '../../jobs/boss.js';
-import { DiscoveryError, discoverPages } from '../../scanner/discover/discover-pages.js';
+import { DiscoveryError, discoverPages } from '../../scanner/index.js';
 import {
   assertPublicTarget,
   normalizeTargetUrl,
