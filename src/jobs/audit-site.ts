@@ -10,8 +10,14 @@ import {
   readAuditStatus,
   storePageResult,
 } from '../db/stores/audits.js';
-import { countEngineRaw, scanPage, type PagePool } from '../scanner/index.js';
-import type { AuditSitePayload } from './queues.js';
+import {
+  BrowserCrashError,
+  countEngineRaw,
+  scanPage,
+  type PagePool,
+  type ScanOptions,
+} from '../scanner/index.js';
+import { jobs, type AuditSitePayload } from './queues.js';
 import { failureReason, isPermanent } from './scan-page.js';
 
 export interface AuditSiteHandlerOptions {
@@ -43,7 +49,8 @@ export interface AuditSiteOutcome {
  * expires, and the retry scans only the pages not yet stored.
  *
  * A page that cannot be scanned ends as failed with its reason and the others go on; the audit
- * always ends completed with a summary of what was scanned.
+ * always ends completed with a summary of what was scanned. A page whose tab or browser crashed
+ * is scanned again first, as often as a single-page scan would be retried.
  */
 export function createAuditSiteHandler(options: AuditSiteHandlerOptions) {
   const { db, pool } = options;
@@ -76,7 +83,7 @@ export function createAuditSiteHandler(options: AuditSiteHandlerOptions) {
           queue.add(async () => {
             if (controller.signal.aborted || !(await markPageRunning(db, page.id))) return;
             try {
-              const result = await scanPage(pool, page.url, {
+              const result = await scanRetryingCrashes(pool, page.url, {
                 scanId: page.id,
                 signal: controller.signal,
                 allowPrivateNetwork: options.allowPrivateTargets,
@@ -107,4 +114,22 @@ export function createAuditSiteHandler(options: AuditSiteHandlerOptions) {
       clearInterval(timer);
     }
   };
+}
+
+/** Attempts per audit page: the first one and as many retries as a `scan-page` job gets. */
+const pageAttempts = 1 + jobs['scan-page'].retry.retryLimit;
+
+/**
+ * scanPage, tried again right away when Chromium or the page's tab crashed (the pool starts a
+ * fresh browser or tab), up to pageAttempts in all; the last crash is the page's reason.
+ */
+async function scanRetryingCrashes(pool: PagePool, url: string, options: ScanOptions) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await scanPage(pool, url, options);
+    } catch (error) {
+      if (!(error instanceof BrowserCrashError) || attempt >= pageAttempts) throw error;
+      if (options.signal?.aborted) throw error;
+    }
+  }
 }

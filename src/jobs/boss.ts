@@ -9,9 +9,15 @@ export interface CreateQueueOptions {
   schema?: string;
   /**
    * How often expired jobs (dead workers) are noticed and retried. pg-boss's default is two
-   * minutes; one minute keeps an abandoned scan from waiting long.
+   * minutes; ten seconds keeps a dead worker's scan from waiting long (see `leaseSeconds`).
    */
   maintenanceIntervalSeconds?: number;
+  /**
+   * How long a job stays claimed after its worker's last sign of life; default 20 s. A running
+   * job's lease is renewed every quarter of this, so a dead worker's job expires this long after
+   * it died, and maintenance retries it.
+   */
+  leaseSeconds?: number;
   /** Postgres only: connections of pg-boss's own pool. */
   maxConnections?: number;
   /** Errors pg-boss meets in the background (maintenance, polling); they never throw. */
@@ -32,7 +38,7 @@ export async function createQueue(
 ): Promise<PgBoss> {
   const common = {
     schema: options.schema ?? 'pgboss',
-    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 10,
   };
   const boss =
     database.kind === 'pglite'
@@ -45,8 +51,20 @@ export async function createQueue(
           connectionString: database.connectionString,
           max: options.maxConnections ?? 4,
         });
-  boss.on('error', options.onError ?? ((error) => console.error('job queue:', error)));
+  const onError = options.onError ?? ((error: Error) => console.error('job queue:', error));
+  boss.on('error', onError);
   await boss.start();
+  const lease: LeaseSettings = {
+    schema: common.schema,
+    seconds: options.leaseSeconds ?? 20,
+    db: boss.getDb(),
+    stopped: false,
+    onError,
+  };
+  boss.once('stopped', () => {
+    lease.stopped = true;
+  });
+  leases.set(boss, lease);
 
   for (const name of queueNames) {
     const queue = { ...jobs[name].retry, ...options.retry?.[name], policy: 'standard' as const };
@@ -90,7 +108,8 @@ export interface WorkOptions {
 /**
  * Runs `handler` for each job of `queue` with its payload validated again (a job may have been
  * queued by an older version). A throw fails the attempt; pg-boss retries it per the queue's
- * policy. Returns the worker ids, for `boss.offWork`.
+ * policy. While the handler runs, the job's lease is renewed (see keepLease). Returns the worker
+ * ids, for `boss.offWork`.
  */
 export async function workJobs<Q extends QueueName>(
   boss: PgBoss,
@@ -110,10 +129,80 @@ export async function workJobs<Q extends QueueName>(
         },
         async ([job]) => {
           if (!job) return undefined;
-          return handler(parseJobPayload(queue, job.data), job);
+          const lease = await keepLease(boss, queue, job);
+          try {
+            return await handler(parseJobPayload(queue, job.data), job);
+          } finally {
+            lease.stop();
+          }
         },
       ),
     );
   }
   return ids;
 }
+
+interface LeaseSettings {
+  schema: string;
+  seconds: number;
+  db: PgBoss.Db;
+  /** Set once the queue has stopped (its connection may be closed): renewals end quietly. */
+  stopped: boolean;
+  onError: (error: Error) => void;
+}
+
+const leases = new WeakMap<PgBoss, LeaseSettings>();
+
+/**
+ * Keeps a running job claimed only as long as its worker lives. pg-boss 10 has no keep-alive: it
+ * expires an active job when `started_on + expire_in` has passed, and expire_in (the queue's
+ * expireInSeconds) must cover the longest live attempt, since it is also the handler's time limit
+ * in this process. So a dead worker's scan used to wait out the whole five minutes. Instead, the
+ * attempt's started_on is moved forward while the handler runs, to `lease` seconds before its
+ * expiry: a worker that dies stops moving it and maintenance retries the job within the lease.
+ * started_on rather than expire_in, because pg-boss copies expire_in into a retried job (the
+ * next worker's time limit) but sets started_on afresh when a worker fetches it. Renewals stop
+ * at the queue's time limit, where pg-boss fails a stuck attempt itself, and match this attempt
+ * only (retry_count), never a later one. The first renewal is awaited, so a job is leased before
+ * any work starts.
+ */
+async function keepLease(
+  boss: PgBoss,
+  queue: QueueName,
+  job: PgBoss.JobWithMetadata<unknown>,
+): Promise<{ stop(): void }> {
+  const lease = leases.get(boss);
+  if (!lease) return { stop: () => undefined };
+  const limitMs = (job as { expireInSeconds?: number }).expireInSeconds! * 1000;
+  const started = Date.now();
+  const sql = `update ${quoteIdent(lease.schema)}.job
+     set started_on = now() - expire_in + make_interval(secs => $3::double precision)
+     where name = $1 and id = $2::uuid and state = 'active' and retry_count = $4`;
+  let renewing: Promise<void> | undefined;
+  const renew = () => {
+    if (renewing || lease.stopped) return renewing;
+    if (Date.now() - started + lease.seconds * 1000 >= limitMs) {
+      clearInterval(timer);
+      return undefined;
+    }
+    renewing = lease.db
+      .executeSql(sql, [queue, job.id, lease.seconds, job.retryCount])
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (!lease.stopped)
+            lease.onError(error instanceof Error ? error : new Error(String(error)));
+        },
+      )
+      .finally(() => {
+        renewing = undefined;
+      });
+    return renewing;
+  };
+  const timer = setInterval(renew, (lease.seconds * 1000) / 4);
+  timer.unref();
+  await renew();
+  return { stop: () => clearInterval(timer) };
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;

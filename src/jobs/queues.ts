@@ -53,8 +53,9 @@ interface RetryPolicy {
   retryDelay: number;
   retryBackoff: boolean;
   /**
-   * An active job older than this is taken as dead (its worker crashed or was killed) and
-   * retried, so no scan stays "running" forever.
+   * The longest one attempt may run: pg-boss then fails it (and retries it if attempts remain),
+   * so no scan stays "running" forever. A worker that dies is noticed much sooner, when the
+   * job's lease runs out (keepLease in src/jobs/boss.ts).
    */
   expireInSeconds: number;
 }
@@ -70,8 +71,9 @@ export const jobs = {
   'scan-page': {
     payload: ScanPagePayload,
     jobId: (payload: ScanPagePayload) => payload.scanId,
-    // A page scan has a 60 s budget plus screenshots; five minutes means its worker is gone.
-    retry: { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 },
+    // A page scan has a 60 s budget plus screenshots; five minutes means it is stuck. Retries
+    // follow a browser crash or a dead worker, so they come soon (5-10 s, then 10-20 s).
+    retry: { retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
   },
   'audit-site': {
     payload: AuditSitePayload,

@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import { summarizeScan, type AiEndpoint } from '../ai/summary.js';
 import type { AppDb } from '../db/client.js';
 import {
+  BrowserCrashError,
   PageLoadError,
   ScanTimeoutError,
   UrlSafetyError,
@@ -58,10 +59,11 @@ export interface ScanPageOutcome {
  * request arrives through the row too, since the worker may be on another machine than the server
  * that took it; it aborts the scan's signal, which frees the tab.
  *
- * Failures that another attempt cannot fix (refused or unreachable address, page budget spent)
- * end the scan as failed at once; others (browser crash, database hiccup) throw so pg-boss
- * retries, and the last attempt records its reason. A worker that dies mid-scan is handled by
- * src/jobs/scan-recovery.ts.
+ * Failures that another attempt cannot fix (refused or unreachable address, HTTP error, page
+ * budget spent) end the scan as failed at once; others (a crash of the tab or of Chromium, a
+ * database hiccup) throw so pg-boss retries, and the last attempt records its reason. A worker
+ * that dies mid-scan loses its job's lease (src/jobs/boss.ts) and pg-boss retries the job
+ * elsewhere; src/jobs/scan-recovery.ts ends the scans that run out of attempts that way.
  */
 export function createScanPageHandler(options: ScanPageHandlerOptions) {
   const { db } = options;
@@ -108,6 +110,11 @@ export function createScanPageHandler(options: ScanPageHandlerOptions) {
   };
 }
 
+/**
+ * The page's own failures, which another attempt would meet again. A crashed tab or browser
+ * (BrowserCrashError) is not one of them: Chromium dies for reasons of its own (memory pressure,
+ * an OOM kill, a restart), and the next attempt gets a fresh one.
+ */
 export function isPermanent(error: unknown): boolean {
   return (
     error instanceof UrlSafetyError ||
@@ -117,8 +124,8 @@ export function isPermanent(error: unknown): boolean {
 }
 
 export function failureReason(error: unknown): string {
-  if (isPermanent(error)) return (error as Error).message;
-  // Anything else is ours (browser, database); its details stay in the worker's log.
+  if (isPermanent(error) || error instanceof BrowserCrashError) return (error as Error).message;
+  // Anything else is ours (database, queue); its details stay in the worker's log.
   return 'The scan stopped because of an internal error.';
 }
 

@@ -11,7 +11,13 @@ export {
   PoolClosedError,
   type PagePoolOptions,
 } from './browser-pool.js';
-export { scanPage, scanDefaults, PageLoadError, ScanTimeoutError } from './scan-page.js';
+export {
+  scanPage,
+  scanDefaults,
+  BrowserCrashError,
+  PageLoadError,
+  ScanTimeoutError,
+} from './scan-page.js';
 export { takeScreenshots, defaultScreenshotLimits, type ScreenshotLimits } from './screenshots.js';
 export {
   engines,

@@ -4,7 +4,7 @@ import { createSharedPagePool, sharedBrowserEndpoint } from '../../test/support/
 import { startStaticServer, type TestServer } from '../../test/support/static-server.js';
 import { fixtureSiteRoot } from '../../test/scanner/expectations.js';
 import { PageScanResult, RawScanResult } from '../contract/index.js';
-import { PageLoadError, scanPage } from './scan-page.js';
+import { BrowserCrashError, PageLoadError, scanPage } from './scan-page.js';
 import type { PagePool, ScanProgressEvent } from './types.js';
 import { UrlSafetyError } from './url-safety.js';
 
@@ -147,7 +147,7 @@ describe('scanPage', () => {
           })();
         },
       });
-      await expect(scan).rejects.toBeInstanceOf(PageLoadError);
+      await expect(scan).rejects.toBeInstanceOf(BrowserCrashError);
       await expect(scan).rejects.toThrow('crashed');
       await expect.poll(() => pool.stats()).toEqual(allIdle);
       const next = await scanPage(pool, `${site.url}/clean.html`, { ...local, engines: ['axe'] });

@@ -39,6 +39,14 @@ export class PageLoadError extends Error {
   override name = 'PageLoadError';
 }
 
+/**
+ * The browser went away under the scan: its tab's renderer crashed, or Chromium crashed, was
+ * killed or lost its connection. Not the page's fault as far as we can tell, so worth another try.
+ */
+export class BrowserCrashError extends Error {
+  override name = 'BrowserCrashError';
+}
+
 /** The whole-page budget (`timeoutMs`) ran out. */
 export class ScanTimeoutError extends Error {
   override name = 'TimeoutError';
@@ -61,6 +69,7 @@ interface ScanState {
   cdp?: CDPSession;
   guard?: RequestGuard;
   onCrash?: () => void;
+  onDisconnect?: () => void;
   finalUrl: string;
   title: string;
   times: ProcessingTimes;
@@ -73,7 +82,8 @@ interface ScanState {
 /**
  * Scans one page: one navigation, then every selected engine on that same page (each with its own
  * timeout; a failing engine is recorded and the others still count), screenshots, analysis.
- * Rejects with UrlSafetyError, PageLoadError, ScanTimeoutError, or the abort reason.
+ * Rejects with UrlSafetyError, PageLoadError, BrowserCrashError, ScanTimeoutError, or the abort
+ * reason.
  */
 export async function scanPage(
   pool: PagePool,
@@ -129,8 +139,10 @@ async function prepareTab(state: ScanState): Promise<void> {
   // A crashed renderer answers nothing; without this every engine would wait for its timeout.
   const crashed = new AbortController();
   state.onCrash = () =>
-    crashed.abort(new PageLoadError('The page crashed its browser tab (out of memory?).'));
+    crashed.abort(new BrowserCrashError('The page crashed its browser tab (out of memory?).'));
+  state.onDisconnect = () => crashed.abort(browserGone());
   page.once('error', state.onCrash);
+  state.browser!.once('disconnected', state.onDisconnect);
   state.signal = AbortSignal.any([state.signal, crashed.signal]);
   await page.setViewport(scanDefaults.viewport);
   // Engines are injected as page scripts; a strict Content-Security-Policy must not stop them.
@@ -148,7 +160,10 @@ async function navigate(state: ScanState): Promise<void> {
   } catch (error) {
     const refused = state.guard?.blocked.find((request) => request.navigation);
     if (refused) throw new PageLoadError(refused.message);
-    throw new PageLoadError(`Could not load ${state.url.href}: ${messageOf(error)}`);
+    // "Navigating frame was detached" from a dead browser is not the page failing to load.
+    throw (
+      crashOf(state) ?? new PageLoadError(`Could not load ${state.url.href}: ${messageOf(error)}`)
+    );
   } finally {
     state.times.load = elapsed(started);
   }
@@ -214,6 +229,8 @@ async function runEngines(state: ScanState): Promise<void> {
       state.engineVersions[id] = run.version;
     } catch (error) {
       throwIfAborted(state.signal);
+      const crash = crashOf(state);
+      if (crash) throw crash;
       state.engineErrors[id] = messageOf(error);
       state.raw[id] = engine.failed(messageOf(error));
       state.engineVersions[id] = engine.version;
@@ -240,8 +257,9 @@ async function captureScreenshots(state: ScanState): Promise<void> {
 /** Each part is bounded: on a crashed tab these calls may never be answered. */
 async function cleanUp(state: ScanState): Promise<void> {
   if (state.onCrash) state.page?.off('error', state.onCrash);
+  if (state.onDisconnect) state.browser?.off('disconnected', state.onDisconnect);
   // A crashed tab answers nothing; the pool throws it away.
-  if (state.signal.aborted && state.signal.reason instanceof PageLoadError) return;
+  if (crashOf(state)) return;
   const bounded = (work: Promise<unknown> | undefined) =>
     work && withTimeout(work, cleanupTimeoutMs, 'cleanup timed out').catch(() => undefined);
   // An abort can land while an engine loops in the page; the tab reset needs it stopped first.
@@ -305,7 +323,25 @@ function safetyOptions(options: ScanOptions): UrlSafetyOptions {
 /** Runs one step, but stops waiting for it as soon as the scan is aborted or out of time. */
 async function step(state: ScanState, run: (state: ScanState) => Promise<void>): Promise<void> {
   throwIfAborted(state.signal);
-  await untilAborted(run(state), state.signal);
+  try {
+    await untilAborted(run(state), state.signal);
+  } catch (error) {
+    // A dead browser fails whatever call was in flight ("Target closed", "Session closed"...).
+    throw crashOf(state) ?? error;
+  }
+}
+
+/** The crash that ended this scan's tab or browser, if one did. */
+function crashOf(state: ScanState): BrowserCrashError | undefined {
+  if (state.signal.reason instanceof BrowserCrashError) return state.signal.reason;
+  if (state.browser && !state.browser.connected) return browserGone();
+  return undefined;
+}
+
+function browserGone(): BrowserCrashError {
+  return new BrowserCrashError(
+    'The browser stopped during the scan (crashed, killed or disconnected).',
+  );
 }
 
 function startBudget(state: ScanState, timeoutMs: number): { stop(): void } {

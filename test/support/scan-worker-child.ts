@@ -1,7 +1,9 @@
 /**
  * A scan worker in a process of its own, for tests that kill one mid-scan (SIGKILL: no cleanup
  * runs). Works on the test schema `argv[2]` of TEST_DATABASE_URL with pg-boss schema `argv[3]`,
- * on tabs of the shared test browser `argv[4]`. Prints "ready" once it takes jobs.
+ * on `argv[5]` tabs (default 1) of the shared test browser `argv[4]`. Queue timings are the
+ * test's fast ones, or the service's own with `argv[6]` = "defaults". Prints "ready" once it
+ * takes jobs.
  */
 import { openDatabase } from '../../src/db/client.js';
 import { createQueue } from '../../src/jobs/boss.js';
@@ -9,7 +11,8 @@ import { startScanWorker } from '../../src/jobs/scan-worker.js';
 import { createPagePool } from '../../src/scanner/index.js';
 import { fastExpiry } from './scan-worker-queue.js';
 
-const [schema, bossSchema, browserWSEndpoint] = process.argv.slice(2);
+const [schema, bossSchema, browserWSEndpoint, tabs = '1', timings = 'fast'] = process.argv.slice(2);
+const concurrency = Number(tabs);
 if (!schema || !bossSchema || !browserWSEndpoint || !process.env.TEST_DATABASE_URL) {
   throw new Error('usage: TEST_DATABASE_URL=... scan-worker-child.ts <schema> <bossSchema> <ws>');
 }
@@ -17,13 +20,16 @@ const database = await openDatabase(
   { dataDir: 'memory://', databaseUrl: process.env.TEST_DATABASE_URL },
   { schema, migrate: false, maxConnections: 2 },
 );
-const boss = await createQueue(database, { schema: bossSchema, ...fastExpiry });
-const pool = createPagePool({ size: 1, browserWSEndpoint });
+const boss = await createQueue(database, {
+  schema: bossSchema,
+  ...(timings === 'defaults' ? {} : fastExpiry),
+});
+const pool = createPagePool({ size: concurrency, browserWSEndpoint });
 await startScanWorker({
   database,
   boss,
   pool,
-  concurrency: 1,
+  concurrency,
   allowPrivateTargets: true,
   bossSchema,
   pollingIntervalSeconds: 0.5,

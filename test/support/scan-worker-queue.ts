@@ -1,10 +1,12 @@
 import type { CreateQueueOptions } from '../../src/jobs/boss.js';
 
 /**
- * Queue settings for worker-death tests: a dead worker's job expires after 4 s (not 5 minutes)
- * and maintenance looks every second, so the retry comes within seconds.
+ * Queue settings for worker-death tests: a dead worker's lease runs out after 2 s (not 20 s) and
+ * maintenance looks every second, so the retry comes within seconds. A live worker keeps renewing
+ * its lease, so its long scans are not taken from it.
  */
 export const fastExpiry: CreateQueueOptions = {
   maintenanceIntervalSeconds: 1,
-  retry: { 'scan-page': { retryDelay: 1, expireInSeconds: 4 } },
+  leaseSeconds: 2,
+  retry: { 'scan-page': { retryDelay: 1 } },
 };
