@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { engineIds, impacts, type EngineId, type Impact } from '../contract/index.js';
-import type { UrlSafetyOptions } from '../scanner/url-safety.js';
+import type { UrlSafetyOptions } from '../scanner/index.js';
 
 export const formats = ['pretty', 'json', 'sarif', 'junit', 'csv', 'markdown'] as const;
 export type Format = (typeof formats)[number];

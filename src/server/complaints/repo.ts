@@ -9,3 +9,6 @@ export async function insertComplaint(db: AppDb, values: NewComplaint) {
   const [row] = await db.insert(complaints).values(values).returning({ id: complaints.id });
   return row!;
 }
+
+/** The vocabularies of the complaints table, for the service's types. */
+export type { ComplaintEntry, complaintPriorities, complaintTypes } from '../../db/schema/index.js';

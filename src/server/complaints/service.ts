@@ -5,7 +5,7 @@ import type {
   SubmitComplaintRequest,
 } from '../../contract/index.js';
 import type { AppDb } from '../../db/client.js';
-import type { ComplaintEntry, complaintPriorities, complaintTypes } from '../../db/schema/index.js';
+import type { ComplaintEntry, complaintPriorities, complaintTypes } from './repo.js';
 import type { Mailer } from '../../email/mailer.js';
 import * as domains from '../domains/service.js';
 import { NotFoundError } from '../http-errors.js';

@@ -1,11 +1,12 @@
 import { Button } from '../../../components/ui/button';
+import { googleSignInHref } from '../api/google';
 
 /** A full-page trip to the identity provider (spec §7: GET /api/auth/google/initiate). */
 export function GoogleButton() {
   return (
     <>
       <Button asChild variant="outline" className="w-full">
-        <a href="/api/auth/google/initiate">Continue with Google</a>
+        <a href={googleSignInHref}>Continue with Google</a>
       </Button>
       <div className="my-6 flex items-center gap-3 text-sm text-slate-700">
         <span aria-hidden="true" className="h-px flex-1 bg-slate-300" />
