@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { domains, subscriptions } from '../src/db/schema/index.js';
+import { domains, subscriptions } from '#db/schema/index.js';
 import { latestEmail, signUp, strongPassword, uniqueEmail } from './support/accounts.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
 

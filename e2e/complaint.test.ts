@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Issue } from '../src/contract/finding.js';
-import { complaints, domains, scans, users } from '../src/db/schema/index.js';
-import { scanPage } from '../src/scanner/scan-page.js';
-import type { PagePool } from '../src/scanner/types.js';
+import type { Issue } from '#contract/finding.js';
+import { complaints, domains, scans, users } from '#db/schema/index.js';
+import { scanPage } from '#scanner/scan-page.js';
+import type { PagePool } from '#scanner/types.js';
 import { latestEmail } from './support/accounts.js';
 import { screenshot, useWebApp } from './support/web-app.js';
 

@@ -1,6 +1,6 @@
-import type { Issue } from '../src/contract/finding.js';
-import type { PagePool } from '../src/scanner/types.js';
-import { scanPage } from '../src/scanner/scan-page.js';
+import type { Issue } from '#contract/finding.js';
+import type { PagePool } from '#scanner/types.js';
+import { scanPage } from '#scanner/scan-page.js';
 import { TestBrowser } from '../test/support/auth.js';
 import { eventually } from '../test/support/service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
-import { domains, scans } from '../src/db/schema/index.js';
+import { domains, scans } from '#db/schema/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signUp, uniqueEmail } from './support/accounts.js';
 import { blockingAxeViolations } from './support/axe.js';

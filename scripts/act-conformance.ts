@@ -15,19 +15,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
-import { toBaseline } from '../src/scanner/act/baseline.js';
-import {
-  actCorpusDir,
-  describeCorpus,
-  isApproved,
-  loadActManifest,
-} from '../src/scanner/act/corpus.js';
-import { renderActReport } from '../src/scanner/act/report.js';
-import type { ActCaseResult, StoredActScan } from '../src/scanner/act/runner.js';
-import { rescoreStoredScan, runActCases, storedScan } from '../src/scanner/act/runner.js';
-import { scoreRules, summarize } from '../src/scanner/act/scoring.js';
-import { actSources } from '../src/scanner/act/outcome.js';
-import { createPagePool } from '../src/scanner/browser-pool.js';
+import { toBaseline } from '#scanner/act/baseline.js';
+import { actCorpusDir, describeCorpus, isApproved, loadActManifest } from '#scanner/act/corpus.js';
+import { renderActReport } from '#scanner/act/report.js';
+import type { ActCaseResult, StoredActScan } from '#scanner/act/runner.js';
+import { rescoreStoredScan, runActCases, storedScan } from '#scanner/act/runner.js';
+import { scoreRules, summarize } from '#scanner/act/scoring.js';
+import { actSources } from '#scanner/act/outcome.js';
+import { createPagePool } from '#scanner/browser-pool.js';
 import { findSharedDir } from '../test/support/shared-dir.js';
 import { startStaticServer } from '../test/support/static-server.js';
 

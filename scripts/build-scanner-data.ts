@@ -19,7 +19,7 @@ import {
   htmlcsKeyRows,
   namedKeyTitles,
   pageLevelKeys,
-} from '../src/scanner/analysis/rule-key-tables.js';
+} from '#scanner/analysis/rule-key-tables.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const sharedArg = process.argv.indexOf('--shared');

@@ -8,10 +8,10 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RawScanResult } from '../src/contract/index.js';
-import { launchChromium } from '../src/scanner/browser-launch.js';
-import { engines, engineRunOrder } from '../src/scanner/engines/registry.js';
-import type { RawParts } from '../src/scanner/engines/engine.js';
+import type { RawScanResult } from '#contract/index.js';
+import { launchChromium } from '#scanner/browser-launch.js';
+import { engines, engineRunOrder } from '#scanner/engines/registry.js';
+import type { RawParts } from '#scanner/engines/engine.js';
 import { startStaticServer } from '../test/support/static-server.js';
 
 const dir = fileURLToPath(new URL('../src/scanner/analysis/__fixtures__/', import.meta.url));

@@ -26,12 +26,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
-import { createQueue } from '../src/jobs/boss.js';
-import { startScanWorker } from '../src/jobs/scan-worker.js';
-import { createPagePool, findChromium } from '../src/scanner/index.js';
-import { buildApp } from '../src/server/app.js';
+import { loadConfig } from '#config';
+import { openDatabase } from '#db/client.js';
+import { createQueue } from '#jobs/boss.js';
+import { startScanWorker } from '#jobs/scan-worker.js';
+import { createPagePool, findChromium } from '#scanner';
+import { buildApp } from '#server/app.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const webRoot = join(root, 'dist/web');

@@ -1,9 +1,9 @@
-import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/client.js';
-import { createQueue, type PgBoss } from './jobs/boss.js';
-import { startMonitoring, stopMonitoringSchedule, type MonitoringWorker } from './jobs/monitor.js';
-import { startScanWorker, type ScanWorker } from './jobs/scan-worker.js';
-import { createPagePool, findChromium, type PagePool } from './scanner/index.js';
+import type { Config } from '#config';
+import { openDatabase, type Database } from '#db/client.js';
+import { createQueue, type PgBoss } from '#jobs/boss.js';
+import { startMonitoring, stopMonitoringSchedule, type MonitoringWorker } from '#jobs/monitor.js';
+import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
+import { createPagePool, findChromium, type PagePool } from '#scanner';
 
 /**
  * What a server or worker process runs on: the database (migrated on open), the job queue, and,

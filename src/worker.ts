@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from './config.js';
-import { closeOnSignals, startRuntime } from './runtime.js';
+import { ConfigError, loadConfig } from '#config';
+import { closeOnSignals, startRuntime } from '#runtime';
 
 /**
  * `npm run worker`: a scan worker without HTTP. Point several of them (on any machines) at one

@@ -272,20 +272,24 @@ export function writePa11yCiConfig(workDir: string, urls: string[], concurrency:
 }
 
 /**
- * The CLI as a published package runs it: compiled JavaScript (bin/conformly.js prefers dist/).
+ * The CLI as a published package runs it: one bundled file (bin/conformly.js prefers dist/).
  * Built into a temporary folder so this checkout's dist/ (and everyone's tests) stay untouched.
  */
 export function buildConformly(workDir: string): string {
   const root = join(workDir, 'conformly-built');
   mkdirSync(join(root, 'bin'), { recursive: true });
+  // The same bundle `npm run build:cli` makes (package.json), written to the temporary folder.
   execFileSync(
     process.execPath,
     [
-      join(repoDir, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      join(repoDir, 'tsconfig.build.json'),
-      '--outDir',
-      join(root, 'dist'),
+      join(repoDir, 'node_modules/esbuild/bin/esbuild'),
+      'src/cli/main.ts',
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--target=node20',
+      '--packages=external',
+      `--outfile=${join(root, 'dist/cli/main.js')}`,
     ],
     { cwd: repoDir, stdio: 'inherit' },
   );

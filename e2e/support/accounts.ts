@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { outboxEmails } from '../../src/db/schema/index.js';
-import type { Database } from '../../src/db/client.js';
+import { outboxEmails } from '#db/schema/index.js';
+import type { Database } from '#db/client.js';
 
 export const strongPassword = 'Correct-Horse1!';
 

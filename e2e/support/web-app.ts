@@ -2,7 +2,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { findChromium } from '../../src/scanner/chromium-path.js';
+import { findChromium } from '#scanner/chromium-path.js';
 import { startTestService, type TestService } from '../../test/support/service.js';
 
 export const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));

@@ -1,4 +1,4 @@
-import type { EngineId, Impact, Issue, IssueSummary } from '../contract/index.js';
+import type { EngineId, Impact, Issue, IssueSummary } from '#contract/index.js';
 
 /** An OpenAI-compatible chat-completions endpoint (config AI_BASE_URL, AI_API_KEY, AI_MODEL). */
 export interface AiEndpoint {

@@ -12,7 +12,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageScanResult } from '../contract/index.js';
+import { PageScanResult } from '#contract/index.js';
 import { startStaticServer, type TestServer } from '../../test/support/static-server.js';
 
 const bin = fileURLToPath(new URL('../../bin/conformly.js', import.meta.url));

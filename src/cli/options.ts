@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { engineIds, impacts, type EngineId, type Impact } from '../contract/index.js';
-import type { UrlSafetyOptions } from '../scanner/index.js';
+import { engineIds, impacts, type EngineId, type Impact } from '#contract/index.js';
+import type { UrlSafetyOptions } from '#scanner';
 
 export const formats = ['pretty', 'json', 'sarif', 'junit', 'csv', 'markdown'] as const;
 export type Format = (typeof formats)[number];

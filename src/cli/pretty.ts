@@ -1,8 +1,8 @@
 import Table from 'cli-table3';
 import { createColors } from 'picocolors';
-import type { Impact } from '../contract/index.js';
-import type { ReportModel } from '../reports/model.js';
-import { reportedIssues, type ScanFormatOptions } from '../reports/scan-issues.js';
+import type { Impact } from '#contract/index.js';
+import type { ReportModel } from '#reports/model.js';
+import { reportedIssues, type ScanFormatOptions } from '#reports/scan-issues.js';
 
 export interface PrettyOptions extends ScanFormatOptions {
   /** Colour the output (only when writing to a terminal). */

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { PageScanResult } from '../contract/index.js';
+import type { PageScanResult } from '#contract/index.js';
 
 /** Where the CLI tells the person what is happening; never stdout, which carries the results. */
 export interface Progress {

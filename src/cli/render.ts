@@ -1,11 +1,11 @@
-import type { FindingKind, PageScanResult } from '../contract/index.js';
-import { toCsv } from '../reports/csv.js';
-import { toJson } from '../reports/json.js';
-import { toJunit } from '../reports/junit.js';
-import { toMarkdown } from '../reports/markdown.js';
-import { reportModelOf } from '../reports/model.js';
-import { toSarif } from '../reports/sarif.js';
-import type { PageFailure } from '../reports/scan-issues.js';
+import type { FindingKind, PageScanResult } from '#contract/index.js';
+import { toCsv } from '#reports/csv.js';
+import { toJson } from '#reports/json.js';
+import { toJunit } from '#reports/junit.js';
+import { toMarkdown } from '#reports/markdown.js';
+import { reportModelOf } from '#reports/model.js';
+import { toSarif } from '#reports/sarif.js';
+import type { PageFailure } from '#reports/scan-issues.js';
 import type { Format } from './options.js';
 import { toPretty } from './pretty.js';
 

@@ -1,6 +1,6 @@
-import type { PageScanResult } from '../contract/index.js';
-import type { PageFailure } from '../reports/scan-issues.js';
-import { scanPage, type PagePool, type ScanOptions } from '../scanner/index.js';
+import type { PageScanResult } from '#contract/index.js';
+import type { PageFailure } from '#reports/scan-issues.js';
+import { scanPage, type PagePool, type ScanOptions } from '#scanner';
 import type { Progress } from './progress.js';
 
 export interface ScanOutcome {

@@ -3,8 +3,8 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../test/support/db.js';
 import { startSmtpSink, type SmtpSink } from '../../test/support/smtp-sink.js';
-import type { Database } from '../db/client.js';
-import { outboxEmails } from '../db/schema/index.js';
+import type { Database } from '#db/client.js';
+import { outboxEmails } from '#db/schema/index.js';
 import { createMailer } from './mailer.js';
 
 /** Delivery over real SMTP on 127.0.0.1, and the outbox when no SMTP server is configured. */

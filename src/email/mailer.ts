@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { AppDb } from '../db/client.js';
-import { outboxEmails } from '../db/schema/index.js';
+import type { AppDb } from '#db/client.js';
+import { outboxEmails } from '#db/schema/index.js';
 
 /**
  * E-mail delivery. Every message is written to the outbox table first; with SMTP_URL set it is

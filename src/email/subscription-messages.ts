@@ -1,4 +1,4 @@
-import { complianceShield } from '../contract/index.js';
+import { complianceShield } from '#contract/index.js';
 import type { EmailMessage } from './mailer.js';
 
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });

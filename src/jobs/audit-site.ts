@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import type PgBoss from 'pg-boss';
-import type { AppDb } from '../db/client.js';
+import type { AppDb } from '#db/client.js';
 import {
   claimAudit,
   finishAudit,
@@ -9,14 +9,14 @@ import {
   markPageRunning,
   readAuditStatus,
   storePageResult,
-} from '../db/stores/audits.js';
+} from '#db/stores/audits.js';
 import {
   BrowserCrashError,
   countEngineRaw,
   scanPage,
   type PagePool,
   type ScanOptions,
-} from '../scanner/index.js';
+} from '#scanner';
 import { jobs, type AuditSitePayload } from './queues.js';
 import { failureReason, isPermanent } from './scan-page.js';
 

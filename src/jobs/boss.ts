@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { Database } from '../db/client.js';
+import type { Database } from '#db/client.js';
 import { jobs, parseJobPayload, queueNames, type JobPayload, type QueueName } from './queues.js';
 
 export type { PgBoss };

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/support/service.js';
-import { loadConfig } from '../config.js';
-import { domains, scans, users } from '../db/schema/index.js';
-import { startRuntime } from '../runtime.js';
+import { loadConfig } from '#config';
+import { domains, scans, users } from '#db/schema/index.js';
+import { startRuntime } from '#runtime';
 import { sendJob } from './boss.js';
 
 /**

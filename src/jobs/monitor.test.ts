@@ -2,9 +2,9 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { databaseTargets, uniqueSchemaName } from '../../test/support/db.js';
 import { eventually, startTestService, type TestService } from '../../test/support/service.js';
-import { PublicStatusResponse } from '../contract/index.js';
-import type { AppDb, Database } from '../db/client.js';
-import { domains, scans, subscriptions, users, type DomainStatus } from '../db/schema/index.js';
+import { PublicStatusResponse } from '#contract/index.js';
+import type { AppDb, Database } from '#db/client.js';
+import { domains, scans, subscriptions, users, type DomainStatus } from '#db/schema/index.js';
 import { createQueue, type PgBoss } from './boss.js';
 import { queueDueMonitoringScans, type MonitorOptions } from './monitor.js';
 

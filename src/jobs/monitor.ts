@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
-import type { AppDb, Database } from '../db/client.js';
-import { claimDueDomain, listDueDomains } from '../db/stores/domains.js';
-import { insertScan } from '../db/stores/scans.js';
+import type { AppDb, Database } from '#db/client.js';
+import { claimDueDomain, listDueDomains } from '#db/stores/domains.js';
+import { insertScan } from '#db/stores/scans.js';
 import { workJobs } from './boss.js';
 import type { QueueName } from './queues.js';
 import { queueScan } from './scan-queue.js';

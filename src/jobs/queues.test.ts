@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, uniqueSchemaName } from '../../test/support/db.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '#db/client.js';
 import { createQueue, sendJob, workJobs, type PgBoss } from './boss.js';
 import { InvalidJobPayloadError, type ScanPagePayload } from './queues.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EngineId, maxAuditPages, maxAuditPagesMessage } from '../contract/index.js';
+import { EngineId, maxAuditPages, maxAuditPagesMessage } from '#contract/index.js';
 
 /**
  * The background jobs of the service: their names, the payload each accepts, and how pg-boss

@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
-import { summarizeScan, type AiEndpoint } from '../ai/summary.js';
-import type { AppDb } from '../db/client.js';
+import { summarizeScan, type AiEndpoint } from '#ai/summary.js';
+import type { AppDb } from '#db/client.js';
 import {
   BrowserCrashError,
   PageLoadError,
@@ -9,7 +9,7 @@ import {
   scanPage,
   type PagePool,
   type ScanProgressEvent,
-} from '../scanner/index.js';
+} from '#scanner';
 import {
   logEntry,
   markFailed,
@@ -19,7 +19,7 @@ import {
   storeResult,
   writeProgress,
   type ProgressUpdate,
-} from '../db/stores/scans.js';
+} from '#db/stores/scans.js';
 import type { ScanPagePayload } from './queues.js';
 
 export interface ScanPageHandlerOptions {

@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
-import type { AppDb } from '../db/client.js';
-import { insertScan, setScanJob, type NewScan, type ScanRecord } from '../db/stores/scans.js';
+import type { AppDb } from '#db/client.js';
+import { insertScan, setScanJob, type NewScan, type ScanRecord } from '#db/stores/scans.js';
 import { sendJob } from './boss.js';
 
 /**

@@ -1,8 +1,8 @@
 import type PgBoss from 'pg-boss';
-import type { Database } from '../db/client.js';
-import { finishAudit, listAuditsWithoutJob } from '../db/stores/audits.js';
-import { listActiveJobIds } from '../db/stores/boss-jobs.js';
-import { failScansWithoutJob, requeueScans } from '../db/stores/scans.js';
+import type { Database } from '#db/client.js';
+import { finishAudit, listAuditsWithoutJob } from '#db/stores/audits.js';
+import { listActiveJobIds } from '#db/stores/boss-jobs.js';
+import { failScansWithoutJob, requeueScans } from '#db/stores/scans.js';
 
 /**
  * Scans whose worker died. pg-boss notices a dead worker's job when it expires

@@ -6,9 +6,9 @@ import { createSharedPagePool, sharedBrowserEndpoint } from '../../test/support/
 import { openTestPglite } from '../../test/support/db.js';
 import { eventually } from '../../test/support/service.js';
 import { startServer, type TestServer } from '../../test/support/static-server.js';
-import type { Database } from '../db/client.js';
-import { scans } from '../db/schema/index.js';
-import { createPagePool, type PagePool } from '../scanner/index.js';
+import type { Database } from '#db/client.js';
+import { scans } from '#db/schema/index.js';
+import { createPagePool, type PagePool } from '#scanner';
 import { createQueue, sendJob, type PgBoss } from './boss.js';
 import { startScanWorker, type ScanWorker } from './scan-worker.js';
 

@@ -8,8 +8,8 @@ import { openTestPostgres, testDatabaseUrl, uniqueSchemaName } from '../../test/
 import { fastExpiry } from '../../test/support/scan-worker-queue.js';
 import { slowPage } from '../../test/support/service.js';
 import { startServer, type TestServer } from '../../test/support/static-server.js';
-import type { Database } from '../db/client.js';
-import { issues, scans } from '../db/schema/index.js';
+import type { Database } from '#db/client.js';
+import { issues, scans } from '#db/schema/index.js';
 import { createQueue, sendJob, type PgBoss } from './boss.js';
 import { startScanWorker } from './scan-worker.js';
 

@@ -10,8 +10,8 @@ import { fastExpiry } from '../../test/support/scan-worker-queue.js';
 import { eventually } from '../../test/support/service.js';
 import { fixtureSiteRoot } from '../../test/scanner/expectations.js';
 import { startStaticServer, type TestServer } from '../../test/support/static-server.js';
-import type { Database } from '../db/client.js';
-import { scans } from '../db/schema/index.js';
+import type { Database } from '#db/client.js';
+import { scans } from '#db/schema/index.js';
 import { createQueue, sendJob, type PgBoss } from './boss.js';
 import { startScanWorker } from './scan-worker.js';
 

@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
-import type { AiEndpoint } from '../ai/summary.js';
-import type { Database } from '../db/client.js';
-import type { PagePool } from '../scanner/index.js';
+import type { AiEndpoint } from '#ai/summary.js';
+import type { Database } from '#db/client.js';
+import type { PagePool } from '#scanner';
 import { workJobs } from './boss.js';
 import { createAuditSiteHandler } from './audit-site.js';
 import { createScanPageHandler } from './scan-page.js';

@@ -1,5 +1,5 @@
 import { strToU8, zipSync, type Zippable } from 'fflate';
-import type { AuditPageResult, AuditSummaryTable, DetailedAnalysis } from '../contract/index.js';
+import type { AuditPageResult, AuditSummaryTable, DetailedAnalysis } from '#contract/index.js';
 
 /**
  * The raw data archive of a multi-page audit (spec: "a raw data archive (domain, size in KB, ZIP

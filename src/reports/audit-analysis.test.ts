@@ -1,6 +1,6 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import type { AuditPageResult } from '../contract/index.js';
+import type { AuditPageResult } from '#contract/index.js';
 import { buildAuditArchive } from './archive.js';
 import { buildDetailedAnalysis } from './audit-analysis.js';
 import { buildAuditSummaryTable } from './audit-summary.js';

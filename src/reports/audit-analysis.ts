@@ -4,7 +4,7 @@ import type {
   AuditTotals,
   DetailedAnalysis,
   PageAnalysis,
-} from '../contract/index.js';
+} from '#contract/index.js';
 import { auditTotals, engineIssueCount } from './audit-summary.js';
 import { escapeInline } from './markdown.js';
 

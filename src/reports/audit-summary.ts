@@ -1,12 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import escapeHtml from 'escape-html';
-import type {
-  AuditPageResult,
-  AuditSummaryTable,
-  AuditTotals,
-  EngineId,
-} from '../contract/index.js';
-import { countEngineRaw } from '../scanner/index.js';
+import type { AuditPageResult, AuditSummaryTable, AuditTotals, EngineId } from '#contract/index.js';
+import { countEngineRaw } from '#scanner';
 
 /**
  * The audit summary table of a multi-page audit (spec public-area §2, Smart scan): an overview

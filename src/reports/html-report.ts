@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import { impacts, type Issue } from '../contract/index.js';
+import { impacts, type Issue } from '#contract/index.js';
 import {
   bestPracticesOf,
   needsReviewOf,

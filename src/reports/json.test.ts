@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageScanResult } from '../contract/index.js';
+import { PageScanResult } from '#contract/index.js';
 import { allResults, imagesPage } from '../../test/fixtures/cli/page-scan-results.js';
 import { reportModelOf } from './model.js';
 import { toJson } from './json.js';

@@ -1,4 +1,4 @@
-import type { PageScanResult } from '../contract/index.js';
+import type { PageScanResult } from '#contract/index.js';
 import type { ReportModel } from './model.js';
 
 export interface JsonOptions {

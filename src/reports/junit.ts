@@ -1,5 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
-import type { Issue } from '../contract/index.js';
+import type { Issue } from '#contract/index.js';
 import type { ReportModel } from './model.js';
 import {
   engineAgreement,

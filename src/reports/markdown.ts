@@ -1,4 +1,4 @@
-import { impacts, type Issue } from '../contract/index.js';
+import { impacts, type Issue } from '#contract/index.js';
 import type { ReportModel } from './model.js';
 import { engineAgreement, reportedIssues, type ScanFormatOptions } from './scan-issues.js';
 

@@ -8,7 +8,7 @@ import {
   type RawScanResult,
   type Screenshot,
   type ScoreLabel,
-} from '../contract/index.js';
+} from '#contract/index.js';
 
 /**
  * Everything a document about one scan shows, built once, from the database for a stored scan

@@ -1,5 +1,5 @@
 import type * as Sarif from 'sarif';
-import type { Impact, Issue } from '../contract/index.js';
+import type { Impact, Issue } from '#contract/index.js';
 import type { ReportModel } from './model.js';
 import {
   engineAgreement,

@@ -1,4 +1,4 @@
-import { impacts, type FindingKind, type Impact, type Issue } from '../contract/index.js';
+import { impacts, type FindingKind, type Impact, type Issue } from '#contract/index.js';
 import type { ReportModel } from './model.js';
 
 /** What every scan-result format can be asked to include, beside the pages themselves. */

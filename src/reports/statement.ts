@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import { impacts } from '../contract/index.js';
+import { impacts } from '#contract/index.js';
 import { formatDate } from './html-report.js';
 import { needsReviewOf, reportStandard, type ReportModel } from './model.js';
 

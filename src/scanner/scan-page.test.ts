@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool, sharedBrowserEndpoint } from '../../test/support/browser.js';
 import { startStaticServer, type TestServer } from '../../test/support/static-server.js';
 import { fixtureSiteRoot } from '../../test/scanner/expectations.js';
-import { PageScanResult, RawScanResult } from '../contract/index.js';
+import { PageScanResult, RawScanResult } from '#contract/index.js';
 import { BrowserCrashError, PageLoadError, scanPage } from './scan-page.js';
 import type { PagePool, ScanProgressEvent } from './types.js';
 import { UrlSafetyError } from './url-safety.js';

@@ -10,7 +10,7 @@ import {
   type ProcessingTimes,
   type RawScanResult,
   type Screenshot,
-} from '../contract/index.js';
+} from '#contract/index.js';
 import { delay, throwIfAborted, untilAborted, withTimeout } from './abort.js';
 import { analyzeOutputs, type EngineOutputs } from './analysis/index.js';
 import type { AnyEngine } from './engines/engine.js';

@@ -1,5 +1,5 @@
 import type { Page, ScreenshotClip } from 'puppeteer-core';
-import type { Screenshot } from '../contract/index.js';
+import type { Screenshot } from '#contract/index.js';
 
 export interface ScreenshotLimits {
   /** Full-page shots stop here; a 30,000 px page would otherwise make a huge, useless image. */

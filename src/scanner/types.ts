@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { EngineId } from '../contract/index.js';
+import type { EngineId } from '#contract/index.js';
 import type { EngineRegistry } from './engines/registry.js';
 
 /** What a caller can set for one page scan. Every field has a working default. */

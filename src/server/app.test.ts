@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../test/support/db.js';
 import { testConfig } from '../../test/support/service.js';
-import type { Database } from '../db/client.js';
-import { createQueue, type PgBoss } from '../jobs/boss.js';
+import type { Database } from '#db/client.js';
+import { createQueue, type PgBoss } from '#jobs/boss.js';
 import { buildApp } from './app.js';
 
 let database: Database;

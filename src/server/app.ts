@@ -5,10 +5,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type PgBoss from 'pg-boss';
-import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
-import type { PagePool } from '../scanner/index.js';
-import { createMailer, type Mailer } from '../email/mailer.js';
+import type { Config } from '#config';
+import type { Database } from '#db/client.js';
+import type { PagePool } from '#scanner';
+import { createMailer, type Mailer } from '#email/mailer.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
 import { documentRoutes } from './documents/routes.js';

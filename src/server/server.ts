@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../config.js';
-import { closeOnSignals, startRuntime } from '../runtime.js';
+import { ConfigError, loadConfig } from '#config';
+import { closeOnSignals, startRuntime } from '#runtime';
 import { buildApp } from './app.js';
 
 /**

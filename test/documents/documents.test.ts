@@ -6,7 +6,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { marked } from 'marked';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogs } from '../../src/reports/vpat/catalog.js';
+import { catalogs } from '#reports/vpat/catalog.js';
 import { findSharedDir } from '../support/shared-dir.js';
 import {
   call,

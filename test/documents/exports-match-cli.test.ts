@@ -1,10 +1,10 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { render } from '../../src/cli/render.js';
-import type { Format } from '../../src/cli/options.js';
-import { PageScanResult, type RawScanResult } from '../../src/contract/index.js';
-import { csvColumns } from '../../src/reports/csv.js';
-import { analyzeRawResult } from '../../src/scanner/index.js';
+import { render } from '#cli/render.js';
+import type { Format } from '#cli/options.js';
+import { PageScanResult, type RawScanResult } from '#contract/index.js';
+import { csvColumns } from '#reports/csv.js';
+import { analyzeRawResult } from '#scanner';
 import {
   call,
   eventually,

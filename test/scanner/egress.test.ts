@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSharedPagePool } from '../support/browser.js';
 import { startServer, type TestServer } from '../support/static-server.js';
-import { scanPage } from '../../src/scanner/scan-page.js';
-import type { PagePool } from '../../src/scanner/types.js';
+import { scanPage } from '#scanner/scan-page.js';
+import type { PagePool } from '#scanner/types.js';
 
 let pool: PagePool;
 let site: TestServer;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineId, Finding } from '../../src/contract/index.js';
+import type { EngineId, Finding } from '#contract/index.js';
 import {
   builtInEngines,
   countEngineRaw,
@@ -7,7 +7,7 @@ import {
   scanPage,
   type Engine,
   type PagePool,
-} from '../../src/scanner/index.js';
+} from '#scanner';
 import { createSharedPagePool } from '../support/browser.js';
 import { startStaticServer, type TestServer } from '../support/static-server.js';
 import { fixtureSiteRoot } from './expectations.js';

@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import type { EngineId, FindingKind, Impact, PageScanResult } from '../../src/contract/index.js';
-import type { ScanOptions } from '../../src/scanner/types.js';
+import type { EngineId, FindingKind, Impact, PageScanResult } from '#contract/index.js';
+import type { ScanOptions } from '#scanner/types.js';
 
 export const fixtureSiteRoot = join(import.meta.dirname, '../fixtures/site');
 

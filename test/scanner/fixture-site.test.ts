@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageScanResult } from '../../src/contract/index.js';
-import { scanPage } from '../../src/scanner/scan-page.js';
-import type { PagePool } from '../../src/scanner/types.js';
+import { PageScanResult } from '#contract/index.js';
+import { scanPage } from '#scanner/scan-page.js';
+import type { PagePool } from '#scanner/types.js';
 import { createSharedPagePool } from '../support/browser.js';
 import { startStaticServer, type TestServer } from '../support/static-server.js';
 import { fixtureSiteRoot, issuesOnElements, loadExpectations } from './expectations.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { Database } from '../../src/db/client.js';
-import { createQueue, type PgBoss } from '../../src/jobs/boss.js';
-import { buildApp, type AppConfig, type AppDeps } from '../../src/server/app.js';
+import type { Database } from '#db/client.js';
+import { createQueue, type PgBoss } from '#jobs/boss.js';
+import { buildApp, type AppConfig, type AppDeps } from '#server/app.js';
 import { openTestPglite } from './db.js';
 
 /**

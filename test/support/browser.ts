@@ -12,8 +12,8 @@
  * processes) use `createPagePool()` without an endpoint so they own the browser they kill.
  */
 import { inject } from 'vitest';
-import { createPagePool, type PagePoolOptions } from '../../src/scanner/browser-pool.js';
-import type { PagePool } from '../../src/scanner/types.js';
+import { createPagePool, type PagePoolOptions } from '#scanner/browser-pool.js';
+import type { PagePool } from '#scanner/types.js';
 
 export function sharedBrowserEndpoint(): string {
   return inject('chromiumWsEndpoint');

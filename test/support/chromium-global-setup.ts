@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { launchChromium } from '../../src/scanner/browser-launch.js';
+import { launchChromium } from '#scanner/browser-launch.js';
 
 /**
  * Launches the one Chromium all test files share (see test/support/browser.ts) and hands its

@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../src/db/client.js';
-import { migrationsFolder } from '../../src/db/migrate.js';
-import { createQueue } from '../../src/jobs/boss.js';
+import { openDatabase } from '#db/client.js';
+import { migrationsFolder } from '#db/migrate.js';
+import { createQueue } from '#jobs/boss.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cacheDir = join(root, 'node_modules', '.cache', 'conformly');

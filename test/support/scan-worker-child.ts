@@ -5,10 +5,10 @@
  * test's fast ones, or the service's own with `argv[6]` = "defaults". Prints "ready" once it
  * takes jobs.
  */
-import { openDatabase } from '../../src/db/client.js';
-import { createQueue } from '../../src/jobs/boss.js';
-import { startScanWorker } from '../../src/jobs/scan-worker.js';
-import { createPagePool } from '../../src/scanner/index.js';
+import { openDatabase } from '#db/client.js';
+import { createQueue } from '#jobs/boss.js';
+import { startScanWorker } from '#jobs/scan-worker.js';
+import { createPagePool } from '#scanner';
 import { fastExpiry } from './scan-worker-queue.js';
 
 const [schema, bossSchema, browserWSEndpoint, tabs = '1', timings = 'fast'] = process.argv.slice(2);

@@ -1,4 +1,4 @@
-import type { CreateQueueOptions } from '../../src/jobs/boss.js';
+import type { CreateQueueOptions } from '#jobs/boss.js';
 
 /**
  * Queue settings for worker-death tests: a dead worker's lease runs out after 2 s (not 20 s) and

@@ -1,11 +1,11 @@
 import type { RequestListener } from 'node:http';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import type { Config } from '../../src/config.js';
-import type { Database } from '../../src/db/client.js';
-import { createQueue, type PgBoss } from '../../src/jobs/boss.js';
-import { startScanWorker, type ScanWorker } from '../../src/jobs/scan-worker.js';
-import type { PagePool } from '../../src/scanner/index.js';
-import { buildApp, type AppDeps } from '../../src/server/app.js';
+import type { Config } from '#config';
+import type { Database } from '#db/client.js';
+import { createQueue, type PgBoss } from '#jobs/boss.js';
+import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
+import type { PagePool } from '#scanner';
+import { buildApp, type AppDeps } from '#server/app.js';
 import { createSharedPagePool } from './browser.js';
 import { openTestPglite } from './db.js';
 import { fixtureSiteRoot } from '../scanner/expectations.js';

@@ -1,4 +1,4 @@
-import { discoverPages } from '../../scanner/index.js';
+import { discoverPages } from '#scanner';
 import { CliError, type ExitCode } from '../exit-codes.js';
 import { targetRules, type CommonOptions } from '../options.js';
 import { errorMessage } from '../scan-pages.js';

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import type { PageScanResult } from '../../contract/index.js';
-import { isAtLeast } from '../../reports/scan-issues.js';
+import type { PageScanResult } from '#contract/index.js';
+import { isAtLeast } from '#reports/scan-issues.js';
 import {
   assertPublicTarget,
   createPagePool,
@@ -8,7 +8,7 @@ import {
   normalizeTargetUrl,
   type PagePool,
   type ScanOptions,
-} from '../../scanner/index.js';
+} from '#scanner';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { targetRules, type CommonOptions } from '../options.js';
 import { createProgress, type Progress } from '../progress.js';

@@ -9,7 +9,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { engineIds, type EngineId, type ProcessingTimes } from '../../contract/index.js';
+import { engineIds, type EngineId, type ProcessingTimes } from '#contract/index.js';
 import { users } from './accounts.js';
 import { createdAt, oneOf, timestamptz } from './columns.js';
 import { scanStatuses } from './scans.js';

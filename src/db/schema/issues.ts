@@ -1,12 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import {
-  engineIds,
-  findingKinds,
-  impacts,
-  type EngineId,
-  type Finding,
-} from '../../contract/index.js';
+import { engineIds, findingKinds, impacts, type EngineId, type Finding } from '#contract/index.js';
 import { pageScans } from './audits.js';
 import { createdAt, exactlyOne, oneOf } from './columns.js';
 import { scans } from './scans.js';

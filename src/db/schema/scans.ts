@@ -21,7 +21,7 @@ import {
   type ScanLogEntry as ContractScanLogEntry,
   type ScanStage,
   type ScanStatus,
-} from '../../contract/index.js';
+} from '#contract/index.js';
 import { users } from './accounts.js';
 import { createdAt, oneOf, timestamptz, updatedAt } from './columns.js';
 

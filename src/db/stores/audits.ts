@@ -11,14 +11,14 @@ import {
   type Pa11yRaw,
   type PageScanResult,
   type RawByEngine,
-} from '../../contract/index.js';
-import { archiveFileName, buildAuditArchive } from '../../reports/archive.js';
-import { buildDetailedAnalysis } from '../../reports/audit-analysis.js';
+} from '#contract/index.js';
+import { archiveFileName, buildAuditArchive } from '#reports/archive.js';
+import { buildDetailedAnalysis } from '#reports/audit-analysis.js';
 import {
   auditTotals,
   averageProcessingTime,
   buildAuditSummaryTable,
-} from '../../reports/audit-summary.js';
+} from '#reports/audit-summary.js';
 import type { AppDb, Database } from '../client.js';
 import { auditSessions, engineResults, pageScans } from '../schema/index.js';
 import { hasNoLiveJob } from './boss-jobs.js';

@@ -47,7 +47,7 @@ async function sourceFiles(): Promise<string[]> {
 }
 
 const schemaImport =
-  /import\s*\{([^}]*)\}\s*from\s*'[./]*(?:db\/)?schema(?:\/[\w-]+)?(?:\/index)?\.js'/g;
+  /import\s*\{([^}]*)\}\s*from\s*'(?:[./]*|#)(?:db\/)?schema(?:\/[\w-]+)?(?:\/index)?\.js'/g;
 const rawSql = new RegExp(
   `\\b(?:from|into|update|join)\\s+"?(?:${storeTableNames.join('|')})"?\\b(?!-)`,
   'gi',
@@ -79,6 +79,9 @@ describe('store boundaries', () => {
       ),
     ).toEqual(['domains', 'update scans']);
     expect(storeTableUses("import { users } from '../db/schema/index.js';")).toEqual([]);
+    expect(storeTableUses("import { scans, users } from '#db/schema/index.js';")).toEqual([
+      'scans',
+    ]);
   });
 
   it('leaves the tables of scans, audits and domains to src/db/stores', async () => {

@@ -6,7 +6,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../../test/support/db.js';
-import { emptyRaw, specRaw, type PageScanResult, type RawByEngine } from '../../contract/index.js';
+import { emptyRaw, specRaw, type PageScanResult, type RawByEngine } from '#contract/index.js';
 import type { Database } from '../client.js';
 import { migrationsFolder } from '../migrate.js';
 import { findScan, insertScan, markRunning, storeResult } from './scans.js';

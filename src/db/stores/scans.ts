@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, or, sql } from 'drizzle-orm';
-import { rawByEngine, type PageScanResult } from '../../contract/index.js';
+import { rawByEngine, type PageScanResult } from '#contract/index.js';
 import type { AppDb, Database } from '../client.js';
 import {
   issues,

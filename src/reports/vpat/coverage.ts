@@ -1,5 +1,5 @@
-import type { EngineId } from '../../contract/index.js';
-import { builtInEngines } from '../../scanner/index.js';
+import type { EngineId } from '#contract/index.js';
+import { builtInEngines } from '#scanner';
 
 /**
  * Which automated rules can fail each WCAG success criterion, per engine: each engine's own

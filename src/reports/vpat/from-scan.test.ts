@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Issue } from '../../contract/index.js';
+import type { Issue } from '#contract/index.js';
 import type { ReportModel } from '../model.js';
 import { checkOpenAcr } from './openacr.js';
 import { fillInPrompt, scanToOpenAcr, widespreadElements } from './from-scan.js';

@@ -1,4 +1,4 @@
-import type { EngineId, Issue } from '../../contract/index.js';
+import type { EngineId, Issue } from '#contract/index.js';
 import { enginesThatFinished, needsReviewOf, violationsOf, type ReportModel } from '../model.js';
 import { catalogs, type CatalogChapter } from './catalog.js';
 import { rulesCovering } from './coverage.js';

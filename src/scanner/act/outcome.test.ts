@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RawScanResult } from '../../contract/index.js';
+import { RawScanResult } from '#contract/index.js';
 import { analyzeRawResult } from '../analysis/index.js';
 import type { ActRule } from './corpus.js';
 import { caseOutcomes, engineOutcome, mergedOutcome } from './outcome.js';

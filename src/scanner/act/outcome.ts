@@ -1,4 +1,4 @@
-import type { EngineId, Finding, Issue, RawScanResult } from '../../contract/index.js';
+import type { EngineId, Finding, Issue, RawScanResult } from '#contract/index.js';
 import { normalizeRaw } from '../analysis/index.js';
 import { ruleKeyInfo } from '../analysis/rule-keys.js';
 import type { ActRule } from './corpus.js';

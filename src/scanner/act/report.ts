@@ -1,4 +1,4 @@
-import type { EngineId } from '../../contract/index.js';
+import type { EngineId } from '#contract/index.js';
 import type { ActSource } from './outcome.js';
 import { actSources } from './outcome.js';
 import type { ActCaseResult } from './runner.js';

@@ -1,4 +1,4 @@
-import type { EngineId, Issue, PageScanResult, RawScanResult } from '../../contract/index.js';
+import type { EngineId, Issue, PageScanResult, RawScanResult } from '#contract/index.js';
 import { analyzeRawResult } from '../analysis/index.js';
 import { scanPage } from '../scan-page.js';
 import type { PagePool } from '../types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineId, Finding, FindingKind } from '../../contract/index.js';
+import type { EngineId, Finding, FindingKind } from '#contract/index.js';
 import { classify } from './classify.js';
 import { precisionEntry } from './precision.js';
 

@@ -1,4 +1,4 @@
-import type { Confidence, EngineId, Finding, FindingKind } from '../../contract/index.js';
+import type { Confidence, EngineId, Finding, FindingKind } from '#contract/index.js';
 import { isPrecise, isPreciseEngine } from './precision.js';
 
 function findingKeys(f: Finding, issueKey: string): string[] {

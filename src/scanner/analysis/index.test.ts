@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Issue, IssueSummary, RawScanResult } from '../../contract/index.js';
+import { Issue, IssueSummary, RawScanResult } from '#contract/index.js';
 import { analyzeRawResult, normalizeRaw } from './index.js';
 
 /** Real engine output captured by scripts/capture-analysis-fixtures.ts. */

@@ -5,7 +5,7 @@ import type {
   IssueSummary,
   RawScanResult,
   Score,
-} from '../../contract/index.js';
+} from '#contract/index.js';
 import type { EngineRaw } from '../engines/engine.js';
 import { builtInEngines, type EngineRegistry } from '../engines/registry.js';
 import { mergeFindings } from './merge.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { EngineId, Finding, FindingKind, Impact, Issue } from '../../contract/index.js';
-import { engineIds, impacts } from '../../contract/index.js';
+import type { EngineId, Finding, FindingKind, Impact, Issue } from '#contract/index.js';
+import { engineIds, impacts } from '#contract/index.js';
 import { classify } from './classify.js';
 import type { ElementPath } from './element.js';
 import type { OpeningTag } from './element.js';

@@ -1,4 +1,4 @@
-import type { EngineId } from '../../contract/index.js';
+import type { EngineId } from '#contract/index.js';
 import precisionTable from '../data/precision.json' with { type: 'json' };
 
 /**

@@ -1,4 +1,4 @@
-import type { Impact } from '../../contract/index.js';
+import type { Impact } from '#contract/index.js';
 import keyTable from '../data/rule-keys.json' with { type: 'json' };
 
 export interface RuleKeyData {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Impact, Issue } from '../../contract/index.js';
+import type { Impact, Issue } from '#contract/index.js';
 import { rulePenalty, scoreLabel, scorePage } from './score.js';
 
 type Scored = Pick<Issue, 'kind' | 'impact' | 'ruleKey'>;

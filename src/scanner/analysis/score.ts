@@ -1,5 +1,5 @@
-import type { Impact, Issue, Score, ScoreLabel } from '../../contract/index.js';
-import { impacts } from '../../contract/index.js';
+import type { Impact, Issue, Score, ScoreLabel } from '#contract/index.js';
+import { impacts } from '#contract/index.js';
 
 /**
  * Score formula (docs/scoring.md): 100 minus, per rule key, the weighted violations of that rule

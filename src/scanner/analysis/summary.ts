@@ -1,4 +1,4 @@
-import type { EngineId, Finding, ImpactCounts, Issue, IssueSummary } from '../../contract/index.js';
+import type { EngineId, Finding, ImpactCounts, Issue, IssueSummary } from '#contract/index.js';
 
 /** Counts after merging, plus each engine's own violation count before merging. */
 export function summarize(

@@ -1,4 +1,4 @@
-import type { WcagLevel } from '../../contract/index.js';
+import type { WcagLevel } from '#contract/index.js';
 import wcagTable from '../data/wcag.json' with { type: 'json' };
 
 interface ScEntry {

@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import type { LinkLocation } from '../../contract/index.js';
+import type { LinkLocation } from '#contract/index.js';
 
 export interface PageLink {
   /** Absolute, as the browser resolved it. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RequestListener } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscoveryResult } from '../../contract/index.js';
+import { DiscoveryResult } from '#contract/index.js';
 import { createSharedPagePool } from '../../../test/support/browser.js';
 import {
   startServer,

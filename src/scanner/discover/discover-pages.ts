@@ -1,4 +1,4 @@
-import type { DiscoveredPage, DiscoveryResult } from '../../contract/index.js';
+import type { DiscoveredPage, DiscoveryResult } from '#contract/index.js';
 import { installRequestGuard } from '../net/request-guard.js';
 import type { SafeFetchOptions } from '../net/safe-fetch.js';
 import { createTargetPolicy, UrlSafetyError, type UrlSafetyOptions } from '../net/target-policy.js';

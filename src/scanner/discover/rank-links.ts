@@ -1,4 +1,4 @@
-import type { DiscoveredPage, LinkLocation } from '../../contract/index.js';
+import type { DiscoveredPage, LinkLocation } from '#contract/index.js';
 import type { PageLink } from './collect-links.js';
 import { cleanUrl, exclusionOf, looksLikeLogin, pageKey, pathKey } from './site-url.js';
 

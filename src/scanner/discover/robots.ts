@@ -1,5 +1,5 @@
 import robotsParserModule from 'robots-parser';
-import type { RobotsInfo } from '../../contract/index.js';
+import type { RobotsInfo } from '#contract/index.js';
 import { safeFetchText, type SafeFetchOptions } from '../net/safe-fetch.js';
 import { UrlSafetyError } from '../net/target-policy.js';
 

@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import type { SitemapRead } from '../../contract/index.js';
+import type { SitemapRead } from '#contract/index.js';
 import { safeFetchText, type SafeFetchOptions } from '../net/safe-fetch.js';
 import type { SitemapPage } from './rank-links.js';
 

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { AxeRaw, EngineId, Finding, IbmRaw, Pa11yRaw } from '../../contract/index.js';
+import type { AxeRaw, EngineId, Finding, IbmRaw, Pa11yRaw } from '#contract/index.js';
 
 /** Each engine's part of the spec's raw result, by engine id. */
 export interface RawParts {

@@ -1,4 +1,4 @@
-import type { EngineId } from '../../contract/index.js';
+import type { EngineId } from '#contract/index.js';
 import { axeEngine } from './axe/index.js';
 import type { AnyEngine, Engine, EngineCounts, EngineRaw } from './engine.js';
 import { ibmEngine } from './ibm/index.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDb } from '../../db/client.js';
-import { findArtifact } from '../../db/stores/artifacts.js';
+import type { AppDb } from '#db/client.js';
+import { findArtifact } from '#db/stores/artifacts.js';
 import { NotFoundError } from '../http-errors.js';
 
 export interface ArtifactRoutesOptions {

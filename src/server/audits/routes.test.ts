@@ -19,9 +19,9 @@ import {
   startStaticServer,
   type TestServer,
 } from '../../../test/support/static-server.js';
-import { AuditProgress, AuditResponse, DiscoveryResult } from '../../contract/index.js';
-import { artifacts, auditSessions, engineResults, pageScans } from '../../db/schema/index.js';
-import { auditSummaryColumns } from '../../reports/audit-summary.js';
+import { AuditProgress, AuditResponse, DiscoveryResult } from '#contract/index.js';
+import { artifacts, auditSessions, engineResults, pageScans } from '#db/schema/index.js';
+import { auditSummaryColumns } from '#reports/audit-summary.js';
 import { buildApp } from '../app.js';
 
 const discoveryFixtures = fileURLToPath(

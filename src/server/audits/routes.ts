@@ -6,7 +6,7 @@ import {
   AuditResponse,
   DiscoverPagesRequest,
   DiscoveryResult,
-} from '../../contract/index.js';
+} from '#contract/index.js';
 import type { ScanRateLimit } from '../plugins/rate-limit.js';
 import * as service from './service.js';
 

@@ -8,17 +8,12 @@ import {
   type AuditResponse,
   type AuditSummary,
   type DiscoveryResult,
-} from '../../contract/index.js';
-import type { AppDb } from '../../db/client.js';
-import * as store from '../../db/stores/audits.js';
-import { sendJob } from '../../jobs/boss.js';
-import { DiscoveryError, discoverPages } from '../../scanner/index.js';
-import {
-  assertPublicTarget,
-  normalizeTargetUrl,
-  UrlSafetyError,
-  type PagePool,
-} from '../../scanner/index.js';
+} from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import * as store from '#db/stores/audits.js';
+import { sendJob } from '#jobs/boss.js';
+import { DiscoveryError, discoverPages } from '#scanner';
+import { assertPublicTarget, normalizeTargetUrl, UrlSafetyError, type PagePool } from '#scanner';
 import { domainOf } from '../domains/service.js';
 import { HttpError, InvalidError, NotFoundError, UnavailableError } from '../http-errors.js';
 import type { Caller } from '../plugins/caller.js';

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
-import type { EmailMessage, Mailer } from '../../email/mailer.js';
-import { createQueue, type PgBoss } from '../../jobs/boss.js';
+import type { Database } from '#db/client.js';
+import { users } from '#db/schema/index.js';
+import type { EmailMessage, Mailer } from '#email/mailer.js';
+import { createQueue, type PgBoss } from '#jobs/boss.js';
 import { TestBrowser } from '../../../test/support/auth.js';
 import { databaseTargets, uniqueSchemaName } from '../../../test/support/db.js';
 import { buildApp } from '../app.js';

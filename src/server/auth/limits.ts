@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { AppDb } from '../../db/client.js';
+import type { AppDb } from '#db/client.js';
 import { TooManyRequestsError } from '../http-errors.js';
 import * as repo from './repo.js';
 

@@ -1,4 +1,4 @@
-import { passwordResetEmail } from '../../email/messages.js';
+import { passwordResetEmail } from '#email/messages.js';
 import { InvalidError } from '../http-errors.js';
 import { beginAttempt, type Attempt } from './limits.js';
 import { hashSecret, verifySecret } from './passwords.js';

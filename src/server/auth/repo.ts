@@ -1,6 +1,6 @@
 import { and, count, eq, gt, inArray, isNotNull, lt, max, sql } from 'drizzle-orm';
-import type { AppDb } from '../../db/client.js';
-import { authLogs, users } from '../../db/schema/index.js';
+import type { AppDb } from '#db/client.js';
+import { authLogs, users } from '#db/schema/index.js';
 
 /** Queries of accounts and the authentication log (sessions: sessions.ts). */
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authLogs, outboxEmails, scans, sessions, users } from '../../db/schema/index.js';
+import { authLogs, outboxEmails, scans, sessions, users } from '#db/schema/index.js';
 import {
   startAccountService,
   TestBrowser,

@@ -12,7 +12,7 @@ import {
   SignupRequest,
   SignupResponse,
   VerifyResetCodeRequest,
-} from '../../contract/index.js';
+} from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
 import {
   decodePending,

@@ -1,9 +1,9 @@
-import type { CurrentUser } from '../../contract/index.js';
-import type { AppDb } from '../../db/client.js';
-import { confirmAccountEmail } from '../../email/messages.js';
-import type { Mailer } from '../../email/mailer.js';
+import type { CurrentUser } from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import { confirmAccountEmail } from '#email/messages.js';
+import type { Mailer } from '#email/mailer.js';
 import { ConflictError, InvalidError, UnauthorizedError } from '../http-errors.js';
-import { normalizeTargetUrl } from '../../scanner/index.js';
+import { normalizeTargetUrl } from '#scanner';
 import { startScan, type ScanServiceDeps } from '../scans/service.js';
 import { beginAttempt, type Attempt, type AuthLimits, type LimitedCaller } from './limits.js';
 import { hashSecret, verifySecret } from './passwords.js';

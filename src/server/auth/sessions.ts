@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, ne } from 'drizzle-orm';
-import type { AppDb } from '../../db/client.js';
-import { sessions, users } from '../../db/schema/index.js';
+import type { AppDb } from '#db/client.js';
+import { sessions, users } from '#db/schema/index.js';
 import type { UserRecord } from './repo.js';
 import { hashToken, newToken } from './tokens.js';
 

@@ -1,8 +1,8 @@
-import { complianceShield } from '../../contract/index.js';
-import type { AppDb } from '../../db/client.js';
-import { pgErrorCode, pgErrorCodes } from '../../db/errors.js';
-import * as domainStore from '../../db/stores/domains.js';
-import { makeScanPublic } from '../../db/stores/scans.js';
+import { complianceShield } from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import { pgErrorCode, pgErrorCodes } from '#db/errors.js';
+import * as domainStore from '#db/stores/domains.js';
+import { makeScanPublic } from '#db/stores/scans.js';
 import * as domains from '../domains/service.js';
 import { ConflictError, UnauthorizedError } from '../http-errors.js';
 import type { Payment } from './payments.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PaymentProviderKind } from '../../contract/index.js';
+import type { PaymentProviderKind } from '#contract/index.js';
 
 /**
  * Payments are an adapter (DESIGN.md "External services are adapters"). The checkout and the

@@ -1,6 +1,6 @@
-import { domainMonthlyPriceCents } from '../../contract/index.js';
-import type { AppDb } from '../../db/client.js';
-import * as domainStore from '../../db/stores/domains.js';
+import { domainMonthlyPriceCents } from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import * as domainStore from '#db/stores/domains.js';
 
 /** What enrolling a domain costs: its position among the account's domains and its free month. */
 

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { AppDb } from '../../db/client.js';
-import { subscriptions, users } from '../../db/schema/index.js';
+import type { AppDb } from '#db/client.js';
+import { subscriptions, users } from '#db/schema/index.js';
 
 /**
  * Queries of subscriptions and the account's billing state. Scans and domains are read and

@@ -5,8 +5,8 @@ import {
   TestBrowser,
   type AccountService,
 } from '../../../test/support/auth.js';
-import { CheckoutResponse, SubscribeResponse } from '../../contract/index.js';
-import { domains, outboxEmails, scans, subscriptions, users } from '../../db/schema/index.js';
+import { CheckoutResponse, SubscribeResponse } from '#contract/index.js';
+import { domains, outboxEmails, scans, subscriptions, users } from '#db/schema/index.js';
 import { eventually } from '../../../test/support/service.js';
 import { DemoPaymentProvider, type Payment, type PaymentRequest } from './payments.js';
 

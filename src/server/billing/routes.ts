@@ -4,7 +4,7 @@ import {
   CheckoutResponse,
   SubscribeRequest,
   SubscribeResponse,
-} from '../../contract/index.js';
+} from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
 import * as service from './service.js';
 

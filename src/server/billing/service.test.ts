@@ -2,8 +2,8 @@ import { count, eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../../test/support/db.js';
-import { domainMonthlyPriceCents, domainMonthlyPriceUsd } from '../../contract/index.js';
-import type { Database } from '../../db/client.js';
+import { domainMonthlyPriceCents, domainMonthlyPriceUsd } from '#contract/index.js';
+import type { Database } from '#db/client.js';
 import {
   domainHistory,
   domains,
@@ -11,8 +11,8 @@ import {
   scans,
   subscriptions,
   users,
-} from '../../db/schema/index.js';
-import { createMailer, type Mailer } from '../../email/mailer.js';
+} from '#db/schema/index.js';
+import { createMailer, type Mailer } from '#email/mailer.js';
 import { HttpError } from '../http-errors.js';
 import {
   DemoPaymentProvider,

@@ -3,15 +3,15 @@ import {
   complianceShield,
   type CheckoutResponse,
   type SubscribeResponse,
-} from '../../contract/index.js';
-import type { AppDb } from '../../db/client.js';
-import { latestHistoryId } from '../../db/stores/domains.js';
-import { findCheckoutScan } from '../../db/stores/scans.js';
-import type { Mailer } from '../../email/mailer.js';
+} from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import { latestHistoryId } from '#db/stores/domains.js';
+import { findCheckoutScan } from '#db/stores/scans.js';
+import type { Mailer } from '#email/mailer.js';
 import * as domains from '../domains/service.js';
 import { HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import type { Caller } from '../plugins/caller.js';
-import { subscriptionConfirmationEmail } from '../../email/subscription-messages.js';
+import { subscriptionConfirmationEmail } from '#email/subscription-messages.js';
 import {
   enroll,
   loginRequired,

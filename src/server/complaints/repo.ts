@@ -1,5 +1,5 @@
-import type { AppDb } from '../../db/client.js';
-import { complaints } from '../../db/schema/index.js';
+import type { AppDb } from '#db/client.js';
+import { complaints } from '#db/schema/index.js';
 
 /** Queries of the complaint channel; who monitors a domain comes from server/domains. */
 
@@ -11,4 +11,4 @@ export async function insertComplaint(db: AppDb, values: NewComplaint) {
 }
 
 /** The vocabularies of the complaints table, for the service's types. */
-export type { ComplaintEntry, complaintPriorities, complaintTypes } from '../../db/schema/index.js';
+export type { ComplaintEntry, complaintPriorities, complaintTypes } from '#db/schema/index.js';

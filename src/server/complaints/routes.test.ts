@@ -9,10 +9,10 @@ import {
   testConfig,
   type Visitor,
 } from '../../../test/support/service.js';
-import { PublicStatusResponse, SubmitComplaintResponse } from '../../contract/index.js';
-import type { Database } from '../../db/client.js';
-import { complaints, domains, outboxEmails, scans, users } from '../../db/schema/index.js';
-import { createQueue, type PgBoss } from '../../jobs/boss.js';
+import { PublicStatusResponse, SubmitComplaintResponse } from '#contract/index.js';
+import type { Database } from '#db/client.js';
+import { complaints, domains, outboxEmails, scans, users } from '#db/schema/index.js';
+import { createQueue, type PgBoss } from '#jobs/boss.js';
 import { buildApp } from '../app.js';
 
 /** POST /api/public/submit-complaint through HTTP, as the status page's dialog sends it. */

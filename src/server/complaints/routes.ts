@@ -5,7 +5,7 @@ import {
   complaintRequiredMessage,
   SubmitComplaintRequest,
   SubmitComplaintResponse,
-} from '../../contract/index.js';
+} from '#contract/index.js';
 import { InvalidError, TooManyRequestsError } from '../http-errors.js';
 import * as service from './service.js';
 

@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../../test/support/db.js';
-import { SubmitComplaintRequest, type SubmitComplaintInput } from '../../contract/index.js';
-import type { Database } from '../../db/client.js';
-import type { DomainStatus } from '../../db/schema/index.js';
-import { complaints, domains, outboxEmails, users } from '../../db/schema/index.js';
-import { createMailer, type Mailer } from '../../email/mailer.js';
+import { SubmitComplaintRequest, type SubmitComplaintInput } from '#contract/index.js';
+import type { Database } from '#db/client.js';
+import type { DomainStatus } from '#db/schema/index.js';
+import { complaints, domains, outboxEmails, users } from '#db/schema/index.js';
+import { createMailer, type Mailer } from '#email/mailer.js';
 import { NotFoundError } from '../http-errors.js';
 import { submitComplaint, type ComplaintServiceDeps } from './service.js';
 

@@ -3,13 +3,13 @@ import type {
   ComplaintFormPriority,
   ComplaintFormType,
   SubmitComplaintRequest,
-} from '../../contract/index.js';
-import type { AppDb } from '../../db/client.js';
+} from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
 import type { ComplaintEntry, complaintPriorities, complaintTypes } from './repo.js';
-import type { Mailer } from '../../email/mailer.js';
+import type { Mailer } from '#email/mailer.js';
 import * as domains from '../domains/service.js';
 import { NotFoundError } from '../http-errors.js';
-import { newConcernEmail } from '../../email/concern-messages.js';
+import { newConcernEmail } from '#email/concern-messages.js';
 import * as repo from './repo.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { PagePool } from '../../scanner/index.js';
+import type { PagePool } from '#scanner';
 
 /**
  * Prints self-contained HTML to PDF on one of the server's browser tabs. Chromium writes a

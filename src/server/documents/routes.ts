@@ -2,8 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EngineId, ReportParams } from '../../contract/index.js';
-import { OpenAcrError } from '../../reports/vpat/openacr.js';
+import { EngineId, ReportParams } from '#contract/index.js';
+import { OpenAcrError } from '#reports/vpat/openacr.js';
 import * as service from './service.js';
 
 export interface DocumentRoutesOptions {

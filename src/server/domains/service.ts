@@ -1,5 +1,5 @@
-import type { AppDb } from '../../db/client.js';
-import * as store from '../../db/stores/domains.js';
+import type { AppDb } from '#db/client.js';
+import * as store from '#db/stores/domains.js';
 
 /**
  * Monitored domains: what a site's name is, and who monitors it. Public pages, checkout,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Owner } from '../../db/stores/owner.js';
+import type { Owner } from '#db/stores/owner.js';
 
 /**
  * Who is calling, built once per request from the session (plugins/session.ts) and the client

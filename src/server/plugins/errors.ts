@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { UrlSafetyError } from '../../scanner/index.js';
+import { UrlSafetyError } from '#scanner';
 import { HttpError } from '../http-errors.js';
 
 /**

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError } from '../../config.js';
-import { authLogs, domains, users } from '../../db/schema/index.js';
+import { loadConfig, ConfigError } from '#config';
+import { authLogs, domains, users } from '#db/schema/index.js';
 import {
   startAccountService,
   TestBrowser,

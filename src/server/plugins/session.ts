@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AppDb } from '../../db/client.js';
+import type { AppDb } from '#db/client.js';
 import {
   deleteSession,
   findActiveSession,

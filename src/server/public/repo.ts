@@ -1,6 +1,6 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
-import type { AppDb } from '../../db/client.js';
-import { complaints } from '../../db/schema/index.js';
+import type { AppDb } from '#db/client.js';
+import { complaints } from '#db/schema/index.js';
 
 /**
  * The complaint figures of the public pages; scans come from src/db/stores/scans.ts and who

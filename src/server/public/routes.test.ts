@@ -3,14 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../../test/support/db.js';
 import { testConfig } from '../../../test/support/service.js';
-import {
-  DomainAuditResponse,
-  PublicScanResponse,
-  PublicStatusResponse,
-} from '../../contract/index.js';
-import type { Database } from '../../db/client.js';
-import { complaints, domains, scans, subscriptions, users } from '../../db/schema/index.js';
-import { createQueue, type PgBoss } from '../../jobs/boss.js';
+import { DomainAuditResponse, PublicScanResponse, PublicStatusResponse } from '#contract/index.js';
+import type { Database } from '#db/client.js';
+import { complaints, domains, scans, subscriptions, users } from '#db/schema/index.js';
+import { createQueue, type PgBoss } from '#jobs/boss.js';
 import { buildApp } from '../app.js';
 
 let database: Database;

@@ -5,7 +5,7 @@ import {
   PublicScanParams,
   PublicScanResponse,
   PublicStatusResponse,
-} from '../../contract/index.js';
+} from '#contract/index.js';
 import { sendCached } from './cache.js';
 import * as service from './service.js';
 

@@ -3,9 +3,9 @@ import type {
   DomainAuditResponse,
   PublicScanResponse,
   PublicStatusResponse,
-} from '../../contract/index.js';
-import type { AppDb } from '../../db/client.js';
-import * as scanStore from '../../db/stores/scans.js';
+} from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import * as scanStore from '#db/stores/scans.js';
 import * as domains from '../domains/service.js';
 import { NotFoundError } from '../http-errors.js';
 import * as repo from './repo.js';

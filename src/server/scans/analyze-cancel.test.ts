@@ -6,7 +6,7 @@ import {
   startTestService,
   type TestService,
 } from '../../../test/support/service.js';
-import { scans } from '../../db/schema/index.js';
+import { scans } from '#db/schema/index.js';
 import { analyze, rawScan, type ScanServiceDeps } from './service.js';
 
 /** `POST /api/analyze` and `/api/raw-scan` answer with the finished scan; a caller who leaves stops it. */

@@ -1,5 +1,5 @@
-import type { ScanProgress, ScanResults } from '../../contract/index.js';
-import type { IssueRecord, ScanProgressRecord, ScanRecord } from '../../db/stores/scans.js';
+import type { ScanProgress, ScanResults } from '#contract/index.js';
+import type { IssueRecord, ScanProgressRecord, ScanRecord } from '#db/stores/scans.js';
 import { toReportIssue } from './report.js';
 
 /** Stages after which nothing about a scan changes any more. */

@@ -1,7 +1,7 @@
-import type { Issue } from '../../contract/index.js';
-import type { AppDb } from '../../db/client.js';
-import * as store from '../../db/stores/scans.js';
-import { orderedEngines, type ReportModel } from '../../reports/model.js';
+import type { Issue } from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import * as store from '#db/stores/scans.js';
+import { orderedEngines, type ReportModel } from '#reports/model.js';
 import { ConflictError, NotFoundError } from '../http-errors.js';
 import { toRawResult } from './report.js';
 

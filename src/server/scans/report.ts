@@ -5,8 +5,8 @@ import {
   type RawScanResult,
   type ReportIssue,
   type ReportResponse,
-} from '../../contract/index.js';
-import type { IssueRecord, ScanRecord } from '../../db/stores/scans.js';
+} from '#contract/index.js';
+import type { IssueRecord, ScanRecord } from '#db/stores/scans.js';
 
 /** Builds the answers that read a whole scan: the report (spec §3) and the raw result. */
 

@@ -15,8 +15,8 @@ import {
   ScanProgress,
   ScanResults,
   type ScanProgress as Progress,
-} from '../../contract/index.js';
-import { issues, scans } from '../../db/schema/index.js';
+} from '#contract/index.js';
+import { issues, scans } from '#db/schema/index.js';
 
 let service: TestService;
 let visitor: Visitor;

@@ -20,7 +20,7 @@ import {
   StartLiveScanResponse,
   StartScanRequest,
   StartScanResponse,
-} from '../../contract/index.js';
+} from '#contract/index.js';
 import { ensureClientId } from '../plugins/csrf.js';
 import type { ScanRateLimit } from '../plugins/rate-limit.js';
 import * as service from './service.js';

@@ -7,12 +7,12 @@ import type {
   ScanProgress,
   ScanResults,
   ScanVisibilityResponse,
-} from '../../contract/index.js';
-import type { AppDb } from '../../db/client.js';
-import { isOwnedBy } from '../../db/stores/owner.js';
-import * as store from '../../db/stores/scans.js';
-import { createScan } from '../../jobs/scan-queue.js';
-import { assertPublicTarget, normalizeTargetUrl, UrlSafetyError } from '../../scanner/index.js';
+} from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import { isOwnedBy } from '#db/stores/owner.js';
+import * as store from '#db/stores/scans.js';
+import { createScan } from '#jobs/scan-queue.js';
+import { assertPublicTarget, normalizeTargetUrl, UrlSafetyError } from '#scanner';
 import {
   ConflictError,
   HttpError,

@@ -5,7 +5,7 @@ import {
   TestBrowser,
   type AccountService,
 } from '../../../test/support/auth.js';
-import { scans, users } from '../../db/schema/index.js';
+import { scans, users } from '#db/schema/index.js';
 
 /** PATCH /api/scans/:id/visibility: only the account that started a scan may publish it. */
 

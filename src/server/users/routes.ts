@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CurrentUser } from '../../contract/index.js';
+import { CurrentUser } from '#contract/index.js';
 import { toCurrentUser } from '../auth/service.js';
 import { UnauthorizedError } from '../http-errors.js';
 

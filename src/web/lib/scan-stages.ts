@@ -1,4 +1,4 @@
-import type { ScanStage } from '../../contract/scan-api';
+import type { ScanStage } from '#contract/scan-api.js';
 
 /** Spec §2 (raw results): what each stage of a scan is called on screen. */
 export const stageLabels: Record<ScanStage, string> = {

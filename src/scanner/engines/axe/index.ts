@@ -1,5 +1,5 @@
 import type { AxeResults, Result, RunOptions } from 'axe-core';
-import { AxeRaw, emptyRaw } from '../../../contract/index.js';
+import { AxeRaw, emptyRaw } from '#contract/index.js';
 import type { Engine } from '../engine.js';
 import { packageScript, packageVersion } from '../package-files.js';
 import { normalizeAxe } from './normalize.js';

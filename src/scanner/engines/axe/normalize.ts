@@ -1,5 +1,5 @@
-import type { AxeRaw, Finding, FindingKind, Impact } from '../../../contract/index.js';
-import { impacts } from '../../../contract/index.js';
+import type { AxeRaw, Finding, FindingKind, Impact } from '#contract/index.js';
+import { impacts } from '#contract/index.js';
 import { axeKeys, axeRule } from './rules.js';
 import { scFromAxeTags, strictestLevel } from '../../analysis/wcag.js';
 

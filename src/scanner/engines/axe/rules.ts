@@ -1,4 +1,4 @@
-import type { Impact } from '../../../contract/index.js';
+import type { Impact } from '#contract/index.js';
 import axeTable from '../../data/axe-rules.json' with { type: 'json' };
 
 /** One axe rule as scripts/build-scanner-data.ts records it from the axe-core snapshot. */

@@ -1,4 +1,4 @@
-import { emptyRaw, zeroIbmCounts, type IbmCounts, type IbmRaw } from '../../../contract/index.js';
+import { emptyRaw, zeroIbmCounts, type IbmCounts, type IbmRaw } from '#contract/index.js';
 import type { Engine } from '../engine.js';
 import { packageScript, packageVersion } from '../package-files.js';
 import { normalizeIbm } from './normalize.js';

@@ -1,4 +1,4 @@
-import type { Finding, FindingKind, IbmRaw } from '../../../contract/index.js';
+import type { Finding, FindingKind, IbmRaw } from '#contract/index.js';
 import { keyImpact } from '../../analysis/rule-keys.js';
 import { ibmKeys, ibmRule } from './rules.js';
 import { sortCriteria, strictestLevel } from '../../analysis/wcag.js';

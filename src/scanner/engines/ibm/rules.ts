@@ -1,4 +1,4 @@
-import type { Impact } from '../../../contract/index.js';
+import type { Impact } from '#contract/index.js';
 import ibmTable from '../../data/ibm-rules.json' with { type: 'json' };
 
 /** One IBM rule as scripts/build-scanner-data.ts records it from the Equal Access snapshot. */

@@ -1,5 +1,5 @@
 import pa11y from 'pa11y';
-import { emptyRaw, type Pa11yRaw } from '../../../contract/index.js';
+import { emptyRaw, type Pa11yRaw } from '#contract/index.js';
 import type { Engine } from '../engine.js';
 import { packageVersion } from '../package-files.js';
 import { normalizePa11y } from './normalize.js';

@@ -1,4 +1,4 @@
-import type { Finding, Impact, Pa11yRaw, WcagLevel } from '../../../contract/index.js';
+import type { Finding, Impact, Pa11yRaw, WcagLevel } from '#contract/index.js';
 import { keyImpact } from '../../analysis/rule-keys.js';
 // pa11y's axe runner reports axe rule ids, which axe's own table describes.
 import { axeKeys, axeRule } from '../axe/rules.js';

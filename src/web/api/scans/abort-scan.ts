@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { MessageResponse } from '../../../contract/scan-api';
+import type { MessageResponse } from '#contract/scan-api.js';
 import { api } from '../../lib/api-client';
 import { scanKeys } from './keys';
 

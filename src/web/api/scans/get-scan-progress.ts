@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ScanProgress } from '../../../contract/scan-api';
+import type { ScanProgress } from '#contract/scan-api.js';
 import { ApiError, api } from '../../lib/api-client';
 import { isFinalStage } from '../../lib/scan-stages';
 import { scanKeys } from './keys';

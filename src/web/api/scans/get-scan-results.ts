@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ScanResults } from '../../../contract/scan-api';
+import type { ScanResults } from '#contract/scan-api.js';
 import { api } from '../../lib/api-client';
 import { scanKeys } from './keys';
 

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { StartLiveScanResponse } from '../../../contract/scan-api';
+import type { StartLiveScanResponse } from '#contract/scan-api.js';
 import { api } from '../../lib/api-client';
 
 /**

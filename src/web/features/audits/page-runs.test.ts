@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditPageResult, AuditProgress } from '../../../contract/audit';
+import type { AuditPageResult, AuditProgress } from '#contract/audit.js';
 import { pageRuns, progressSentence } from './page-runs';
 
 const urls = ['https://acme.test/', 'https://acme.test/about'];

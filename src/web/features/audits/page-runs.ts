@@ -1,8 +1,4 @@
-import type {
-  AuditPageProgressStatus,
-  AuditPageResult,
-  AuditProgress,
-} from '../../../contract/audit';
+import type { AuditPageProgressStatus, AuditPageResult, AuditProgress } from '#contract/audit.js';
 
 /** One page of a multi-page scan as the progress list shows it (spec §2 smart scan, §4). */
 export interface PageRun {

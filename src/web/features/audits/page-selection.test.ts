@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DiscoveredPage } from '../../../contract/discovery';
+import type { DiscoveredPage } from '#contract/discovery.js';
 import {
   addCustomPage,
   candidatesFrom,

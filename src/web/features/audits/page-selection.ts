@@ -1,5 +1,5 @@
-import type { DiscoveredPage, DiscoveryResult, LinkLocation } from '../../../contract/discovery';
-import { maxAuditPages, maxAuditPagesMessage } from '../../../contract/audit';
+import type { DiscoveredPage, DiscoveryResult, LinkLocation } from '#contract/discovery.js';
+import { maxAuditPages, maxAuditPagesMessage } from '#contract/audit.js';
 
 /**
  * The pages a person picks after discovery (spec §2 smart scan and smart discovery, §5): the

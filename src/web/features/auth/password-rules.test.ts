@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Password } from '../../../contract/auth';
+import { Password } from '#contract/auth.js';
 import { meetsPasswordRules, passwordRules } from './password-rules';
 
 describe('the sign-up password checklist', () => {

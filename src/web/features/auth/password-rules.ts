@@ -1,4 +1,4 @@
-import { passwordSpecialCharacters } from '../../../contract/auth';
+import { passwordSpecialCharacters } from '#contract/auth.js';
 
 /** The live checklist of the sign-up form (spec §2), in the order it is shown. */
 export const passwordRules = [

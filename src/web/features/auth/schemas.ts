@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, LoginRequest, Password, ResetCode } from '../../../contract/auth';
+import { Email, LoginRequest, Password, ResetCode } from '#contract/auth.js';
 
 /** Form schemas of the account screens, with the spec's §5 messages. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubscribeResponse } from '../../../contract/billing';
+import type { SubscribeResponse } from '#contract/billing.js';
 import { purchaseEvent, subscriptionSelectedEvent } from './checkout-analytics';
 
 const answer: SubscribeResponse = {

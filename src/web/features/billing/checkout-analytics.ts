@@ -1,4 +1,4 @@
-import { complianceShield, type SubscribeResponse } from '../../../contract/billing';
+import { complianceShield, type SubscribeResponse } from '#contract/billing.js';
 
 /** Spec §3 analytics: item name '{product} {plan} Plan', category Subscription, quantity 1. */
 export const checkoutItemName = `${complianceShield.product} ${complianceShield.plan} Plan`;

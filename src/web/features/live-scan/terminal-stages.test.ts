@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScanLogEntry, ScanProgress } from '../../../contract/scan-api';
+import type { ScanLogEntry, ScanProgress } from '#contract/scan-api.js';
 import { stageFill, terminalStageStates } from './terminal-stages';
 
 type Input = Pick<ScanProgress, 'stage' | 'currentTool' | 'logs' | 'engineErrors'>;

@@ -1,4 +1,4 @@
-import type { ScanProgress } from '../../../contract/scan-api';
+import type { ScanProgress } from '#contract/scan-api.js';
 
 /**
  * The terminal theme's four stages (spec §2: axe 5 s, Pa11y 4 s, IBM 6 s, AI synthesis 3 s).

@@ -1,4 +1,4 @@
-import type { Impact } from '../../../contract/finding';
+import type { Impact } from '#contract/finding.js';
 import { scoreLabel, terminalScoreTone, type ScoreLabel } from './score';
 
 /**

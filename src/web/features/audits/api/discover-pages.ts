@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { DiscoveryResult } from '../../../../contract/discovery';
+import type { DiscoveryResult } from '#contract/discovery.js';
 import { api } from '../../../lib/api-client';
 
 /** The site's pages worth scanning, homepage first (spec §7 POST /api/discover-pages). */

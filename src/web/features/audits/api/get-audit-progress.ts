@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AuditProgress } from '../../../../contract/audit';
+import type { AuditProgress } from '#contract/audit.js';
 import { api } from '../../../lib/api-client';
 
 /** The caller's latest audit, page by page (answers 404 before the first audit is stored). */

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { AuditResponse } from '../../../../contract/audit';
+import type { AuditResponse } from '#contract/audit.js';
 import { api } from '../../../lib/api-client';
 
 /** The two audit calls: the same audit behind the spec's two screens (spec §7). */

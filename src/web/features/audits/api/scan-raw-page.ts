@@ -1,4 +1,4 @@
-import type { RawScanResult } from '../../../../contract/raw-result';
+import type { RawScanResult } from '#contract/raw-result.js';
 import { api } from '../../../lib/api-client';
 
 /** Scans one page now and answers each engine's raw output (spec §7 POST /api/raw-scan). */

@@ -1,4 +1,4 @@
-import type { AuditSummary } from '../../../../contract/audit';
+import type { AuditSummary } from '#contract/audit.js';
 import { Card } from '../../../components/ui/card';
 import { formatDuration } from '../format-duration';
 import type { PageRun } from '../page-runs';

@@ -1,4 +1,4 @@
-import type { AuditSummaryTable as SummaryTable } from '../../../../contract/audit';
+import type { AuditSummaryTable as SummaryTable } from '#contract/audit.js';
 import { ExportButtons } from './export-buttons';
 
 /** The audit summary table (spec §2 smart scan): overview, one row and one line per page, exports. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { LinkLocation } from '../../../../contract/discovery';
+import type { LinkLocation } from '#contract/discovery.js';
 import { cn } from '../../../lib/cn';
 
 /** Text-and-background pairs chosen for AA contrast (at least 4.5:1). */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { DetailedAnalysis as Analysis, PageAnalysis } from '../../../../contract/audit';
+import type { DetailedAnalysis as Analysis, PageAnalysis } from '#contract/audit.js';
 import { Card } from '../../../components/ui/card';
 import { examplesOf, moreText } from '../example-groups';
 import { ImpactBadge } from './badges';

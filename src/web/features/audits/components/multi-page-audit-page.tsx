@@ -1,6 +1,6 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { maxAuditPages, maxAuditPagesMessage } from '../../../../contract/audit';
+import { maxAuditPages, maxAuditPagesMessage } from '#contract/audit.js';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';

@@ -1,4 +1,4 @@
-import type { AuditPageResult } from '../../../../contract/audit';
+import type { AuditPageResult } from '#contract/audit.js';
 import { Card } from '../../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { formatDuration } from '../format-duration';

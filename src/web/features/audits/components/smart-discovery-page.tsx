@@ -1,7 +1,7 @@
 import { Square } from 'lucide-react';
 import { useRef } from 'react';
-import { maxAuditPages } from '../../../../contract/audit';
-import type { RawScanResult } from '../../../../contract/raw-result';
+import { maxAuditPages } from '#contract/audit.js';
+import type { RawScanResult } from '#contract/raw-result.js';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { DiscoveryResult } from '../../../../contract/discovery';
+import type { DiscoveryResult } from '#contract/discovery.js';
 import { track } from '../../../lib/analytics';
 import { useDiscoverPages } from '../api/discover-pages';
 import {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { RawScanResult } from '../../../../contract/raw-result';
+import type { RawScanResult } from '#contract/raw-result.js';
 import { messageOf } from '../../../lib/api-client';
 import { scanRawPage } from '../api/scan-raw-page';
 import type { PageBadgeStatus } from '../components/badges';

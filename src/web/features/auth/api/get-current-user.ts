@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CurrentUser } from '../../../../contract/auth';
+import type { CurrentUser } from '#contract/auth.js';
 import { ApiError, api } from '../../../lib/api-client';
 
 /** The signed-in account, or null for a visitor (a 401 is an answer here, not a failure). */

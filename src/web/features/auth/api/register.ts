@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { RegisterRequest } from '../../../../contract/auth';
+import type { RegisterRequest } from '#contract/auth.js';
 import { api } from '../../../lib/api-client';
 import { useOnSignedIn, type SignedIn } from './signed-in';
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { SignedInResponse } from '../../../../contract/auth';
+import type { SignedInResponse } from '#contract/auth.js';
 import { rememberCsrfToken } from '../../../lib/api-client';
 import { currentUserQueryOptions } from './get-current-user';
 

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { SignupRequest, SignupResponse } from '../../../../contract/auth';
+import type { SignupRequest, SignupResponse } from '#contract/auth.js';
 import { api } from '../../../lib/api-client';
 
 export type SignupInput = z.input<typeof SignupRequest>;

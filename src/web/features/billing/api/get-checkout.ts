@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CheckoutResponse } from '../../../../contract/billing';
+import type { CheckoutResponse } from '#contract/billing.js';
 import { api } from '../../../lib/api-client';
 
 export const getCheckout = (scanId: string) =>

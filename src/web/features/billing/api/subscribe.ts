@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SubscribeRequest, SubscribeResponse } from '../../../../contract/billing';
+import type { SubscribeRequest, SubscribeResponse } from '#contract/billing.js';
 import { api } from '../../../lib/api-client';
 
 export const subscribe = (input: SubscribeRequest) =>

@@ -4,11 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
-import {
-  SubscribeRequest,
-  type CheckoutResponse,
-  type SubscribeResponse,
-} from '../../../../contract/billing';
+import { SubscribeRequest, type CheckoutResponse, type SubscribeResponse } from '#contract/billing.js';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';

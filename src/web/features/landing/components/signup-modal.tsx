@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import { Email, type SignupRequest, type SignupResponse } from '../../../../contract/auth';
+import { Email, type SignupRequest, type SignupResponse } from '#contract/auth.js';
 import { paths } from '../../../lib/paths';
 import { Button } from '../../../components/ui/button';
 import {

@@ -1,4 +1,4 @@
-import type { ScanResults } from '../../../../contract/scan-api';
+import type { ScanResults } from '#contract/scan-api.js';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { cn } from '../../../lib/cn';
 import type { LiveScanTheme } from '../themes';

@@ -1,5 +1,5 @@
 import { AlertTriangle, RefreshCw } from 'lucide-react';
-import type { ScanProgress } from '../../../../contract/scan-api';
+import type { ScanProgress } from '#contract/scan-api.js';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/cn';
 import { engineNames } from '../../../lib/scan-stages';

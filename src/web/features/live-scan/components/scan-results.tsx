@@ -1,8 +1,8 @@
 import { CheckCircle2, ExternalLink, LayoutDashboard } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { impacts, type Impact } from '../../../../contract/finding';
-import type { ScanProgress, ScanResults } from '../../../../contract/scan-api';
+import { impacts, type Impact } from '#contract/finding.js';
+import type { ScanProgress, ScanResults } from '#contract/scan-api.js';
 import { paths } from '../../../lib/paths';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';

@@ -1,4 +1,4 @@
-import type { ScanProgress } from '../../../../contract/scan-api';
+import type { ScanProgress } from '#contract/scan-api.js';
 import { cn } from '../../../lib/cn';
 import { useElapsedSince } from '../hooks/use-elapsed';
 import { stageFill, terminalStageStates, type TerminalStageState } from '../terminal-stages';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ScanProgress, ScanResults } from '../../../../contract/scan-api';
+import type { ScanProgress, ScanResults } from '#contract/scan-api.js';
 import { trackScanCompleted, trackScanInitiated } from '../../../lib/analytics';
 import { ApiError, NetworkError, messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { DomainAuditResponse } from '../../../../contract/public';
+import type { DomainAuditResponse } from '#contract/public.js';
 import { api } from '../../../lib/api-client';
 
 export const getDomainAudit = (domain: string) =>

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PublicScanResponse } from '../../../../contract/public';
+import type { PublicScanResponse } from '#contract/public.js';
 import { api } from '../../../lib/api-client';
 
 export const getPublicScan = (scanId: string) =>

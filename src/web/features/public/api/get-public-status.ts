@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PublicStatusResponse } from '../../../../contract/public';
+import type { PublicStatusResponse } from '#contract/public.js';
 import { api } from '../../../lib/api-client';
 
 /**

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SubmitComplaintInput, SubmitComplaintResponse } from '../../../../contract/complaint';
+import type { SubmitComplaintInput, SubmitComplaintResponse } from '#contract/complaint.js';
 import { api } from '../../../lib/api-client';
 import { publicStatusQueryOptions } from './get-public-status';
 

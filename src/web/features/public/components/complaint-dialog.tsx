@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { Controller, useForm, type FieldErrors } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
-import { complaintRequiredMessage, SubmitComplaintRequest } from '../../../../contract/complaint';
+import { complaintRequiredMessage, SubmitComplaintRequest } from '#contract/complaint.js';
 import { paths } from '../../../lib/paths';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';

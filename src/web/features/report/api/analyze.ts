@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { ReportResponse } from '../../../../contract/scan-api';
+import type { ReportResponse } from '#contract/scan-api.js';
 import { api } from '../../../lib/api-client';
 
 export interface AnalyzeInput {

@@ -1,4 +1,4 @@
-import type { EngineId } from '../../../../contract/finding';
+import type { EngineId } from '#contract/finding.js';
 
 const reportPath = (scanId: string) => `/api/report/${encodeURIComponent(scanId)}`;
 

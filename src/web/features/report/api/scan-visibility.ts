@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ReportResponse, ScanVisibilityResponse } from '../../../../contract/scan-api';
+import type { ReportResponse, ScanVisibilityResponse } from '#contract/scan-api.js';
 import { request } from '../../../lib/api-client';
 import { reportQueryOptions } from './get-report';
 

@@ -1,7 +1,7 @@
 import { Download } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { ReportResponse } from '../../../../contract/scan-api';
+import type { ReportResponse } from '#contract/scan-api.js';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { JsonPanel } from '../../../components/json-panel';

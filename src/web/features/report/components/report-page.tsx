@@ -1,7 +1,7 @@
 import { Download, ExternalLink, FileText } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { impacts } from '../../../../contract/finding';
-import type { ReportIssue, ReportResponse } from '../../../../contract/scan-api';
+import { impacts } from '#contract/finding.js';
+import type { ReportIssue, ReportResponse } from '#contract/scan-api.js';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';

@@ -7,7 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { ApiError, messageOf } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { toast } from '../../../lib/toast-store';
-import type { ReportResponse } from '../../../../contract/scan-api';
+import type { ReportResponse } from '#contract/scan-api.js';
 import { useSetScanVisibility } from '../api/scan-visibility';
 
 /**

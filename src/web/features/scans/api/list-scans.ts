@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ScanListResponse } from '../../../../contract/scan-api';
+import type { ScanListResponse } from '#contract/scan-api.js';
 import { api } from '../../../lib/api-client';
 
 export const listScans = () => api.get<z.infer<typeof ScanListResponse>>('/api/scans');

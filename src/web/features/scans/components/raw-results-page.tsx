@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ScanResults } from '../../../../contract/scan-api';
+import type { ScanResults } from '#contract/scan-api.js';
 import { useScanProgress } from '../../../api/scans/get-scan-progress';
 import { useScanResults } from '../../../api/scans/get-scan-results';
 import { useStartLiveScan } from '../../../api/scans/start-live-scan';
