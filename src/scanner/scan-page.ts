@@ -15,6 +15,7 @@ import { delay, throwIfAborted, untilAborted, withTimeout } from './abort.js';
 import { analyzeOutputs, type EngineOutputs } from './analysis/index.js';
 import type { AnyEngine } from './engines/engine.js';
 import { builtInEngines, getEngine } from './engines/registry.js';
+import { egressFailure } from './net/egress-proxy.js';
 import { takeScreenshots } from './screenshots.js';
 import type { PagePool, ScanOptions, ScanProgressEvent } from './types.js';
 import {
@@ -167,6 +168,8 @@ async function navigate(state: ScanState): Promise<void> {
   } finally {
     state.times.load = elapsed(started);
   }
+  const unreachable = response ? egressFailure(response) : undefined;
+  if (unreachable) throw new PageLoadError(`Could not load ${state.url.href}: ${unreachable}`);
   if (response && response.status() >= 400) {
     throw new PageLoadError(
       `${state.url.href} answered HTTP ${response.status()} ${response.statusText()}`.trim(),

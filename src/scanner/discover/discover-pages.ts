@@ -1,4 +1,5 @@
 import type { DiscoveredPage, DiscoveryResult } from '#contract/index.js';
+import { egressFailure } from '../net/egress-proxy.js';
 import { installRequestGuard } from '../net/request-guard.js';
 import type { SafeFetchOptions } from '../net/safe-fetch.js';
 import { createTargetPolicy, UrlSafetyError, type UrlSafetyOptions } from '../net/target-policy.js';
@@ -96,12 +97,15 @@ async function renderHomepage(
     const guard = await installRequestGuard(page, options);
     try {
       try {
-        await page.goto(url.href, {
+        const response = await page.goto(url.href, {
           waitUntil: 'load',
           timeout: options.timeoutMs ?? 30_000,
           ...(options.signal ? { signal: options.signal } : {}),
         });
+        const unreachable = response ? egressFailure(response) : undefined;
+        if (unreachable) throw new DiscoveryError(`Could not load ${url.href}: ${unreachable}`);
       } catch (error) {
+        if (error instanceof DiscoveryError) throw error;
         const refused = guard.blocked.find((block) => block.navigation);
         if (refused) throw new UrlSafetyError(refused.code, refused.message);
         const reason = error instanceof Error ? error.message : String(error);

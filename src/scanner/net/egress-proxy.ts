@@ -233,8 +233,11 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
     let upstreamSocket: Socket;
     try {
       upstreamSocket = await dialAny(decision.addresses, port);
-    } catch {
-      return void res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad gateway');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'ETIMEDOUT';
+      return void res
+        .writeHead(502, { 'content-type': 'text/plain', [egressErrorHeader]: code })
+        .end(`Could not connect: ${code}`);
     }
     // One upstream connection per request, on a socket already connected to a checked address:
     // nothing resolves the host again, and nothing outlives the request into another scan.
@@ -303,6 +306,35 @@ export async function startEgressProxy(options: EgressProxyOptions = {}): Promis
         server.close(() => resolve());
       })),
   };
+}
+
+/**
+ * The answer header by which the proxy says it could not reach the page's server at all (the
+ * system error code, e.g. ECONNREFUSED): without it, a closed port would look to the scan like a
+ * page that answered HTTP 502.
+ */
+export const egressErrorHeader = 'x-conformly-egress-error';
+
+const chromiumNetErrors: Record<string, string> = {
+  ECONNREFUSED: 'net::ERR_CONNECTION_REFUSED',
+  ECONNRESET: 'net::ERR_CONNECTION_RESET',
+  ETIMEDOUT: 'net::ERR_CONNECTION_TIMED_OUT',
+  EHOSTUNREACH: 'net::ERR_ADDRESS_UNREACHABLE',
+  ENETUNREACH: 'net::ERR_ADDRESS_UNREACHABLE',
+};
+
+/**
+ * The connection failure behind a navigation's answer, in Chromium's own words (as a direct
+ * connection would have failed), or undefined when the page's server did answer.
+ */
+export function egressFailure(response: {
+  status(): number;
+  headers(): Record<string, string>;
+}): string | undefined {
+  if (response.status() !== 502) return undefined;
+  const code = response.headers()[egressErrorHeader];
+  if (!code) return undefined;
+  return chromiumNetErrors[code] ?? `net::ERR_CONNECTION_FAILED (${code})`;
 }
 
 /** A refused address is forbidden; a host with no address is the upstream's failure. */
