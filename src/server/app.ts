@@ -105,8 +105,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(callerPlugin);
   await app.register(rateLimitPlugin);
 
+  const publicUrl = config.publicUrl ?? 'http://localhost:3000';
   const scanDeps: ScanServiceDeps = {
     db: deps.database.db,
+    publicUrl,
     boss: deps.boss,
     allowPrivateTargets: config.allowPrivateTargets,
     ...deps.scanWaits,
@@ -127,7 +129,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   await app.register(publicRoutes, { deps: { db: deps.database.db } });
 
-  const publicUrl = config.publicUrl ?? 'http://localhost:3000';
   const mailer =
     deps.mailer ??
     createMailer({
@@ -172,6 +173,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {
     deps: { db: deps.database.db, ...(deps.pool ? { pool: deps.pool } : {}) },
+    publicUrl,
   });
 
   await app.register(webPlugin, { root: deps.webRoot });
