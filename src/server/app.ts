@@ -11,7 +11,7 @@ import type { PagePool } from '../scanner/index.js';
 import { createMailer, type Mailer } from '../email/mailer.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
-import { documentRoutes } from './documents/routes.js';
+import { documentRoutes, type PdfRateLimit } from './documents/routes.js';
 import { GoogleSignIn } from './auth/google.js';
 import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
@@ -58,6 +58,8 @@ export interface AppDeps {
   /** The built web app; unset or missing on disk means the API alone. */
   webRoot?: string;
   scanRateLimit?: ScanRateLimit;
+  /** Statement PDFs one address may print per window. */
+  pdfRateLimit?: PdfRateLimit;
   /** Concerns one visitor address may send from public status pages per window. */
   complaintRateLimit?: ComplaintRateLimit;
   /** Tests shorten how long analyze/raw-scan wait and how often they look. */
@@ -174,6 +176,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(documentRoutes, {
     deps: { db: deps.database.db, ...(deps.pool ? { pool: deps.pool } : {}) },
     publicUrl,
+    ...(deps.pdfRateLimit ? { pdfRateLimit: deps.pdfRateLimit } : {}),
   });
 
   await app.register(webPlugin, { root: deps.webRoot });
