@@ -4,8 +4,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EngineId, ReportParams, ShareTokenQuery } from '../../contract/index.js';
 import { OpenAcrError } from '../../reports/vpat/openacr.js';
-import { TooManyRequestsError } from '../http-errors.js';
+import { NotFoundError, TooManyRequestsError } from '../http-errors.js';
 import { assertReadable } from '../scans/access.js';
+import { reportNotFound } from '../scans/report-model.js';
 import * as service from './service.js';
 
 export interface DocumentRoutesOptions {
@@ -37,7 +38,12 @@ async function assertCanRead(
   scanId: string,
   share: string | undefined,
 ) {
-  await assertReadable(deps.db, request.caller, scanId, share);
+  try {
+    await assertReadable(deps.db, request.caller, scanId, share);
+  } catch (error) {
+    // The documents' own 404, the same as for a scan that does not exist.
+    throw error instanceof NotFoundError ? new NotFoundError(reportNotFound) : error;
+  }
 }
 
 const ScanIdBody = z.strictObject({ scanId: z.uuid('Scan id must be a UUID') });
