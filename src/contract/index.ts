@@ -8,3 +8,4 @@ export * from './public.js';
 export * from './auth.js';
 export * from './billing.js';
 export * from './complaint.js';
+export * from './share-link.js';

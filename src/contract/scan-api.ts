@@ -36,6 +36,8 @@ export const ReportParams = z.strictObject({ scanId: z.uuid('Scan id must be a U
 /** `?scanId=`: a scan of one's own; without it, the caller's latest scan. */
 export const OptionalScanIdQuery = z.object({
   scanId: z.uuid('Scan id must be a UUID').optional(),
+  /** A share link's token (share-link.ts), for a private scan of someone else's. */
+  share: z.string().max(200).optional(),
 });
 
 /** Where a scan (or an audit, or one of its pages) is in its life; `pending` is the spec's default. */
@@ -124,6 +126,8 @@ export type ReportResponse = z.infer<typeof ReportResponse>;
 /** `?raw=true` adds each engine's raw output to a report. */
 export const ReportQuery = z.object({
   raw: z.enum(['true', 'false']).optional(),
+  /** A share link's token (share-link.ts), for a private scan of someone else's. */
+  share: z.string().max(200).optional(),
 });
 
 export const ScanLogEntry = z.object({

@@ -11,7 +11,7 @@ import type { PagePool } from '#scanner';
 import { createMailer, type Mailer } from '#email/mailer.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
-import { documentRoutes } from './documents/routes.js';
+import { documentRoutes, type PdfRateLimit } from './documents/routes.js';
 import { GoogleSignIn } from './auth/google.js';
 import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
@@ -61,6 +61,8 @@ export interface AppDeps {
   /** The built web app; unset or missing on disk means the API alone. */
   webRoot?: string;
   scanRateLimit?: ScanRateLimit;
+  /** Statement PDFs one address may print per window. */
+  pdfRateLimit?: PdfRateLimit;
   /** Concerns one visitor address may send from public status pages per window. */
   complaintRateLimit?: ComplaintRateLimit;
   /** Tests shorten how long analyze/raw-scan wait and how often they look. */
@@ -122,8 +124,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(callerPlugin);
   await app.register(rateLimitPlugin);
 
+  const publicUrl = config.publicUrl ?? 'http://localhost:3000';
   const scanDeps: ScanServiceDeps = {
     db: deps.database.db,
+    publicUrl,
     boss: deps.boss,
     allowPrivateTargets: config.allowPrivateTargets,
     allowedPrivateOrigins: config.allowedPrivateOrigins,
@@ -146,7 +150,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   await app.register(publicRoutes, { deps: { db: deps.database.db } });
 
-  const publicUrl = config.publicUrl ?? 'http://localhost:3000';
   const mailer =
     deps.mailer ??
     createMailer({
@@ -191,6 +194,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {
     deps: { db: deps.database.db, ...(deps.pool ? { pool: deps.pool } : {}) },
+    publicUrl,
+    ...(deps.pdfRateLimit ? { pdfRateLimit: deps.pdfRateLimit } : {}),
   });
 
   await app.register(webPlugin, { root: deps.webRoot });

@@ -8,3 +8,4 @@ export * from './artifacts.js';
 export * from './billing.js';
 export * from './domains.js';
 export * from './complaints.js';
+export * from './share-links.js';

@@ -366,6 +366,22 @@ const progressColumns = {
   updatedAt: scans.updatedAt,
 };
 
+/** Who may read a scan: its owner (account, else the anonymous browser) and whether it is public. */
+export async function findScanAccess(db: AppDb, scanId: string) {
+  const [row] = await db
+    .select({
+      id: scans.id,
+      userId: scans.userId,
+      visitorId: scans.visitorId,
+      isPublic: scans.isPublic,
+    })
+    .from(scans)
+    .where(eq(scans.id, scanId));
+  return row;
+}
+
+export type ScanAccessRecord = NonNullable<Awaited<ReturnType<typeof findScanAccess>>>;
+
 export async function findScanProgress(db: AppDb, scanId: string) {
   const [row] = await db.select(progressColumns).from(scans).where(eq(scans.id, scanId));
   return row;
@@ -486,6 +502,7 @@ export async function findCheckoutScan(db: AppDb, scanId: string) {
       id: scans.id,
       userId: scans.userId,
       visitorId: scans.visitorId,
+      isPublic: scans.isPublic,
       domain: scans.domain,
       url: scans.url,
       status: scans.status,
@@ -520,7 +537,10 @@ export async function setScanVisibility(
   return row;
 }
 
-/** A subscription publishes the scan it was bought from. */
-export async function makeScanPublic(db: AppDb, scanId: string): Promise<void> {
-  await db.update(scans).set({ isPublic: true }).where(eq(scans.id, scanId));
+/** A subscription publishes the scan it was bought from, if the buyer started it; no other. */
+export async function makeScanPublic(db: AppDb, scanId: string, userId: string): Promise<void> {
+  await db
+    .update(scans)
+    .set({ isPublic: true })
+    .where(and(eq(scans.id, scanId), eq(scans.userId, userId)));
 }

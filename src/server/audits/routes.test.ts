@@ -188,8 +188,12 @@ describe('POST /api/multi-page-audit', () => {
   it("offers the archive as a ZIP holding each page's raw output and the reports", async () => {
     const { archive } = audit.summary;
     expect(archive).toMatchObject({ domain: '127.0.0.1' });
-    const response = await service.app.inject({ method: 'GET', url: archive!.downloadUrl });
+    const response = await call(service.app, visitor, 'GET', archive!.downloadUrl);
     expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    // The audit is the visitor's: to anyone else its archive does not exist.
+    const stranger = await call(service.app, undefined, 'GET', archive!.downloadUrl);
+    expect(stranger.statusCode).toBe(404);
     expect(response.headers['content-type']).toBe('application/zip');
     expect(response.rawPayload.byteLength).toBe(archive!.fileSize);
     const entries = unzipSync(new Uint8Array(response.rawPayload));

@@ -123,7 +123,7 @@ export async function enroll(db: AppDb, order: Order): Promise<Enrolment> {
             }
           : {}),
       });
-      await makeScanPublic(tx, order.scanId);
+      await makeScanPublic(tx, order.scanId, userId);
       return {
         created: true,
         subscriptionId,

@@ -235,6 +235,9 @@ describe('GET /api/checkout/:scanId', () => {
     const { browser, userId } = await signedIn('quote@example.com');
     const scanId = await addScan('quote.test', userId);
     const visitor = new TestBrowser(service.app, '10.2.1.2');
+    // A private scan is nobody else's business, not even its checkout page.
+    expect((await visitor.get(`/api/checkout/${scanId}`)).statusCode).toBe(404);
+    await service.database.db.update(scans).set({ isPublic: true }).where(eq(scans.id, scanId));
     const anonymous = await visitor.get(`/api/checkout/${scanId}`);
     expect(anonymous.statusCode).toBe(200);
     expect(anonymous.headers['cache-control']).toBe('no-store');

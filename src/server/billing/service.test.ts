@@ -63,11 +63,13 @@ async function addScan(
   domain: string,
   userId: string | null,
   status: 'completed' | 'running' = 'completed',
+  visitorId: string | null = null,
 ) {
   const [row] = await database.db
     .insert(scans)
     .values({
       userId,
+      visitorId,
       url: `https://${domain}/`,
       domain,
       status,
@@ -338,14 +340,46 @@ describe('subscribe', () => {
     ]);
   });
 
-  it('accepts a scan made before signing in, which no account holds', async () => {
+  it("refuses an anonymous scan, a stranger's or the buyer's own browser's, publishing nothing", async () => {
     const userId = await addUser();
-    const answer = await subscribe(
-      deps,
-      { userId },
-      order(await addScan('anonymous.test', null), 'anonymous.test'),
-    );
-    expect(answer.domain).toBe('anonymous.test');
+    const stranger = await addScan('stranger.test', null, 'completed', 'stranger-browser');
+    const before = await addScan('before.test', null, 'completed', 'buyer-browser');
+    for (const [scanId, domain] of [
+      [stranger, 'stranger.test'],
+      [before, 'before.test'],
+    ] as const) {
+      const caller = { userId, clientId: 'buyer-browser' };
+      for (const refused of [
+        failure(getCheckout(deps, caller, scanId)),
+        failure(subscribe(deps, caller, order(scanId, domain))),
+      ]) {
+        const error = await refused;
+        expect([error.statusCode, error.message]).toEqual([
+          404,
+          'Scan Not Found: please start a new accessibility scan.',
+        ]);
+      }
+      const [row] = await database.db
+        .select({ isPublic: scans.isPublic })
+        .from(scans)
+        .where(eq(scans.id, scanId));
+      expect(row!.isPublic).toBe(false);
+      expect(await database.db.select().from(domains).where(eq(domains.domain, domain))).toEqual(
+        [],
+      );
+    }
+  });
+
+  it("shows a visitor the checkout of a public scan or their browser's own, and no other", async () => {
+    const owner = await addUser();
+    const privateScan = await addScan('hidden.test', owner);
+    const own = await addScan('own.test', null, 'completed', 'visitor-browser');
+    const visitor = { userId: undefined, clientId: 'visitor-browser' };
+    expect((await getCheckout(deps, visitor, own)).scan.id).toBe(own);
+    expect((await failure(getCheckout(deps, visitor, privateScan))).statusCode).toBe(404);
+    expect(
+      (await failure(getCheckout(deps, { userId: undefined, clientId: 'other' }, own))).statusCode,
+    ).toBe(404);
   });
 
   it('refuses bad orders with the right status and message, writing nothing', async () => {
@@ -435,6 +469,8 @@ describe('getCheckout', () => {
     const userId = await addUser();
     await subscribe(deps, { userId }, order(await addScan('one.test', userId), 'one.test'));
     const scanId = await addScan('two.test', userId);
+    // A visitor sees the checkout of a scan its owner made public.
+    await database.db.update(scans).set({ isPublic: true }).where(eq(scans.id, scanId));
     expect(await getCheckout(deps, { userId: undefined }, scanId)).toMatchObject({
       scan: { id: scanId, domain: 'two.test', url: 'https://two.test/', accessibilityScore: 81 },
       product: 'Compliance Shield',
@@ -459,9 +495,13 @@ describe('getCheckout', () => {
     const scanId = await addScan('watched.test', owner);
     await subscribe(deps, { userId: owner }, order(scanId, 'watched.test'));
     expect((await getCheckout(deps, { userId: owner }, scanId)).monitoredBy).toBe('you');
-    expect((await getCheckout(deps, { userId: await addUser() }, scanId)).monitoredBy).toBe(
+    const other = await addUser();
+    const othersScan = await addScan('watched.test', other);
+    expect((await getCheckout(deps, { userId: other }, othersScan)).monitoredBy).toBe(
       'another account',
     );
+    // The owner's scan, public now, is still not another account's to check out.
+    expect((await failure(getCheckout(deps, { userId: other }, scanId))).statusCode).toBe(404);
   });
 
   it('answers Scan Not Found for a scan that is missing or unfinished', async () => {

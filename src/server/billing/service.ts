@@ -6,11 +6,12 @@ import {
 } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import { latestHistoryId } from '#db/stores/domains.js';
-import { findCheckoutScan } from '#db/stores/scans.js';
+import { findCheckoutScan, type CheckoutScan } from '#db/stores/scans.js';
 import type { Mailer } from '#email/mailer.js';
 import * as domains from '../domains/service.js';
 import { HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import type { Caller } from '../plugins/caller.js';
+import { isScanOwner } from '../scans/access.js';
 import { subscriptionConfirmationEmail } from '#email/subscription-messages.js';
 import {
   enroll,
@@ -41,8 +42,8 @@ export interface BillingServiceDeps {
   publicUrl: string;
 }
 
-/** The signed-in account, if any, and its e-mail address. */
-export type BillingCaller = Pick<Caller, 'userId'> & Partial<Pick<Caller, 'email'>>;
+/** The signed-in account, if any, its e-mail address, and the browser's client id. */
+export type BillingCaller = Pick<Caller, 'userId'> & Partial<Pick<Caller, 'email' | 'clientId'>>;
 
 const scanNotFound = () =>
   new NotFoundError('Scan Not Found: please start a new accessibility scan.');
@@ -54,6 +55,16 @@ class PaymentFailedError extends HttpError {
   }
 }
 
+/**
+ * Whose checkout a scan opens: a signed-in caller's own scans only (subscribe publishes the scan);
+ * before signing in, a scan the visitor may read (a public one, or their browser's own), so the
+ * page can ask them to log in. Any other scan is the 404 of a missing one.
+ */
+function mayCheckOut(scan: CheckoutScan, caller: BillingCaller): boolean {
+  if (caller.userId) return scan.userId === caller.userId;
+  return scan.isPublic || isScanOwner(scan, caller);
+}
+
 /** `GET /api/checkout/{scanId}`: the scan and what subscribing from it would cost the caller. */
 export async function getCheckout(
   deps: BillingServiceDeps,
@@ -61,7 +72,7 @@ export async function getCheckout(
   scanId: string,
 ): Promise<CheckoutResponse> {
   const scan = await findCheckoutScan(deps.db, scanId);
-  if (!scan || scan.status !== 'completed') throw scanNotFound();
+  if (!scan || scan.status !== 'completed' || !mayCheckOut(scan, caller)) throw scanNotFound();
   const monitored = await domains.findMonitoring(deps.db, scan.domain);
   const terms = caller.userId
     ? await quote(deps.db, caller.userId, scan.domain)
@@ -105,9 +116,10 @@ export async function subscribe(
   const domain = domains.normalizeDomain(input.domain);
   const scan = await findCheckoutScan(deps.db, input.scanId);
   if (!scan || scan.status !== 'completed') throw scanNotFound();
-  // Another account's scan is not this one's to publish. A scan no account holds (made before
-  // signing in) may be used: it is about the site being subscribed, and anyone may read it.
-  if (scan.userId !== null && scan.userId !== userId) throw scanNotFound();
+  // Subscribing publishes the scan, so it must be the buyer's own: not another account's, and not
+  // an anonymous one either (a stranger's, or this browser's before signing in, which accounts do
+  // not take over), so the buyer scans their site again while signed in.
+  if (scan.userId !== userId) throw scanNotFound();
   if (domain !== scan.domain) {
     throw new InvalidError(
       `The domain must be the scanned site's: this scan is of ${scan.domain}, not ${domain}.`,

@@ -2,16 +2,49 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EngineId, ReportParams } from '#contract/index.js';
+import { EngineId, ReportParams, ShareTokenQuery } from '#contract/index.js';
 import { OpenAcrError } from '#reports/vpat/openacr.js';
+import { NotFoundError, TooManyRequestsError } from '../http-errors.js';
+import { assertReadable } from '../scans/access.js';
+import { reportNotFound } from '../scans/report-model.js';
 import * as service from './service.js';
 
 export interface DocumentRoutesOptions {
   deps: service.DocumentServiceDeps;
+  /** PUBLIC_URL: the statement's status link points here, never at the request's Host. */
+  publicUrl: string;
+  /** Statement PDFs one address may print per window; each holds a browser tab. */
+  pdfRateLimit?: PdfRateLimit;
 }
+
+export interface PdfRateLimit {
+  max: number;
+  timeWindowMs: number;
+}
+
+/** As many as scan starts: a PDF costs a browser tab for about as long as a small scan. */
+export const defaultPdfRateLimit: PdfRateLimit = { max: 20, timeWindowMs: 60_000 };
 
 /** Spec §9: the VPAT upload limit. */
 export const uploadLimitBytes = 10 * 1024 * 1024;
+
+/**
+ * Every document of a scan is its reader's (access.ts): the owner, anyone for a public scan, or
+ * the holder of its share link (`?share=`); anyone else gets the 404 of a missing scan.
+ */
+async function assertCanRead(
+  deps: service.DocumentServiceDeps,
+  request: FastifyRequest,
+  scanId: string,
+  share: string | undefined,
+) {
+  try {
+    await assertReadable(deps.db, request.caller, scanId, share);
+  } catch (error) {
+    // The documents' own 404, the same as for a scan that does not exist.
+    throw error instanceof NotFoundError ? new NotFoundError(reportNotFound) : error;
+  }
+}
 
 const ScanIdBody = z.strictObject({ scanId: z.uuid('Scan id must be a UUID') });
 const ExportParams = ReportParams.extend({ format: z.enum(service.exportFormats) });
@@ -95,14 +128,16 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
   options,
 ) => {
   const { deps } = options;
+  const pdfLimit = options.pdfRateLimit ?? defaultPdfRateLimit;
   await app.register(multipart, {
     limits: { fileSize: uploadLimitBytes, files: 1, fields: 5, parts: 6 },
   });
 
   app.get(
     '/api/html-report/:scanId',
-    { schema: { params: ReportParams } },
+    { schema: { params: ReportParams, querystring: ShareTokenQuery } },
     async (request, reply) => {
+      await assertCanRead(deps, request, request.params.scanId, request.query.share);
       const html = await service.htmlReport(deps, request.params.scanId);
       return (
         reply
@@ -120,43 +155,73 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
 
   app.get(
     '/api/report/:scanId/statement.pdf',
-    { schema: { params: ReportParams } },
+    {
+      config: {
+        rateLimit: {
+          max: pdfLimit.max,
+          timeWindow: pdfLimit.timeWindowMs,
+          groupId: 'statement-pdf',
+          errorResponseBuilder: (_request, context) =>
+            new TooManyRequestsError(
+              `Too many statements printed from your address; try again in ${context.after}.`,
+            ),
+        },
+      },
+      schema: { params: ReportParams, querystring: ShareTokenQuery },
+    },
     async (request, reply) => {
-      const origin = `${request.protocol}://${request.host}`;
-      const file = await service.statementPdf(deps, request.params.scanId, origin);
+      await assertCanRead(deps, request, request.params.scanId, request.query.share);
+      const file = await service.statementPdf(deps, request.params.scanId, options.publicUrl);
       return sendFile(reply, file, 'inline');
     },
   );
 
   app.get(
     '/api/report/:scanId/export/:format',
-    { schema: { params: ExportParams } },
-    async (request, reply) =>
-      sendFile(
+    { schema: { params: ExportParams, querystring: ShareTokenQuery } },
+    async (request, reply) => {
+      await assertCanRead(deps, request, request.params.scanId, request.query.share);
+      return sendFile(
         reply,
         await service.exportReport(deps, request.params.scanId, request.params.format),
-      ),
+      );
+    },
   );
 
   app.get(
     '/api/report/:scanId/raw/:engine',
-    { schema: { params: RawParams } },
-    async (request, reply) =>
-      sendFile(
+    { schema: { params: RawParams, querystring: ShareTokenQuery } },
+    async (request, reply) => {
+      await assertCanRead(deps, request, request.params.scanId, request.query.share);
+      return sendFile(
         reply,
         await service.rawEngineOutput(deps, request.params.scanId, request.params.engine),
-      ),
+      );
+    },
   );
 
   app.post(
     '/api/generate-vpat-from-scan',
-    { schema: { body: ScanIdBody } },
-    async (request, reply) =>
-      sendFile(reply, await service.vpatFromScan(deps, request.body.scanId, { template: false })),
+    { schema: { body: ScanIdBody, querystring: ShareTokenQuery } },
+    async (request, reply) => {
+      await assertCanRead(deps, request, request.body.scanId, request.query.share);
+      return sendFile(
+        reply,
+        await service.vpatFromScan(deps, request.body.scanId, { template: false }),
+      );
+    },
   );
 
-  app.post('/api/fill-vpat-template', { schema: { body: ScanIdBody } }, async (request, reply) =>
-    sendFile(reply, await service.vpatFromScan(deps, request.body.scanId, { template: true })),
+  app.post(
+    '/api/fill-vpat-template',
+    { schema: { body: ScanIdBody, querystring: ShareTokenQuery } },
+    async (request, reply) => {
+      await assertCanRead(deps, request, request.body.scanId, request.query.share);
+      return sendFile(
+        reply,
+        await service.vpatFromScan(deps, request.body.scanId, { template: true }),
+      );
+    },
   );
 
   app.post('/api/test-openacr', async (request, reply) =>

@@ -94,8 +94,9 @@ describe('scan through the queue', () => {
     const { last } = await pollUntilDone(scanId);
     expect(last).toMatchObject({ stage: 'complete', status: 'completed', canAbort: false });
 
-    const response = await call(service.app, undefined, 'GET', `/api/report/${scanId}`);
+    const response = await call(service.app, visitor, 'GET', `/api/report/${scanId}`);
     expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('private, no-store');
     const report = ReportResponse.parse(response.json());
     expect(report).toMatchObject({ scanId, domain: '127.0.0.1', totalIssues: 2 });
     expect(report.score).toEqual(expect.any(Number));
@@ -113,30 +114,27 @@ describe('scan through the queue', () => {
   });
 
   it('adds raw engine output to the report when asked', async () => {
-    const response = await call(service.app, undefined, 'GET', `/api/report/${scanId}?raw=true`);
+    const response = await call(service.app, visitor, 'GET', `/api/report/${scanId}?raw=true`);
     const report = ReportResponse.parse(response.json());
     expect(report.axe?.violations.map((rule) => rule.id)).toContain('image-alt');
     expect(report.pa11y?.issues.length).toBeGreaterThan(0);
     expect(report.ibm?.report.results.length).toBeGreaterThan(0);
   });
 
-  it('serves the scan screenshots from the database', async () => {
+  it('serves the scan screenshots from the database, to the scan owner only', async () => {
     const report = ReportResponse.parse(
-      (await call(service.app, undefined, 'GET', `/api/report/${scanId}`)).json(),
+      (await call(service.app, visitor, 'GET', `/api/report/${scanId}`)).json(),
     );
     expect(report.scan.screenshots.length).toBeGreaterThan(0);
-    const response = await call(service.app, undefined, 'GET', report.scan.screenshots[0]!);
+    const response = await call(service.app, visitor, 'GET', report.scan.screenshots[0]!);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/jpeg');
-    expect(response.headers['cache-control']).toContain('immutable');
+    // The scan is private: no cache may keep its screenshot.
+    expect(response.headers['cache-control']).toBe('private, no-store');
     // JPEG files start with FF D8.
     expect([...response.rawPayload.subarray(0, 2)]).toEqual([0xff, 0xd8]);
-    const again = await service.app.inject({
-      method: 'GET',
-      url: report.scan.screenshots[0]!,
-      headers: { 'if-none-match': response.headers.etag as string },
-    });
-    expect(again.statusCode).toBe(304);
+    const stranger = await call(service.app, undefined, 'GET', report.scan.screenshots[0]!);
+    expect(stranger.statusCode).toBe(404);
   });
 
   it("lists the caller's scans only", async () => {

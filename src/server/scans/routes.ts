@@ -16,6 +16,7 @@ import {
   ScanResults,
   ScanVisibilityRequest,
   ScanVisibilityResponse,
+  ShareLinkResponse,
   StartLiveScanRequest,
   StartLiveScanResponse,
   StartScanRequest,
@@ -23,6 +24,7 @@ import {
 } from '#contract/index.js';
 import { ensureClientId } from '../plugins/csrf.js';
 import type { ScanRateLimit } from '../plugins/rate-limit.js';
+import { privateNoStore } from './access.js';
 import * as service from './service.js';
 
 export interface ScanRoutesOptions {
@@ -66,10 +68,33 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     {
       schema: { params: ReportParams, querystring: ReportQuery, response: { 200: ReportResponse } },
     },
-    async (request) =>
-      service.getReport(deps, request.caller, request.params.scanId, {
+    async (request, reply) => {
+      const report = await service.getReport(deps, request.caller, request.params.scanId, {
         raw: request.query.raw === 'true',
-      }),
+        share: request.query.share,
+      });
+      // A private scan's report must not stay in shared caches; a public one changes too.
+      reply.header('cache-control', privateNoStore);
+      return report;
+    },
+  );
+
+  app.post(
+    '/api/scans/:id/share-link',
+    { schema: { params: ScanIdParams, response: { 201: ShareLinkResponse } } },
+    async (request, reply) => {
+      const link = await service.shareScan(deps, request.caller, request.params.id);
+      return reply.status(201).header('cache-control', privateNoStore).send(link);
+    },
+  );
+
+  app.delete(
+    '/api/scans/:id/share-link',
+    { schema: { params: ScanIdParams } },
+    async (request, reply) => {
+      await service.unshareScan(deps, request.caller, request.params.id);
+      return reply.status(204).send();
+    },
   );
 
   app.patch(
@@ -115,15 +140,18 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/real-live-scan/progress',
     { schema: { querystring: OptionalScanIdQuery, response: { 200: ScanProgress } } },
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return service.getProgress(deps, request.caller, request.query.scanId);
+      reply.header('cache-control', privateNoStore);
+      return service.getProgress(deps, request.caller, request.query.scanId, request.query.share);
     },
   );
 
   app.get(
     '/api/real-live-scan/results',
     { schema: { querystring: OptionalScanIdQuery, response: { 200: ScanResults } } },
-    async (request) => service.getResults(deps, request.caller, request.query.scanId),
+    async (request, reply) => {
+      reply.header('cache-control', privateNoStore);
+      return service.getResults(deps, request.caller, request.query.scanId, request.query.share);
+    },
   );
 
   app.post(
@@ -141,6 +169,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
   app.get('/api/scans/:id/events', { schema: { params: ScanIdParams } }, async (request, reply) => {
     const events = await service.progressEvents(
       deps,
+      request.caller,
       request.params.id,
       closedSignal(request, reply),
     );
@@ -148,7 +177,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     ensureClientId(request, reply);
     return reply
       .header('content-type', 'text/event-stream; charset=utf-8')
-      .header('cache-control', 'no-store')
+      .header('cache-control', privateNoStore)
       .header('x-accel-buffering', 'no')
       .send(Readable.from(events));
   });

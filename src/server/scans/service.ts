@@ -22,6 +22,13 @@ import {
 } from '../http-errors.js';
 import { domainOf } from '../domains/service.js';
 import type { Caller } from '../plugins/caller.js';
+import {
+  assertReadable,
+  createShareLink,
+  revokeShareLink,
+  scanNotFound,
+  type Reader,
+} from './access.js';
 import { finalStages, isUnfinished, sseMessage, toProgress, toResults } from './progress.js';
 import { toRawResult, toReport } from './report.js';
 
@@ -31,6 +38,8 @@ export { loadReportModel } from './report-model.js';
 export interface ScanServiceDeps {
   db: AppDb;
   boss: PgBoss;
+  /** Where the web app is served (PUBLIC_URL), for share links. */
+  publicUrl?: string;
   /** ALLOW_PRIVATE_TARGETS: accept loopback and private addresses. */
   allowPrivateTargets: boolean;
   /** ALLOWED_PRIVATE_ORIGINS: private origins allowed one by one. */
@@ -47,10 +56,6 @@ export interface ScanServiceDeps {
  */
 export type ScanStarter = Pick<Caller, 'clientId' | 'ip'> & { userId?: string | undefined };
 
-const reportNotFound = () =>
-  new NotFoundError(
-    'Assessment Report Not Found: the requested compliance assessment could not be located.',
-  );
 const noScan = () => new NotFoundError('No scan found.');
 
 /** Checks the address and queues its scan; the scan row is written only for a valid target. */
@@ -86,14 +91,25 @@ export async function listScans(deps: ScanServiceDeps, caller: Caller): Promise<
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }
 
+/** `GET /api/report/{id}`: for whoever may read the scan (access.ts), else 404. */
 export async function getReport(
+  deps: ScanServiceDeps,
+  caller: ScanStarter,
+  scanId: string,
+  options: { raw: boolean; share?: string | undefined },
+): Promise<ReportResponse> {
+  await assertReadable(deps.db, caller, scanId, options.share);
+  return reportOf(deps, caller, scanId, { raw: options.raw });
+}
+
+async function reportOf(
   deps: ScanServiceDeps,
   caller: ScanStarter,
   scanId: string,
   options: { raw: boolean },
 ): Promise<ReportResponse> {
   const scan = await store.findScan(deps.db, scanId, options);
-  if (!scan) throw reportNotFound();
+  if (!scan) throw scanNotFound();
   // The owner is the account that started the scan; an anonymous scan has no one to share it.
   const canChange = caller.userId !== undefined && scan.userId === caller.userId;
   return toReport(scan, await store.listIssues(deps.db, scanId), {
@@ -128,7 +144,8 @@ export async function analyze(
 ): Promise<ReportResponse> {
   const { id } = await startScan(deps, caller, input);
   await waitOrStop(deps, id, signal);
-  return getReport(deps, caller, id, { raw: false });
+  // The caller has just started this scan, so it is theirs to read.
+  return reportOf(deps, caller, id, { raw: false });
 }
 
 /** `POST /api/raw-scan`: scan now and answer each engine's raw output. */
@@ -186,9 +203,31 @@ async function waitForCompletion(
   }
 }
 
-/** The scan asked for, or the caller's latest. */
-async function findProgressRow(deps: ScanServiceDeps, caller: Caller, scanId?: string) {
-  if (scanId) return store.findScanProgress(deps.db, scanId);
+/** Progress answers its own 404 ("No scan found.") for a scan the caller may not read. */
+async function assertProgressReadable(
+  deps: ScanServiceDeps,
+  caller: Reader,
+  scanId: string,
+  share?: string,
+): Promise<void> {
+  try {
+    await assertReadable(deps.db, caller, scanId, share);
+  } catch (error) {
+    throw error instanceof NotFoundError ? noScan() : error;
+  }
+}
+
+/** The scan asked for (if the caller may read it), or the caller's latest. */
+async function findProgressRow(
+  deps: ScanServiceDeps,
+  caller: Caller,
+  scanId?: string,
+  share?: string,
+) {
+  if (scanId) {
+    await assertProgressReadable(deps, caller, scanId, share);
+    return store.findScanProgress(deps.db, scanId);
+  }
   return caller.owner && store.findLatestScanOf(deps.db, caller.owner);
 }
 
@@ -202,8 +241,9 @@ export async function getProgress(
   deps: ScanServiceDeps,
   caller: Caller,
   scanId?: string,
+  share?: string,
 ): Promise<ScanProgress> {
-  const row = await findProgressRow(deps, caller, scanId);
+  const row = await findProgressRow(deps, caller, scanId, share);
   if (!row) throw noScan();
   const results = row.status === 'completed' ? await resultsOf(deps, row.id) : null;
   return toProgress(row, results);
@@ -213,8 +253,9 @@ export async function getResults(
   deps: ScanServiceDeps,
   caller: Caller,
   scanId?: string,
+  share?: string,
 ): Promise<ScanResults> {
-  const row = await findProgressRow(deps, caller, scanId);
+  const row = await findProgressRow(deps, caller, scanId, share);
   if (!row) throw noScan();
   if (row.status !== 'completed') {
     throw new ConflictError(`The scan has not completed (it is ${row.status}).`);
@@ -230,9 +271,11 @@ export async function getResults(
  */
 export async function progressEvents(
   deps: ScanServiceDeps,
+  caller: Reader,
   scanId: string,
   signal: AbortSignal,
 ): Promise<AsyncGenerator<string>> {
+  await assertProgressReadable(deps, caller, scanId);
   const first = await store.findScanProgress(deps.db, scanId);
   if (!first) throw noScan();
   return (async function* stream() {
@@ -303,4 +346,27 @@ async function stop(deps: ScanServiceDeps, scanId: string): Promise<void> {
   ) {
     await deps.boss.cancel('scan-page', scanId);
   }
+}
+
+/** `POST /api/scans/{id}/share-link`: the owner's new link (the previous one stops working). */
+export async function shareScan(
+  deps: ScanServiceDeps,
+  caller: Reader,
+  scanId: string,
+): Promise<{ url: string; token: string }> {
+  const token = await createShareLink(deps.db, caller, scanId);
+  const base = deps.publicUrl ?? 'http://localhost:3000';
+  return {
+    url: `${base}/api/html-report/${encodeURIComponent(scanId)}?share=${token}`,
+    token,
+  };
+}
+
+/** `DELETE /api/scans/{id}/share-link`: the link stops opening the scan at once. */
+export async function unshareScan(
+  deps: ScanServiceDeps,
+  caller: Reader,
+  scanId: string,
+): Promise<void> {
+  await revokeShareLink(deps.db, caller, scanId);
 }

@@ -4,7 +4,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
-import { SubscribeRequest, type CheckoutResponse, type SubscribeResponse } from '#contract/billing.js';
+import {
+  SubscribeRequest,
+  type CheckoutResponse,
+  type SubscribeResponse,
+} from '#contract/billing.js';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
