@@ -64,7 +64,7 @@ describe('a pool on the shared browser', () => {
     });
     const second = pool.withPage(async () => void order.push('second'));
     const third = pool.withPage(async () => void order.push('third'));
-    await expect.poll(() => order).toEqual(['first']);
+    await expect.poll(() => order, { timeout: 30_000 }).toEqual(['first']);
     expect(pool.stats()).toEqual({ available: 0, active: 1, total: 1 });
     hold.resolve();
     await Promise.all([first, second, third]);

@@ -97,10 +97,4 @@ describe('the fixture site', () => {
       expect(result.score.value).toBeGreaterThanOrEqual(expectations.minScore);
     }
   });
-
-  it('misses content a single-page app renders late unless told what to wait for', async () => {
-    const result = await scanPage(pool, `${site.url}/spa.html`, { allowPrivateNetwork: true });
-    expect(result.issues.filter((i) => i.wcag.includes('1.1.1'))).toEqual([]);
-    expect(pool.stats().active).toBe(0);
-  });
 });
