@@ -366,17 +366,16 @@ const progressColumns = {
   updatedAt: scans.updatedAt,
 };
 
-/** Who may read a scan: its owner (account, else the anonymous browser) and whether it is public. */
+/** What decides who may read a scan: its owner (account, else the anonymous browser) and whether it is public. */
+const accessColumns = {
+  id: scans.id,
+  userId: scans.userId,
+  visitorId: scans.visitorId,
+  isPublic: scans.isPublic,
+};
+
 export async function findScanAccess(db: AppDb, scanId: string) {
-  const [row] = await db
-    .select({
-      id: scans.id,
-      userId: scans.userId,
-      visitorId: scans.visitorId,
-      isPublic: scans.isPublic,
-    })
-    .from(scans)
-    .where(eq(scans.id, scanId));
+  const [row] = await db.select(accessColumns).from(scans).where(eq(scans.id, scanId));
   return row;
 }
 
@@ -499,10 +498,7 @@ export type OwnerScan = Awaited<ReturnType<typeof listOwnerScans>>[number];
 export async function findCheckoutScan(db: AppDb, scanId: string) {
   const [row] = await db
     .select({
-      id: scans.id,
-      userId: scans.userId,
-      visitorId: scans.visitorId,
-      isPublic: scans.isPublic,
+      ...accessColumns,
       domain: scans.domain,
       url: scans.url,
       status: scans.status,
