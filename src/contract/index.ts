@@ -9,3 +9,4 @@ export * from './auth.js';
 export * from './billing.js';
 export * from './complaint.js';
 export * from './share-link.js';
+export * from './domains.js';

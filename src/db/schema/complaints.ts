@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
-import { createdAt, oneOf, updatedAt } from './columns.js';
+import { createdAt, oneOf, timestamptz, updatedAt } from './columns.js';
 
 export const complaintTypes = ['accessibility', 'technical', 'compliance', 'general'] as const;
 export const complaintStatuses = ['new', 'in_progress', 'resolved', 'closed'] as const;
@@ -35,6 +35,11 @@ export const complaints = pgTable(
       .$type<ComplaintEntry[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /** The page of the site the visitor names, when they named one. */
+    pageUrl: text('page_url'),
+    /** First public reply and resolution: the public status page's trail shows their dates. */
+    answeredAt: timestamptz('answered_at'),
+    resolvedAt: timestamptz('resolved_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -22,6 +22,10 @@ export type DomainStatus = (typeof domainStatuses)[number];
 /** Statuses under which an owner monitors the site: it is rescanned and has public pages. */
 export const monitoredDomainStatuses = ['active', 'trial', 'grace_period'] as const;
 
+/** How an owner proved they control a domain (ownership verification, beyond the spec). */
+export const verificationMethods = ['dns', 'meta', 'file'] as const;
+export type VerificationMethod = (typeof verificationMethods)[number];
+
 /** Badge configurator settings (spec dashboard-area §3, "Badge config"). */
 export interface BadgeSettings {
   variant?: string;
@@ -60,6 +64,23 @@ export const domains = pgTable(
     lastScanAt: timestamptz('last_scan_at'),
     /** When scheduled monitoring last queued a rescan; claimed atomically so it queues once. */
     lastMonitorQueuedAt: timestamptz('last_monitor_queued_at'),
+    /**
+     * The end of the period paid for (active) or of the free month (trial); the lifecycle sweep
+     * charges the next month, or starts the grace period, when it passes.
+     */
+    currentPeriodEnd: timestamptz('current_period_end'),
+    /**
+     * The secret the owner publishes (DNS TXT, meta tag or /.well-known file) to prove they control
+     * the site; public status page and badge go live only once it was found.
+     */
+    verificationToken: text('verification_token')
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text, '-', '')`),
+    verifiedAt: timestamptz('verified_at'),
+    verificationMethod: text('verification_method', { enum: verificationMethods }),
+    /** When ownership was last checked (on request and on each monitoring run), and what failed. */
+    verificationCheckedAt: timestamptz('verification_checked_at'),
+    verificationError: text('verification_error'),
     badgeActive: boolean('badge_active').notNull().default(false),
     badgeSettings: jsonb('badge_settings')
       .$type<BadgeSettings>()
@@ -72,6 +93,10 @@ export const domains = pgTable(
     oneOf('domains_status_check', t.status, domainStatuses),
     check('domains_domain_index_check', sql`${t.domainIndex} >= 1`),
     check('domains_monthly_price_check', sql`${t.monthlyPrice} >= 0`),
+    check(
+      'domains_verification_method_check',
+      sql`${t.verificationMethod} is null or ${t.verificationMethod} in ('dns', 'meta', 'file')`,
+    ),
     uniqueIndex('domains_user_id_domain_key').on(t.userId, t.domain),
     // A site is monitored by one account at a time; archived and expired claims do not block.
     uniqueIndex('domains_monitored_domain_key')
@@ -102,3 +127,14 @@ export const domainHistory = pgTable(
   },
   (t) => [index('domain_history_domain_created_at_idx').on(t.domain, t.createdAt)],
 );
+
+/**
+ * A version number per domain name that moves whenever anything its public answers show changes
+ * (its enrolment, its owner's scans, its complaints): the ETag of the status page, audit page and
+ * badge, so a cached answer is confirmed without reading the scans. Kept by database triggers.
+ */
+export const publicVersions = pgTable('public_versions', {
+  domain: text('domain').primaryKey(),
+  version: bigserial('version', { mode: 'number' }).notNull(),
+  changedAt: timestamptz('changed_at').notNull().defaultNow(),
+});

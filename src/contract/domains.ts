@@ -1,0 +1,305 @@
+import { z } from 'zod';
+import { billingCurrency, PaymentProviderKind } from './billing.js';
+
+/**
+ * Domain management of the dashboard (spec dashboard-area §2 Domains page, §3 Domain shape, §4
+ * domain and payment flows, §5, §7, §9). Amounts in answers are US dollars; the server computes
+ * every amount from the price table in billing.ts and ignores any amount a client sends.
+ */
+
+export const domainStatuses = ['active', 'trial', 'grace_period', 'expired', 'archived'] as const;
+export const DomainStatus = z.enum(domainStatuses);
+export type DomainStatus = z.infer<typeof DomainStatus>;
+
+export const VerificationMethod = z.enum(['dns', 'meta', 'file']);
+export type VerificationMethod = z.infer<typeof VerificationMethod>;
+
+/** Ownership verification (beyond the spec): how to prove the site is the owner's, and where it stands. */
+export const DomainVerification = z.object({
+  verified: z.boolean(),
+  method: VerificationMethod.nullable(),
+  verifiedAt: z.string().nullable(),
+  checkedAt: z.string().nullable(),
+  /** Why the last check failed, in words for the owner; null when it passed or never ran. */
+  error: z.string().nullable(),
+  /** The three ways to prove it, each with exactly what to publish. */
+  dns: z.object({ name: z.string(), value: z.string() }),
+  meta: z.object({ tag: z.string() }),
+  file: z.object({ url: z.string(), content: z.string() }),
+});
+export type DomainVerification = z.infer<typeof DomainVerification>;
+
+/** Spec "Domain", with its verification and billing dates. */
+export const Domain = z.object({
+  domain: z.string(),
+  status: DomainStatus,
+  complianceScore: z.number().int().nullable(),
+  issueCount: z.number().int(),
+  /** When the owner's latest scan of the domain completed. */
+  lastScan: z.string().nullable(),
+  badgeActive: z.boolean(),
+  /** US dollars a month once any free month is over. */
+  monthlyPrice: z.number(),
+  /** Whole days left of the free month while on trial; else null. */
+  trialDaysRemaining: z.number().int().nullable(),
+  /** Whole days left of the grace period while in it; else null. */
+  daysRemaining: z.number().int().nullable(),
+  domainIndex: z.number().int(),
+  /** The public status page; live only for a verified, monitored domain. */
+  publicPageUrl: z.string(),
+  /** The end of the free month or of the month paid for: the next charge date. */
+  currentPeriodEnd: z.string().nullable(),
+  verification: DomainVerification,
+});
+export type Domain = z.infer<typeof Domain>;
+
+export const DomainList = z.array(Domain);
+export type DomainList = z.infer<typeof DomainList>;
+
+/** `GET /api/domains/list`: the account's domain names. */
+export const DomainNames = z.array(z.string());
+
+/** What enrolling (or bringing back) a domain costs now. */
+export const DomainPricing = z.object({
+  domain: z.string(),
+  domainIndex: z.number().int(),
+  monthlyPrice: z.number(),
+  /** Charged now: 0 while the domain's free month is still to be had. */
+  amount: z.number(),
+  currency: z.literal(billingCurrency),
+  trial: z.boolean(),
+});
+export type DomainPricing = z.infer<typeof DomainPricing>;
+
+/** A 402 answer: pay `pricing.amount` first (spec §7 "402 with requiresPayment and pricing"). */
+export const PaymentRequiredResponse = z.object({
+  error: z.string(),
+  message: z.string(),
+  requiresPayment: z.literal(true),
+  pricing: DomainPricing.optional(),
+});
+export type PaymentRequiredResponse = z.infer<typeof PaymentRequiredResponse>;
+
+/**
+ * `POST /api/domains`. First try: domain (plus the spec's newDomainIndex, amount and currency,
+ * which are ignored); after payment: domain and paymentIntentId.
+ */
+export const AddDomainRequest = z.object({
+  domain: z
+    .string({ error: 'Please enter a valid domain name.' })
+    .trim()
+    .min(1, 'Please enter a valid domain name.')
+    .max(300, 'A domain is at most 300 characters'),
+  newDomainIndex: z.number().optional(),
+  amount: z.number().optional(),
+  currency: z.string().optional(),
+  paymentIntentId: z.string().min(1).max(255).optional(),
+});
+export type AddDomainRequest = z.input<typeof AddDomainRequest>;
+
+export const ReactivateDomainRequest = z.object({
+  paymentIntentId: z.string().min(1).max(255).optional(),
+});
+
+export const DomainChangeResponse = z.object({ message: z.string(), domain: Domain });
+export type DomainChangeResponse = z.infer<typeof DomainChangeResponse>;
+
+export const DomainPathParams = z.strictObject({
+  domain: z.string().min(1, 'Enter a domain').max(300, 'A domain is at most 300 characters'),
+});
+
+/** `POST /api/domains/{domain}/verify`: check the published token now. */
+export const VerifyDomainRequest = z.object({ method: VerificationMethod.optional() });
+
+/** Spec "Subscription status response". */
+export const SubscriptionStatusResponse = z.object({
+  subscriptionStatus: z.string(),
+  trialEnded: z.boolean(),
+  cardAdded: z.boolean(),
+  trialDaysRemaining: z.number().int(),
+  /** Our additions for the billing section. */
+  monthlyTotal: z.number(),
+  nextChargeDate: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+});
+export type SubscriptionStatusResponse = z.infer<typeof SubscriptionStatusResponse>;
+
+/** Spec "Core plan status": status (trial among others), domain. */
+export const CorePlanStatusResponse = z.object({
+  status: z.string(),
+  domain: z.string().nullable(),
+});
+export type CorePlanStatusResponse = z.infer<typeof CorePlanStatusResponse>;
+
+/** `GET /api/payments/config`: which card form the browser shows. */
+export const PaymentConfigResponse = z.object({
+  provider: PaymentProviderKind,
+  demo: z.boolean(),
+  /** Stripe's publishable key in Stripe mode; null for the demo provider. */
+  publishableKey: z.string().nullable(),
+});
+export type PaymentConfigResponse = z.infer<typeof PaymentConfigResponse>;
+
+/**
+ * `POST /api/create-payment-intent` (spec: amount, domain, isReactivation). The amount is
+ * recomputed on the server: for a new or reactivated domain from its tier, for an add-on from the
+ * catalogue and `pages`.
+ */
+export const CreatePaymentIntentRequest = z.object({
+  domain: z.string().trim().min(1, 'Enter the domain').max(300),
+  amount: z.number().optional(),
+  isReactivation: z.boolean().optional(),
+  addOnId: z.string().max(100).optional(),
+  pages: z.number().optional(),
+});
+export type CreatePaymentIntentRequest = z.input<typeof CreatePaymentIntentRequest>;
+
+export const CreatePaymentIntentResponse = z.object({
+  clientSecret: z.string().nullable(),
+  paymentIntentId: z.string(),
+  /** US dollars, as the server computed them. */
+  amount: z.number(),
+  currency: z.literal(billingCurrency),
+  demo: z.boolean(),
+});
+export type CreatePaymentIntentResponse = z.infer<typeof CreatePaymentIntentResponse>;
+
+/** `POST /api/create-subscription`: saves a card for the months after the free one. */
+export const CreateSubscriptionResponse = z.object({
+  clientSecret: z.string().nullable(),
+  subscriptionId: z.string(),
+  demo: z.boolean(),
+});
+export type CreateSubscriptionResponse = z.infer<typeof CreateSubscriptionResponse>;
+
+/** Spec §9 add-on catalogue entry. Prices in US dollars. */
+export interface AddOn {
+  id: string;
+  name: string;
+  basePrice: number;
+  perPagePrice: number;
+  currency: typeof billingCurrency;
+  type: 'json' | 'openacr' | 'pdf' | 'vpat';
+  whiteLabel: boolean;
+  description: string;
+}
+
+/** Spec dashboard-area §9, the eight one-time reports (price = base + (pages - 1) x per page). */
+export const addOnCatalogue: readonly AddOn[] = [
+  {
+    id: 'json-3-engines',
+    name: 'JSON with 3 engines',
+    basePrice: 7,
+    perPagePrice: 3,
+    currency: billingCurrency,
+    type: 'json',
+    whiteLabel: false,
+    description: 'The raw findings of axe-core, pa11y and IBM Equal Access for each page.',
+  },
+  {
+    id: 'openacr-json',
+    name: 'OpenACR JSON',
+    basePrice: 19,
+    perPagePrice: 7,
+    currency: billingCurrency,
+    type: 'openacr',
+    whiteLabel: false,
+    description: 'An OpenACR conformance report, valid against the official schema.',
+  },
+  {
+    id: 'pdf-ai-summary',
+    name: 'PDF report with AI summary',
+    basePrice: 29,
+    perPagePrice: 7,
+    currency: billingCurrency,
+    type: 'pdf',
+    whiteLabel: false,
+    description: 'A printable report of the findings with a written summary.',
+  },
+  {
+    id: 'vpat-automated',
+    name: 'VPAT automated',
+    basePrice: 199,
+    perPagePrice: 49,
+    currency: billingCurrency,
+    type: 'vpat',
+    whiteLabel: false,
+    description: 'A VPAT 2.4 Word document filled from the automated findings.',
+  },
+  {
+    id: 'pro-vpat-manual',
+    name: 'Pro VPAT manual',
+    basePrice: 399,
+    perPagePrice: 49,
+    currency: billingCurrency,
+    type: 'vpat',
+    whiteLabel: false,
+    description:
+      'A VPAT 2.4 Word document from the automated findings, with every criterion that needs a person marked for manual review.',
+  },
+  {
+    id: 'white-label-pdf',
+    name: 'White-label PDF',
+    basePrice: 59,
+    perPagePrice: 10,
+    currency: billingCurrency,
+    type: 'pdf',
+    whiteLabel: true,
+    description: 'The PDF report without Conformly branding, for agencies.',
+  },
+  {
+    id: 'white-label-vpat',
+    name: 'White-label VPAT',
+    basePrice: 299,
+    perPagePrice: 49,
+    currency: billingCurrency,
+    type: 'vpat',
+    whiteLabel: true,
+    description: 'The automated VPAT without Conformly branding.',
+  },
+  {
+    id: 'white-label-pro-vpat',
+    name: 'White-label Pro VPAT',
+    basePrice: 499,
+    perPagePrice: 49,
+    currency: billingCurrency,
+    type: 'vpat',
+    whiteLabel: true,
+    description: 'The Pro VPAT without Conformly branding.',
+  },
+];
+
+export class AddOnPriceError extends Error {}
+
+/** Spec §9: base + (pages - 1) x per page, in US dollars; the spec's two errors otherwise. */
+export function addOnPrice(addOnId: string, pages: number): number {
+  const addOn = addOnCatalogue.find((entry) => entry.id === addOnId);
+  if (!addOn) throw new AddOnPriceError('Unknown add-on ID');
+  if (!Number.isInteger(pages) || pages < 1) throw new AddOnPriceError('Pages must be at least 1');
+  return addOn.basePrice + (pages - 1) * addOn.perPagePrice;
+}
+
+export const AddOnPurchaseRequest = z.object({
+  addOnId: z.string().min(1, 'Unknown add-on ID').max(100),
+  domain: z.string().trim().min(1, 'Enter the domain').max(300),
+  paymentIntentId: z.string().min(1).max(255),
+  pages: z.number(),
+});
+export type AddOnPurchaseRequest = z.input<typeof AddOnPurchaseRequest>;
+
+export const PurchasedAddOn = z.object({
+  id: z.uuid(),
+  addOnId: z.string(),
+  name: z.string(),
+  domain: z.string(),
+  pages: z.number().int(),
+  /** US dollars charged. */
+  price: z.number(),
+  createdAt: z.string(),
+  /** Where the document it sells is downloaded. */
+  downloadUrl: z.string(),
+});
+export type PurchasedAddOn = z.infer<typeof PurchasedAddOn>;
+
+export const AddOnPurchaseResponse = z.object({ message: z.string(), addOn: PurchasedAddOn });
+export type AddOnPurchaseResponse = z.infer<typeof AddOnPurchaseResponse>;
