@@ -17,6 +17,7 @@ import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
+import { domainRoutes } from './domains/routes.js';
 import {
   complaintRoutes,
   defaultComplaintRateLimit,
@@ -50,6 +51,7 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       | 'mailFrom'
       | 'google'
       | 'stripeSecretKey'
+      | 'stripePublishableKey'
     >
   >;
 
@@ -180,16 +182,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     deps: { db: deps.database.db, mailer, publicUrl },
     rateLimit: deps.complaintRateLimit ?? defaultComplaintRateLimit,
   });
+  const payments =
+    deps.payments ??
+    createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log });
   await app.register(billingRoutes, {
-    deps: {
-      db: deps.database.db,
-      mailer,
-      publicUrl,
-      payments:
-        deps.payments ??
-        createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log }),
-    },
+    deps: { db: deps.database.db, mailer, publicUrl, payments },
+    publishableKey: config.stripePublishableKey,
   });
+  await app.register(domainRoutes, { deps: { db: deps.database.db, payments, publicUrl } });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {
