@@ -4,7 +4,9 @@ import { openTestPglite } from '../../../test/support/db.js';
 import type { Database } from '#db/client.js';
 import { domainHistory, domains, payments, subscriptions, users } from '#db/schema/index.js';
 import { addDomain } from '#server/domains/management.js';
+import { createSubscription } from './payment-intents.js';
 import {
+  cancelPlan,
   cancelSubscription,
   corePlanStatus,
   recordCardAdded,
@@ -41,6 +43,10 @@ class SelfChargingProvider implements PaymentProvider {
   }
   retrieveCardSetup(id: string) {
     return this.inner.retrieveCardSetup(id);
+  }
+  readonly cancelled: string[] = [];
+  async cancelSubscription(id: string) {
+    this.cancelled.push(id);
   }
 }
 
@@ -220,5 +226,26 @@ describe('provider events', () => {
     await expect(cancelSubscription(database.db, userId, at(6))).rejects.toMatchObject({
       statusCode: 409,
     });
+  });
+
+  it("cancel stops the provider's subscription before the account's plan", async () => {
+    const stripe = new SelfChargingProvider();
+    const userId = await ownerWith('provider-cancel.test');
+    const email = (await account(userId)).email;
+    const setup = await createSubscription(
+      { db: database.db, payments: stripe },
+      { userId, email },
+      at(1),
+    );
+    expect(setup.demo).toBe(false);
+    const [subscription] = await database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    expect(subscription!.stripeSubscriptionId).toBe(setup.subscriptionId);
+
+    await cancelPlan(database.db, stripe, userId, at(2));
+    expect(stripe.cancelled).toEqual([setup.subscriptionId]);
+    expect((await statusOf('provider-cancel.test')).status).toBe('archived');
   });
 });
