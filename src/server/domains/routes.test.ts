@@ -400,6 +400,12 @@ describe('payments', () => {
     const cases: [Record<string, unknown>, number, unknown][] = [
       [{ addOnId: 'nope', pages: 1 }, 400, { message: 'Unknown add-on ID' }],
       [{ addOnId: 'json-3-engines', pages: 0 }, 400, { message: 'Pages must be at least 1' }],
+      [{ addOnId: 'json-3-engines', pages: 1.5 }, 400, { message: 'Pages must be at least 1' }],
+      [
+        { addOnId: 'json-3-engines', pages: 1e300 },
+        400,
+        { message: 'Pages must be at most 10000' },
+      ],
       [
         { addOnId: 'vpat-automated', pages: 3, amount: 1 },
         200,
@@ -423,5 +429,40 @@ describe('payments', () => {
   it('tells the browser which card form to show', async () => {
     const response = await new TestBrowser(service.app, '10.3.9.2').get('/api/payments/config');
     expect(response.json()).toEqual({ provider: 'demo', demo: true, publishableKey: null });
+  });
+});
+
+describe('malformed requests', () => {
+  it('answer 4xx with a message, never 5xx, and store nothing', async () => {
+    const { browser, userId } = await signedIn('fuzzer@example.com');
+    await browser.post('/api/domains', { domain: 'fuzzed.test' });
+    const bad: unknown[] = [null, 1, -1, 1e300, true, [], {}, '', 'a\u0000b', 'x'.repeat(400)];
+    const bodies = (fields: string[]) =>
+      fields.flatMap((field) => bad.map((value) => ({ domain: 'fuzzed.test', [field]: value })));
+    const calls: [string, unknown][] = [
+      ...bodies(['domain', 'paymentIntentId', 'amount']).map(
+        (body) => ['/api/domains', body] as [string, unknown],
+      ),
+      ...bodies(['domain', 'addOnId', 'pages', 'isReactivation']).map(
+        (body) => ['/api/create-payment-intent', body] as [string, unknown],
+      ),
+      ...bodies(['paymentIntentId']).map(
+        (body) => ['/api/domains/fuzzed.test/reactivate', body] as [string, unknown],
+      ),
+      ['/api/domains/%00/reactivate', {}],
+      ['/api/domains/..%2F..%2Fetc/reactivate', {}],
+    ];
+    for (const [url, body] of calls) {
+      const response = await browser.post(url, body);
+      expect(response.statusCode, `${url} ${JSON.stringify(body)}`).toBeLessThan(500);
+      expect(response.json(), url).toHaveProperty('message');
+    }
+    for (const path of ['%00', 'x'.repeat(400), 'fuzzed.test%2Fx', '%E2%80%AE']) {
+      const response = await remove(browser, decodeURIComponent(path));
+      expect(response.statusCode, path).toBeLessThan(500);
+    }
+    expect(
+      (await db().select().from(domains).where(eq(domains.userId, userId))).map((d) => d.domain),
+    ).toEqual(['fuzzed.test']);
   });
 });
