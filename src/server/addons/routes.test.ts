@@ -254,16 +254,35 @@ describe('POST /api/add-ons/purchase', () => {
 
   it('does not sell an add-on for a payment made for a different one', async () => {
     const before = await addOnRows();
-    // Paid for JSON (7 dollars), asking for the Pro VPAT (399).
-    const payment = await pay('json-3-engines', 1);
-    const response = await owner.post('/api/add-ons/purchase', {
-      addOnId: 'pro-vpat-manual',
+    const cases: [string, number, string, number, number, string][] = [
+      // Paid for JSON (7 dollars), asking for the Pro VPAT (399).
+      ['json-3-engines', 1, 'pro-vpat-manual', 1, 400, 'This payment is not for this purchase'],
+      // The same price, 19 dollars: JSON for 5 pages is not OpenACR for 1 page.
+      ['json-3-engines', 5, 'openacr-json', 1, 400, 'This payment is not for this purchase'],
+      // The same add-on for more pages than were paid for.
+      ['openacr-json', 1, 'openacr-json', 2, 400, 'This payment is not for this purchase'],
+    ];
+    for (const [paidFor, paidPages, asked, askedPages, status, message] of cases) {
+      const payment = await pay(paidFor, paidPages);
+      const response = await owner.post('/api/add-ons/purchase', {
+        addOnId: asked,
+        domain,
+        paymentIntentId: payment.paymentIntentId,
+        pages: askedPages,
+      });
+      expect(response.statusCode, `${paidFor} -> ${asked}`).toBe(status);
+      expect((response.json() as { message: string }).message).toContain(message);
+      expect((await paymentRow(payment.paymentIntentId))?.consumedAt).toBeNull();
+    }
+    // Another account's payment is not the caller's to spend.
+    const theirs = await pay('openacr-json', 3);
+    const response = await stranger.post('/api/add-ons/purchase', {
+      addOnId: 'openacr-json',
       domain,
-      paymentIntentId: payment.paymentIntentId,
-      pages: 1,
+      paymentIntentId: theirs.paymentIntentId,
+      pages: 3,
     });
-    expect(response.statusCode).toBeGreaterThanOrEqual(400);
-    expect(response.statusCode).toBeLessThan(500);
+    expect(response.statusCode).toBe(404);
     expect(await addOnRows()).toEqual(before);
   });
 });
