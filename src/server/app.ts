@@ -18,6 +18,7 @@ import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
+import { domainRoutes } from './domains/routes.js';
 import {
   complaintRoutes,
   defaultComplaintRateLimit,
@@ -51,6 +52,7 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       | 'mailFrom'
       | 'google'
       | 'stripeSecretKey'
+      | 'stripePublishableKey'
     >
   >;
 
@@ -181,16 +183,17 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     deps: { db: deps.database.db, mailer, publicUrl },
     rateLimit: deps.complaintRateLimit ?? defaultComplaintRateLimit,
   });
-  // One provider for every purchase: the demo provider reads back only payments it made.
   const payments =
     deps.payments ??
     createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log });
   await app.register(billingRoutes, {
     deps: { db: deps.database.db, mailer, publicUrl, payments },
+    publishableKey: config.stripePublishableKey,
   });
   await app.register(addOnRoutes, {
     deps: { db: deps.database.db, payments, ...(deps.pool ? { pool: deps.pool } : {}) },
   });
+  await app.register(domainRoutes, { deps: { db: deps.database.db, payments, publicUrl } });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {
