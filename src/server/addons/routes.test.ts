@@ -403,3 +403,29 @@ describe('GET /api/add-ons/{id}/download', () => {
     expect((await owner.get('/api/add-ons/not-a-uuid/download')).statusCode).toBe(400);
   });
 });
+
+describe('what a bought document covers', () => {
+  it('the pages scanned by the purchase, however many are scanned after it', async () => {
+    const addOn = await buy('json-3-engines', 4);
+    expect(addOn.description).toContain('only 3 scanned pages');
+    await scan(owner, 'unlabeled-inputs.html');
+    const pages = AddOnPagesResponse.parse(
+      (await owner.get(`/api/add-ons/pages?domain=${domain}`)).json(),
+    );
+    expect(pages.availablePages).toBe(4);
+    expect(pages.pages[0]!.url).toContain('unlabeled-inputs.html');
+
+    const response = await owner.get(addOn.downloadUrl);
+    expect(response.statusCode).toBe(200);
+    const urls = (JSON.parse(response.body) as { url: string }[]).map((page) => page.url);
+    expect(urls).toHaveLength(3);
+    expect(urls.some((url) => url.includes('unlabeled-inputs.html'))).toBe(false);
+    // Bought now, the same add-on covers the new page too.
+    const later = await buy('json-3-engines', 4);
+    const laterUrls = (
+      JSON.parse((await owner.get(later.downloadUrl)).body) as { url: string }[]
+    ).map((page) => page.url);
+    expect(laterUrls).toHaveLength(4);
+    expect(laterUrls[0]).toContain('unlabeled-inputs.html');
+  });
+});
