@@ -9,6 +9,7 @@ import type { Config } from '#config';
 import type { Database } from '#db/client.js';
 import type { PagePool } from '#scanner';
 import { createMailer, type Mailer } from '#email/mailer.js';
+import { addOnRoutes } from './addons/routes.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
 import { documentRoutes, type PdfRateLimit } from './documents/routes.js';
@@ -188,6 +189,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(billingRoutes, {
     deps: { db: deps.database.db, mailer, publicUrl, payments },
     publishableKey: config.stripePublishableKey,
+  });
+  await app.register(addOnRoutes, {
+    deps: { db: deps.database.db, payments, ...(deps.pool ? { pool: deps.pool } : {}) },
   });
   await app.register(domainRoutes, { deps: { db: deps.database.db, payments, publicUrl } });
   await app.register(userRoutes);
