@@ -18,6 +18,7 @@ import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
 import {
+  complaintInboxRoutes,
   complaintRoutes,
   defaultComplaintRateLimit,
   type ComplaintRateLimit,
@@ -180,6 +181,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     deps: { db: deps.database.db, mailer, publicUrl },
     rateLimit: deps.complaintRateLimit ?? defaultComplaintRateLimit,
   });
+  await app.register(complaintInboxRoutes, { deps: { db: deps.database.db, mailer, publicUrl } });
   await app.register(billingRoutes, {
     deps: {
       db: deps.database.db,
