@@ -248,7 +248,10 @@ export function createAppRouter() {
                   children: [
                     {
                       path: paths.dashboardComplaints.path,
-                      element: <ComingSoon title="Complaints" />,
+                      lazy: screen(
+                        () => import('../features/complaints/components/complaints-page'),
+                        (m) => m.ComplaintsPage,
+                      ),
                     },
                     { path: paths.dashboardBadge.path, element: <ComingSoon title="Badge" /> },
                     {
