@@ -123,7 +123,12 @@ function Facts({ complaint }: { complaint: Complaint }) {
       <dd className="flex flex-wrap items-center gap-3">
         {complaint.assignedTo === null ? 'Nobody' : mine ? 'You' : 'Another account'}
         {userId !== undefined && (
-          <Button size="sm" variant="outline" onClick={onAssign} disabled={assign.isPending}>
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => void (assign.isPending || onAssign())}
+            aria-disabled={assign.isPending}
+          >
             {mine ? 'Unassign' : 'Assign to me'}
           </Button>
         )}
@@ -274,6 +279,7 @@ function ReplyForm({ id }: { id: string }) {
   const internalId = useId();
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (send.isPending) return;
     if (message.trim() === '') {
       setError(complaintReplyBlankMessage);
       return;
@@ -333,7 +339,7 @@ function ReplyForm({ id }: { id: string }) {
           : 'The visitor receives this reply by e-mail.'}
       </p>
       <div>
-        <Button type="submit" disabled={send.isPending}>
+        <Button type="submit" aria-disabled={send.isPending}>
           {send.isPending ? 'Sending…' : internal ? 'Add internal note' : 'Send reply'}
         </Button>
       </div>
@@ -348,6 +354,7 @@ function NotesForm({ complaint }: { complaint: Complaint }) {
   const fieldId = useId();
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (save.isPending) return;
     if (notes.trim() === '') {
       setError(complaintNotesBlankMessage);
       return;
@@ -391,7 +398,7 @@ function NotesForm({ complaint }: { complaint: Complaint }) {
         </p>
       )}
       <div>
-        <Button type="submit" variant="outline" disabled={save.isPending}>
+        <Button type="submit" variant="outline" aria-disabled={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save notes'}
         </Button>
       </div>
@@ -405,6 +412,7 @@ function StatusForm({ complaint }: { complaint: Complaint }) {
   const fieldId = useId();
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (update.isPending) return;
     try {
       await update.mutateAsync({ status });
       toast({
@@ -439,7 +447,7 @@ function StatusForm({ complaint }: { complaint: Complaint }) {
             ))}
           </NativeSelect>
         </div>
-        <Button type="submit" disabled={update.isPending}>
+        <Button type="submit" aria-disabled={update.isPending}>
           {update.isPending ? 'Updating…' : 'Update'}
         </Button>
       </div>
