@@ -222,6 +222,9 @@ function ComplaintRow({ complaint }: { complaint: Complaint }) {
           </div>
           <h3 className="mt-2 font-semibold">{title}</h3>
           <p className="mt-1 line-clamp-2 text-sm text-slate-800">{complaint.message}</p>
+          {complaint.pageUrl && (
+            <p className="mt-1 text-sm break-all text-slate-700">Page: {complaint.pageUrl}</p>
+          )}
           <p className="mt-1 text-sm text-slate-700">
             {complaint.domain} · {complaint.submitterEmail} · received{' '}
             {formatDate(complaint.createdAt)}
