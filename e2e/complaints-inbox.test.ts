@@ -227,4 +227,59 @@ describe('the complaints inbox', () => {
     await ownerPage.goto(`/report/${scanId}`);
     await ownerPage.getByText(`https://${domain}/contact`).first().waitFor();
   });
+
+  it("scans a page that was never scanned and then lists that page's findings", async () => {
+    const ownerEmail = uniqueEmail('scanner');
+    const ownerPage = await app.freshPage();
+    await planAnswerUntilBillingLands(ownerPage);
+    await signUp(ownerPage, ownerEmail);
+    const { db } = app.web.service.database;
+    // The fixture site on 127.0.0.1 stands for the owner's site, so the scan really runs.
+    const [owner] = await db
+      .update(users)
+      .set({ subscriptionStatus: 'active' })
+      .where(eq(users.email, ownerEmail))
+      .returning({ id: users.id });
+    await db.insert(domains).values({
+      userId: owner!.id,
+      domain: '127.0.0.1',
+      status: 'active',
+      domainIndex: 1,
+      monthlyPrice: 4900,
+      verifiedAt: new Date(),
+      verificationMethod: 'dns',
+    });
+    const pageUrl = `${app.web.service.site.url}/missing-alt.html`;
+    await db.insert(complaints).values({
+      domain: '127.0.0.1',
+      type: 'accessibility',
+      priority: 'urgent',
+      subject: 'Images without descriptions',
+      message: 'The product photos have no text alternative.',
+      submitterEmail: 'iris@example.org',
+      pageUrl,
+      conversation: [],
+    });
+
+    await ownerPage.goto('/app/dashboard/complaints');
+    await ownerPage.getByRole('heading', { level: 1, name: 'Complaints' }).waitFor();
+    await ownerPage
+      .getByRole('button', { name: /^View details.*Images without descriptions/ })
+      .click();
+    const details = ownerPage.getByRole('dialog', { name: 'Images without descriptions' });
+    await details.getByText('This page was never scanned.').waitFor();
+    await details.getByRole('button', { name: 'Scan this page now' }).click();
+    await ownerPage.getByText('Scan Started', { exact: true }).waitFor();
+    // The details look again while the scan runs, and show the page's findings once it is done.
+    await details.getByText(/^Latest scan of /).waitFor({ timeout: 120_000 });
+    await details.getByRole('heading', { name: 'Top findings on this page' }).waitFor();
+    const [scan] = await db
+      .select({ id: scans.id })
+      .from(scans)
+      .where(and(eq(scans.userId, owner!.id), eq(scans.url, pageUrl)));
+    expect(
+      await details.getByRole('link', { name: "Open the page's report" }).getAttribute('href'),
+    ).toBe(`/report/${scan!.id}`);
+    expect(await blockingAxeViolations(ownerPage)).toEqual([]);
+  });
 });
