@@ -170,6 +170,24 @@ describe('the complaints inbox', () => {
       .filter({ hasText: 'Every field of the contact form now has a label.' })
       .waitFor();
 
+    // Internal notes; a reply the server does not take says so and keeps the words.
+    await details
+      .getByRole('textbox', { name: 'Internal notes' })
+      .fill('Labels added in release 4.2.');
+    await details.getByRole('button', { name: 'Save notes' }).click();
+    await ownerPage.getByText('Notes Added', { exact: true }).waitFor();
+    await ownerPage.route('**/api/complaints/*/reply', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"down"}' }),
+    );
+    await details.getByRole('textbox', { name: 'Reply' }).fill('A follow-up that fails.');
+    await details.getByRole('button', { name: 'Send reply' }).click();
+    await ownerPage.getByText('Failed to send reply', { exact: true }).waitFor();
+    expect(await details.getByRole('textbox', { name: 'Reply' }).inputValue()).toBe(
+      'A follow-up that fails.',
+    );
+    await ownerPage.unroute('**/api/complaints/*/reply');
+    await details.getByRole('textbox', { name: 'Reply' }).fill('');
+
     // Resolve it.
     await details.getByLabel('Status', { exact: true }).selectOption('resolved');
     await details.getByRole('button', { name: 'Update' }).click();

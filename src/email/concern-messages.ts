@@ -16,6 +16,8 @@ export function newConcernEmail(input: {
   message: string;
   submitterEmail: string;
   submitterName: string | null;
+  /** The page the visitor named, if any. */
+  pageUrl?: string | null;
   complaintsUrl: string;
 }): EmailMessage {
   const from = input.submitterName
@@ -30,6 +32,7 @@ export function newConcernEmail(input: {
       `Type: ${input.type}`,
       `Priority: ${input.priority}`,
       `From: ${from}`,
+      ...(input.pageUrl ? [`Page: ${input.pageUrl}`] : []),
       '',
       'Message:',
       excerpt(input.message),

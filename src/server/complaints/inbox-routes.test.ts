@@ -189,6 +189,15 @@ describe('the complaint inbox API', () => {
     expect(complaint.conversation).toHaveLength(1);
     expect(complaint.pageUrl).toBe(`https://${domain}/contact`);
     expect(page).toMatchObject({ url: `https://${domain}/contact`, scan: null, findings: [] });
+    // The owner's alert names the page too.
+    const alert = await eventually(async () => {
+      const rows = await service.database.db
+        .select()
+        .from(outboxEmails)
+        .where(eq(outboxEmails.to, 'owner@routes-inbox.test'));
+      return rows.find((row) => row.text.includes(complaint.submitterEmail));
+    });
+    expect(alert.text).toContain(`Page: https://${domain}/contact`);
   });
 
   it('sets each status with PATCH, dating a resolution', async () => {

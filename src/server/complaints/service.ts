@@ -104,6 +104,7 @@ export async function submitComplaint(
       message: input.message,
       submitterEmail: input.email,
       submitterName,
+      pageUrl,
       complaintsUrl: new URL(complaintsPath, deps.publicUrl).href,
     }),
   );
