@@ -20,6 +20,7 @@ import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
 import { domainRoutes } from './domains/routes.js';
 import {
+  complaintInboxRoutes,
   complaintRoutes,
   defaultComplaintRateLimit,
   type ComplaintRateLimit,
@@ -183,6 +184,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     deps: { db: deps.database.db, mailer, publicUrl },
     rateLimit: deps.complaintRateLimit ?? defaultComplaintRateLimit,
   });
+  await app.register(complaintInboxRoutes, { deps: { db: deps.database.db, mailer, publicUrl } });
   const payments =
     deps.payments ??
     createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log });

@@ -1,20 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  complaintPriorities,
+  complaintStatuses,
+  complaintTypes,
+  type ComplaintEntry,
+} from '#contract/index.js';
 import { users } from './accounts.js';
 import { createdAt, oneOf, timestamptz, updatedAt } from './columns.js';
 
-export const complaintTypes = ['accessibility', 'technical', 'compliance', 'general'] as const;
-export const complaintStatuses = ['new', 'in_progress', 'resolved', 'closed'] as const;
-export const complaintPriorities = ['urgent', 'high', 'medium', 'low'] as const;
-
-/** One message in a complaint's thread (spec "Complaint" entry). */
-export interface ComplaintEntry {
-  id: string;
-  author: string;
-  message: string;
-  isInternal: boolean;
-  timestamp: string;
-}
+// The stored vocabularies are the API's (src/contract), so the two cannot drift apart.
+export { complaintPriorities, complaintStatuses, complaintTypes, type ComplaintEntry };
 
 /** A visitor's report about a domain's accessibility (spec "complaints"). */
 export const complaints = pgTable(

@@ -418,3 +418,26 @@ export async function listHistory(db: AppDb, domain: string) {
     .where(eq(domainHistory.domain, domain))
     .orderBy(sql`${domainHistory.id} desc`);
 }
+
+/**
+ * The domains whose complaints `userId` answers: for each domain the account has a row for, the
+ * account holding it now (the one monitoring it, else the one whose row changed last), so a former
+ * owner never reads the complaints sent to whoever took the site over.
+ */
+export async function listComplaintDomainsOf(db: AppDb, userId: string): Promise<string[]> {
+  const ownDomains = db
+    .select({ domain: domains.domain })
+    .from(domains)
+    .where(eq(domains.userId, userId));
+  const holders = await db
+    .selectDistinctOn([domains.domain], { domain: domains.domain, userId: domains.userId })
+    .from(domains)
+    .where(inArray(domains.domain, ownDomains))
+    .orderBy(
+      asc(domains.domain),
+      sql`(${domains.status} in ('active', 'trial', 'grace_period')) desc`,
+      sql`${domains.updatedAt} desc`,
+      sql`${domains.createdAt} desc`,
+    );
+  return holders.filter((row) => row.userId === userId).map((row) => row.domain);
+}

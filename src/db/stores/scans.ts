@@ -608,3 +608,70 @@ export async function makeScanPublic(db: AppDb, scanId: string, userId: string):
     .set({ isPublic: true })
     .where(and(eq(scans.id, scanId), eq(scans.userId, userId)));
 }
+
+// ---- A page an owner was told about (complaints) ------------------------------------------------
+
+/** The scans that speak for the owner of `domain`, as listOwnerScans counts them. */
+function ownerScansOf(db: AppDb, domain: string, ownerId: string) {
+  const subscribedFrom = db
+    .select({ scanId: subscriptions.scanId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, ownerId), isNotNull(subscriptions.scanId)));
+  return and(
+    eq(scans.domain, domain),
+    or(eq(scans.userId, ownerId), inArray(scans.id, subscribedFrom)),
+  );
+}
+
+/**
+ * What the owner's scans know about one page (any of `urls`, the spellings of its address): the
+ * latest completed scan of it with its `findingLimit` most severe issues, and a scan of it that
+ * has not finished yet.
+ */
+export async function findOwnerPageScan(
+  db: AppDb,
+  domain: string,
+  ownerId: string,
+  urls: string[],
+  findingLimit: number,
+) {
+  const ofPage = or(inArray(scans.url, urls), inArray(scans.finalUrl, urls));
+  const [[latest], [pending]] = await Promise.all([
+    db
+      .select({
+        id: scans.id,
+        completedAt: scans.completedAt,
+        accessibilityScore: scans.accessibilityScore,
+        totalIssues: scans.totalIssues,
+      })
+      .from(scans)
+      .where(and(ownerScansOf(db, domain, ownerId), eq(scans.status, 'completed'), ofPage))
+      .orderBy(desc(scans.completedAt), desc(scans.id))
+      .limit(1),
+    db
+      .select({ id: scans.id })
+      .from(scans)
+      .where(and(eq(scans.userId, ownerId), inArray(scans.status, unfinished), ofPage))
+      .orderBy(desc(scans.createdAt))
+      .limit(1),
+  ]);
+  const findings = latest
+    ? await db
+        .select({
+          title: issues.title,
+          impact: issues.impact,
+          selector: issues.selector,
+          helpUrl: issues.helpUrl,
+        })
+        .from(issues)
+        .where(eq(issues.scanId, latest.id))
+        .orderBy(
+          sql`array_position(array['critical','serious','moderate','minor']::text[], ${issues.impact})`,
+          asc(issues.ruleKey),
+          asc(issues.selector),
+          asc(issues.id),
+        )
+        .limit(findingLimit)
+    : [];
+  return { scan: latest ?? null, findings, pendingScanId: pending?.id ?? null };
+}

@@ -1,14 +1,160 @@
+import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { ComplaintStatus, ComplaintType } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import { complaints } from '#db/schema/index.js';
 
-/** Queries of the complaint channel; who monitors a domain comes from server/domains. */
+/**
+ * Queries of the complaints table. Who may read a complaint is decided by the service (the owner
+ * of its domain); every read and write here takes the domains the caller holds and matches only
+ * complaints about them, so another account's complaint is simply not found.
+ */
 
 export type NewComplaint = typeof complaints.$inferInsert;
+export type ComplaintRecord = typeof complaints.$inferSelect;
 
 export async function insertComplaint(db: AppDb, values: NewComplaint) {
   const [row] = await db.insert(complaints).values(values).returning({ id: complaints.id });
   return row!;
 }
 
-/** The vocabularies of the complaints table, for the service's types. */
-export type { ComplaintEntry, complaintPriorities, complaintTypes } from '#db/schema/index.js';
+/** LIKE treats %, _ and the escape character as patterns; a search means them literally. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+export interface ComplaintFilter {
+  /** The caller's domains; an empty list matches nothing. */
+  domains: string[];
+  domain?: string | undefined;
+  status?: ComplaintStatus | undefined;
+  type?: ComplaintType | undefined;
+  search?: string | undefined;
+}
+
+function whereOf(filter: ComplaintFilter): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [inArray(complaints.domain, filter.domains)];
+  if (filter.domain !== undefined) conditions.push(eq(complaints.domain, filter.domain));
+  if (filter.status !== undefined) conditions.push(eq(complaints.status, filter.status));
+  if (filter.type !== undefined) conditions.push(eq(complaints.type, filter.type));
+  if (filter.search !== undefined) {
+    const pattern = likePattern(filter.search);
+    conditions.push(
+      or(
+        ilike(complaints.subject, pattern),
+        ilike(complaints.message, pattern),
+        ilike(complaints.submitterEmail, pattern),
+      ),
+    );
+  }
+  return and(...conditions);
+}
+
+/** One page of the matching complaints, newest first, and how many match in all. */
+export async function listComplaints(
+  db: AppDb,
+  filter: ComplaintFilter,
+  page: { limit: number; offset: number },
+) {
+  if (filter.domains.length === 0) return { rows: [], total: 0 };
+  const where = whereOf(filter);
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select()
+      .from(complaints)
+      .where(where)
+      .orderBy(desc(complaints.createdAt), desc(complaints.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(complaints).where(where),
+  ]);
+  return { rows, total: totalRow?.n ?? 0 };
+}
+
+/** The inbox counters over the caller's complaints (of one domain when `domain` is given). */
+export async function countComplaints(db: AppDb, domains: string[], domain?: string) {
+  if (domains.length === 0) return { total: 0, new: 0, inProgress: 0, urgent: 0 };
+  const [row] = await db
+    .select({
+      total: count(),
+      new: sql<number>`count(*) filter (where ${complaints.status} = 'new')`.mapWith(Number),
+      inProgress: sql<number>`count(*) filter (where ${complaints.status} = 'in_progress')`.mapWith(
+        Number,
+      ),
+      urgent:
+        sql<number>`count(*) filter (where ${complaints.priority} = 'urgent' and ${complaints.status} in ('new', 'in_progress'))`.mapWith(
+          Number,
+        ),
+    })
+    .from(complaints)
+    .where(whereOf({ domains, domain }));
+  return row ?? { total: 0, new: 0, inProgress: 0, urgent: 0 };
+}
+
+const ownComplaint = (id: string, domains: string[]) =>
+  and(eq(complaints.id, id), inArray(complaints.domain, domains));
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a query by this id and domains can match anything (a malformed id names no row). */
+const canMatch = (id: string, domains: string[]) => domains.length > 0 && uuidPattern.test(id);
+
+export async function findComplaint(
+  db: AppDb,
+  id: string,
+  domains: string[],
+): Promise<ComplaintRecord | undefined> {
+  if (!canMatch(id, domains)) return undefined;
+  const [row] = await db.select().from(complaints).where(ownComplaint(id, domains));
+  return row;
+}
+
+export type ComplaintChange = Partial<
+  Pick<NewComplaint, 'status' | 'internalNotes' | 'assignedTo' | 'resolvedAt' | 'answeredAt'>
+>;
+
+/** Changes the caller's complaint; undefined when it is not theirs (or does not exist). */
+export async function updateComplaint(
+  db: AppDb,
+  id: string,
+  domains: string[],
+  change: ComplaintChange,
+): Promise<ComplaintRecord | undefined> {
+  if (!canMatch(id, domains)) return undefined;
+  const [row] = await db
+    .update(complaints)
+    .set({ ...change, updatedAt: new Date() })
+    .where(ownComplaint(id, domains))
+    .returning();
+  return row;
+}
+
+/**
+ * Appends one entry to the caller's complaint's conversation in one statement (two replies sent at
+ * once both stay). A public reply marks the complaint answered (its first one sets answered_at)
+ * and takes a new complaint into progress.
+ */
+export async function appendEntry(
+  db: AppDb,
+  id: string,
+  domains: string[],
+  entry: ComplaintRecord['conversation'][number],
+): Promise<ComplaintRecord | undefined> {
+  if (!canMatch(id, domains)) return undefined;
+  const now = new Date();
+  const publicReply = !entry.isInternal;
+  const [row] = await db
+    .update(complaints)
+    .set({
+      conversation: sql`${complaints.conversation} || ${JSON.stringify([entry])}::jsonb`,
+      updatedAt: now,
+      ...(publicReply
+        ? {
+            answeredAt: sql`coalesce(${complaints.answeredAt}, ${now.toISOString()}::timestamptz)`,
+            status: sql`case when ${complaints.status} = 'new' then 'in_progress' else ${complaints.status} end`,
+          }
+        : {}),
+    })
+    .where(ownComplaint(id, domains))
+    .returning();
+  return row;
+}

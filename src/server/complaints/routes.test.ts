@@ -66,6 +66,9 @@ beforeAll(async () => {
     domainIndex: 1,
     monthlyPrice: 4900,
     monitoringSince: new Date(Date.UTC(2026, 0, 1)),
+    // Status pages and complaints answer only for verified domains (h-verify).
+    verifiedAt: new Date(Date.UTC(2026, 0, 1)),
+    verificationMethod: 'dns',
   });
   await database.db.insert(scans).values([
     {

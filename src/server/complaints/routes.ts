@@ -1,12 +1,21 @@
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  AssignComplaintRequest,
+  ComplaintDetailsResponse,
+  ComplaintIdParams,
+  ComplaintListQuery,
+  ComplaintListResponse,
+  ComplaintReplyRequest,
+  ComplaintResponse,
   complaintRequiredMessage,
   SubmitComplaintRequest,
   SubmitComplaintResponse,
+  UpdateComplaintNotesRequest,
+  UpdateComplaintStatusRequest,
 } from '#contract/index.js';
-import { InvalidError, TooManyRequestsError } from '../http-errors.js';
+import { InvalidError, TooManyRequestsError, UnauthorizedError } from '../http-errors.js';
 import * as service from './service.js';
 
 export interface ComplaintRateLimit {
@@ -75,6 +84,120 @@ export const complaintRoutes: FastifyPluginAsyncZod<ComplaintRoutesOptions> = as
     async (request, reply) => {
       const { id } = await service.submitComplaint(deps, request.body);
       return reply.status(201).send({ success: true, id });
+    },
+  );
+};
+
+/** The signed-in account, or 401 before anything else is read. */
+function actorOf(request: FastifyRequest): service.ComplaintActor {
+  const session = request.session;
+  if (!session) throw new UnauthorizedError('Log in to manage complaints');
+  return { userId: session.userId, name: session.user.name || session.user.email };
+}
+
+/**
+ * The owner's inbox (spec dashboard-area §7 `/api/complaints*`): HTTP only, the rules are in
+ * service.ts. Answers depend on who asks, so none is kept by a cache.
+ */
+export const complaintInboxRoutes: FastifyPluginAsyncZod<{
+  deps: service.ComplaintServiceDeps;
+}> = async (app, options) => {
+  const { deps } = options;
+  const signedIn = {
+    preValidation: async (request: FastifyRequest) => {
+      actorOf(request);
+    },
+  };
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'private, no-store');
+  });
+
+  app.get(
+    '/api/complaints',
+    {
+      ...signedIn,
+      schema: { querystring: ComplaintListQuery, response: { 200: ComplaintListResponse } },
+    },
+    async (request) => service.listComplaints(deps, actorOf(request), request.query),
+  );
+
+  app.get(
+    '/api/complaints/:id',
+    {
+      ...signedIn,
+      schema: { params: ComplaintIdParams, response: { 200: ComplaintDetailsResponse } },
+    },
+    async (request) => service.getComplaint(deps, actorOf(request), request.params.id),
+  );
+
+  app.patch(
+    '/api/complaints/:id/status',
+    {
+      ...signedIn,
+      schema: {
+        params: ComplaintIdParams,
+        body: UpdateComplaintStatusRequest,
+        response: { 200: ComplaintResponse },
+      },
+    },
+    async (request) => ({
+      complaint: await service.updateStatus(
+        deps,
+        actorOf(request),
+        request.params.id,
+        request.body,
+      ),
+    }),
+  );
+
+  app.patch(
+    '/api/complaints/:id/notes',
+    {
+      ...signedIn,
+      schema: {
+        params: ComplaintIdParams,
+        body: UpdateComplaintNotesRequest,
+        response: { 200: ComplaintResponse },
+      },
+    },
+    async (request) => ({
+      complaint: await service.updateNotes(deps, actorOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.patch(
+    '/api/complaints/:id/assignee',
+    {
+      ...signedIn,
+      schema: {
+        params: ComplaintIdParams,
+        body: AssignComplaintRequest,
+        response: { 200: ComplaintResponse },
+      },
+    },
+    async (request) => ({
+      complaint: await service.assign(deps, actorOf(request), request.params.id, request.body),
+    }),
+  );
+
+  app.post(
+    '/api/complaints/:id/reply',
+    {
+      ...signedIn,
+      schema: {
+        params: ComplaintIdParams,
+        body: ComplaintReplyRequest,
+        response: { 201: ComplaintResponse },
+      },
+    },
+    async (request, reply) => {
+      const complaint = await service.reply(
+        deps,
+        actorOf(request),
+        request.params.id,
+        request.body,
+      );
+      return reply.status(201).send({ complaint });
     },
   );
 };

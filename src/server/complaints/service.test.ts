@@ -27,6 +27,9 @@ async function monitor(domain: string, ownerEmail: string, status: DomainStatus)
     status,
     domainIndex: 1,
     monthlyPrice: 4900,
+    // Complaints are taken only for verified domains (h-verify).
+    verifiedAt: new Date(),
+    verificationMethod: 'dns',
   });
 }
 

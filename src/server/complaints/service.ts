@@ -1,15 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ComplaintFormPriority,
-  ComplaintFormType,
-  SubmitComplaintRequest,
+import {
+  complaintPageFindingsShown,
+  isSettledStatus,
+  responseDeadline,
+  type AssignComplaintRequest,
+  type Complaint,
+  type ComplaintDetailsResponse,
+  type ComplaintEntry,
+  type ComplaintFormPriority,
+  type ComplaintFormType,
+  type ComplaintListQuery,
+  type ComplaintListResponse,
+  type ComplaintPage,
+  type ComplaintPriority,
+  type ComplaintReplyRequest,
+  type ComplaintType,
+  type SubmitComplaintRequest,
+  type UpdateComplaintNotesRequest,
+  type UpdateComplaintStatusRequest,
 } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
-import type { ComplaintEntry, complaintPriorities, complaintTypes } from './repo.js';
+import * as scanStore from '#db/stores/scans.js';
 import type { Mailer } from '#email/mailer.js';
 import * as domains from '../domains/service.js';
-import { NotFoundError } from '../http-errors.js';
-import { newConcernEmail } from '#email/concern-messages.js';
+import { InvalidError, NotFoundError } from '../http-errors.js';
+import { concernReplyEmail, newConcernEmail } from '#email/concern-messages.js';
 import * as repo from './repo.js';
 
 /**
@@ -25,7 +40,7 @@ export interface ComplaintServiceDeps {
 }
 
 /** The dashboard sorts by the kind of problem; a suggestion or question is general business. */
-const filedType: Record<ComplaintFormType, (typeof complaintTypes)[number]> = {
+const filedType: Record<ComplaintFormType, ComplaintType> = {
   complaint: 'accessibility',
   suggestion: 'general',
   question: 'general',
@@ -38,7 +53,7 @@ const subjectOf: Record<ComplaintFormType, string> = {
   question: 'Question from the public status page',
 };
 
-const filedPriority: Record<ComplaintFormPriority, (typeof complaintPriorities)[number]> = {
+const filedPriority: Record<ComplaintFormPriority, ComplaintPriority> = {
   normal: 'medium',
   urgent: 'urgent',
 };
@@ -55,6 +70,7 @@ export async function submitComplaint(
     throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
   }
 
+  const pageUrl = input.pageUrl === undefined ? null : pageOnDomain(input.pageUrl, domain);
   const submitterName = input.name?.trim() || null;
   const now = new Date();
   const firstEntry: ComplaintEntry = {
@@ -74,6 +90,7 @@ export async function submitComplaint(
     submitterName,
     priority: filedPriority[input.priority],
     conversation: [firstEntry],
+    pageUrl,
     createdAt: now,
     updatedAt: now,
   });
@@ -87,8 +104,241 @@ export async function submitComplaint(
       message: input.message,
       submitterEmail: input.email,
       submitterName,
+      pageUrl,
       complaintsUrl: new URL(complaintsPath, deps.publicUrl).href,
     }),
   );
   return { id };
+}
+
+/** The named page's address, when it is on the domain the concern is about. */
+function pageOnDomain(pageUrl: string, domain: string): string {
+  const url = new URL(pageUrl);
+  if (domains.domainOf(url) !== domain) {
+    throw new InvalidError(`pageUrl: The page must be on ${domain}`);
+  }
+  url.hash = '';
+  return url.href;
+}
+
+// ---- The owner's inbox (spec dashboard-area §2, §4, §5, §6, §7) ---------------------------------
+
+/** The signed-in account acting on its complaints. */
+export interface ComplaintActor {
+  userId: string;
+  /** Shown as the author of the account's replies and notes in the conversation. */
+  name: string;
+}
+
+const complaintNotFound = () => new NotFoundError('Complaint not found');
+
+/** A stored complaint as the API answers it, with its response deadline as of `now`. */
+export function complaintOf(row: repo.ComplaintRecord, now = new Date()): Complaint {
+  const respondBy = responseDeadline(row.createdAt, row.priority);
+  const answered = row.answeredAt !== null || isSettledStatus(row.status);
+  return {
+    id: row.id,
+    domain: row.domain,
+    type: row.type,
+    status: row.status,
+    priority: row.priority,
+    subject: row.subject,
+    message: row.message,
+    submitterName: row.submitterName,
+    submitterEmail: row.submitterEmail,
+    pageUrl: row.pageUrl,
+    assignedTo: row.assignedTo,
+    internalNotes: row.internalNotes,
+    conversation: row.conversation,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    answeredAt: row.answeredAt?.toISOString() ?? null,
+    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    respondBy: respondBy.toISOString(),
+    overdue: !answered && now.getTime() > respondBy.getTime(),
+  };
+}
+
+export async function listComplaints(
+  deps: Pick<ComplaintServiceDeps, 'db'>,
+  actor: ComplaintActor,
+  query: ComplaintListQuery,
+): Promise<ComplaintListResponse> {
+  const owned = await domains.listComplaintDomains(deps.db, actor.userId);
+  // A domain filter is normalized like every other name of a site; a domain that is not the
+  // caller's matches nothing (not an error: the answer is the same as for a quiet domain).
+  const domain = query.domain === undefined ? undefined : domains.normalizeDomain(query.domain);
+  const offset = query.page !== undefined ? (query.page - 1) * query.limit : (query.offset ?? 0);
+  const filter = { domains: owned, domain, status: query.status, type: query.type };
+  const [{ rows, total }, counts] = await Promise.all([
+    repo.listComplaints(
+      deps.db,
+      { ...filter, search: query.search },
+      { limit: query.limit, offset },
+    ),
+    repo.countComplaints(deps.db, owned, domain),
+  ]);
+  const now = new Date();
+  return {
+    complaints: rows.map((row) => complaintOf(row, now)),
+    total,
+    limit: query.limit,
+    offset,
+    counts,
+    domains: owned,
+  };
+}
+
+/** The spellings of a page's address a scan may have stored: with or without the final slash. */
+function pageAddresses(pageUrl: string): string[] {
+  const url = new URL(pageUrl);
+  const spellings = new Set([url.href]);
+  if (url.pathname.endsWith('/') && url.pathname !== '/') {
+    spellings.add(url.href.replace(/\/(?=$|[?#])/, ''));
+  } else if (!url.pathname.endsWith('/')) {
+    const slashed = new URL(url.href);
+    slashed.pathname = `${url.pathname}/`;
+    spellings.add(slashed.href);
+  }
+  for (const spelling of [...spellings]) {
+    const other = new URL(spelling);
+    other.protocol = other.protocol === 'https:' ? 'http:' : 'https:';
+    spellings.add(other.href);
+  }
+  return [...spellings];
+}
+
+async function pageOf(
+  db: AppDb,
+  actor: ComplaintActor,
+  row: repo.ComplaintRecord,
+): Promise<ComplaintPage | null> {
+  if (!row.pageUrl) return null;
+  const known = await scanStore.findOwnerPageScan(
+    db,
+    row.domain,
+    actor.userId,
+    pageAddresses(row.pageUrl),
+    complaintPageFindingsShown,
+  );
+  return {
+    url: row.pageUrl,
+    scan: known.scan && {
+      id: known.scan.id,
+      completedAt: known.scan.completedAt?.toISOString() ?? null,
+      accessibilityScore: known.scan.accessibilityScore,
+      totalIssues: known.scan.totalIssues,
+    },
+    findings: known.findings,
+    pendingScanId: known.pendingScanId,
+  };
+}
+
+async function ownedDomains(deps: Pick<ComplaintServiceDeps, 'db'>, actor: ComplaintActor) {
+  return domains.listComplaintDomains(deps.db, actor.userId);
+}
+
+export async function getComplaint(
+  deps: Pick<ComplaintServiceDeps, 'db'>,
+  actor: ComplaintActor,
+  id: string,
+): Promise<ComplaintDetailsResponse> {
+  const row = await repo.findComplaint(deps.db, id, await ownedDomains(deps, actor));
+  if (!row) throw complaintNotFound();
+  return { complaint: complaintOf(row), page: await pageOf(deps.db, actor, row) };
+}
+
+/**
+ * Spec §4: any of the four statuses can be set freely. resolved_at is when the complaint was
+ * settled: set on resolving (and on closing one never resolved), cleared when it is reopened.
+ */
+export async function updateStatus(
+  deps: Pick<ComplaintServiceDeps, 'db'>,
+  actor: ComplaintActor,
+  id: string,
+  input: UpdateComplaintStatusRequest,
+): Promise<Complaint> {
+  const owned = await ownedDomains(deps, actor);
+  const current = await repo.findComplaint(deps.db, id, owned);
+  if (!current) throw complaintNotFound();
+  const now = new Date();
+  const resolvedAt =
+    input.status === 'resolved'
+      ? current.status === 'resolved'
+        ? current.resolvedAt
+        : now
+      : input.status === 'closed'
+        ? (current.resolvedAt ?? now)
+        : null;
+  const row = await repo.updateComplaint(deps.db, id, owned, { status: input.status, resolvedAt });
+  if (!row) throw complaintNotFound();
+  return complaintOf(row);
+}
+
+/** Spec §5: the internal notes, non-blank (the contract refuses blank ones). */
+export async function updateNotes(
+  deps: Pick<ComplaintServiceDeps, 'db'>,
+  actor: ComplaintActor,
+  id: string,
+  input: UpdateComplaintNotesRequest,
+): Promise<Complaint> {
+  const row = await repo.updateComplaint(deps.db, id, await ownedDomains(deps, actor), {
+    internalNotes: input.notes,
+  });
+  if (!row) throw complaintNotFound();
+  return complaintOf(row);
+}
+
+/** Spec §6 assignedTo: the complaint's owner takes it, or lets it go. */
+export async function assign(
+  deps: Pick<ComplaintServiceDeps, 'db'>,
+  actor: ComplaintActor,
+  id: string,
+  input: AssignComplaintRequest,
+): Promise<Complaint> {
+  const owned = await ownedDomains(deps, actor);
+  // Not found comes first, so another account's complaint answers 404 whatever the body says.
+  if (!(await repo.findComplaint(deps.db, id, owned))) throw complaintNotFound();
+  if (input.assignedTo !== null && input.assignedTo !== actor.userId) {
+    throw new InvalidError('assignedTo: A complaint can be assigned only to your own account');
+  }
+  const row = await repo.updateComplaint(deps.db, id, owned, { assignedTo: input.assignedTo });
+  if (!row) throw complaintNotFound();
+  return complaintOf(row);
+}
+
+/**
+ * Spec §5, §6: a reply joins the conversation. A public one is e-mailed to the visitor (once,
+ * through the outbox), marks the complaint answered and takes a new one into progress; an internal
+ * one stays with the team.
+ */
+export async function reply(
+  deps: ComplaintServiceDeps,
+  actor: ComplaintActor,
+  id: string,
+  input: ComplaintReplyRequest,
+): Promise<Complaint> {
+  const entry: ComplaintEntry = {
+    id: randomUUID(),
+    author: actor.name,
+    message: input.message,
+    isInternal: input.isInternal,
+    timestamp: new Date().toISOString(),
+  };
+  const row = await repo.appendEntry(deps.db, id, await ownedDomains(deps, actor), entry);
+  if (!row) throw complaintNotFound();
+  if (!input.isInternal) {
+    deps.mailer.send(
+      concernReplyEmail({
+        to: row.submitterEmail,
+        domain: row.domain,
+        submitterName: row.submitterName,
+        sentAt: row.createdAt,
+        concern: row.message,
+        reply: input.message,
+        statusUrl: new URL(`/status/${encodeURIComponent(row.domain)}`, deps.publicUrl).href,
+      }),
+    );
+  }
+  return complaintOf(row);
 }

@@ -21,3 +21,11 @@ export type Monitoring = store.Monitoring;
 export async function findMonitoring(db: AppDb, domain: string): Promise<Monitoring | undefined> {
   return store.findMonitoring(db, domain);
 }
+
+/**
+ * The domains whose complaints the account answers: those it holds now (monitors, or held last
+ * when nobody monitors them).
+ */
+export async function listComplaintDomains(db: AppDb, userId: string): Promise<string[]> {
+  return store.listComplaintDomainsOf(db, userId);
+}

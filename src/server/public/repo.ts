@@ -25,6 +25,8 @@ export async function listRecentComplaints(db: AppDb, domain: string, limit: num
       status: complaints.status,
       createdAt: complaints.createdAt,
       updatedAt: complaints.updatedAt,
+      answeredAt: complaints.answeredAt,
+      resolvedAt: complaints.resolvedAt,
     })
     .from(complaints)
     .where(eq(complaints.domain, domain))

@@ -108,23 +108,37 @@ function scanEntry(domain: string, scan: scanStore.OwnerScan): AuditTrailEntry {
 
 const isResolved = (status: string) => status === 'resolved' || status === 'closed';
 
-/** A complaint as the public sees it: that it came and whether it was dealt with, not its text. */
+/**
+ * A complaint as the public sees it: when it came, when the owner first answered and when it was
+ * settled, each with its date; never who sent it nor what anyone wrote.
+ */
 function complaintEntries(complaint: repo.RecentComplaint): AuditTrailEntry[] {
+  const settled = isResolved(complaint.status);
   const entries: AuditTrailEntry[] = [
     {
       type: 'complaint',
-      event: 'Accessibility concern reported',
-      status: isResolved(complaint.status) ? 'Resolved' : 'New',
+      event: 'Accessibility concern received',
+      status: settled ? 'Resolved' : complaint.answeredAt ? 'Answered' : 'New',
       date: complaint.createdAt.toISOString(),
-      details: `A visitor reported a ${complaint.type} concern.`,
+      details: `A visitor reported ${/^[aeiou]/.test(complaint.type) ? 'an' : 'a'} ${complaint.type} concern.`,
     },
   ];
-  if (isResolved(complaint.status)) {
+  if (complaint.answeredAt) {
+    entries.push({
+      type: 'complaint',
+      event: 'Accessibility concern answered',
+      status: 'Answered',
+      date: complaint.answeredAt.toISOString(),
+      details: `The owner answered the ${complaint.type} concern.`,
+    });
+  }
+  if (settled) {
     entries.push({
       type: 'resolution',
       event: 'Accessibility concern resolved',
       status: 'Resolved',
-      date: complaint.updatedAt.toISOString(),
+      // Complaints settled before resolved_at was kept fall back to their last change.
+      date: (complaint.resolvedAt ?? complaint.updatedAt).toISOString(),
       details: `The ${complaint.type} concern was ${complaint.status}.`,
     });
   }

@@ -8,6 +8,9 @@ import { ProtectedRoute } from '../features/auth/components/protected-route';
 import { LandingPage } from '../features/landing/components/landing-page';
 import type { LiveScanThemeId } from '../features/live-scan/themes';
 import { AppLayout } from './app-layout';
+import { DashboardFrame } from './dashboard-frame';
+import { ComingSoon } from '../features/dashboard/components/coming-soon';
+import { PlanGate } from '../features/dashboard/components/plan-gate';
 import { paths } from '../lib/paths';
 import { PublicLayout } from './public-layout';
 
@@ -153,6 +156,14 @@ export function createAppRouter() {
               ),
             },
             {
+              // Spec §2 lists it behind the guard, but its buttons lead to sign-up: visitors need it.
+              path: paths.pricing.path,
+              lazy: screen(
+                () => import('../features/billing/components/pricing-page'),
+                (m) => m.PricingPage,
+              ),
+            },
+            {
               path: paths.vpat.path,
               lazy: screen(
                 () => import('../features/vpat/components/vpat-page'),
@@ -190,10 +201,10 @@ export function createAppRouter() {
               element: <AppLayout />,
               children: [
                 {
-                  path: paths.dashboard.path,
+                  path: paths.appSubscribe.path,
                   lazy: screen(
-                    () => import('../features/scans/components/dashboard-page'),
-                    (m) => m.DashboardPage,
+                    () => import('../features/billing/components/subscribe-page'),
+                    (m) => m.SubscribePage,
                   ),
                 },
                 {
@@ -203,6 +214,57 @@ export function createAppRouter() {
                     (m) => m.ScanPage,
                   ),
                 },
+              ],
+            },
+            {
+              // The dashboard shell (spec §2): sidebar, gate, one child route per section.
+              path: paths.dashboard.path,
+              element: <DashboardFrame />,
+              children: [
+                {
+                  index: true,
+                  lazy: screen(
+                    () => import('./overview-screen'),
+                    (m) => m.OverviewScreen,
+                  ),
+                },
+                {
+                  path: paths.dashboardDomains.path,
+                  lazy: screen(
+                    () => import('../features/domains/components/domains-page'),
+                    (m) => m.DomainsPage,
+                  ),
+                },
+                {
+                  path: paths.dashboardSettings.path,
+                  lazy: screen(
+                    () => import('../features/billing/components/settings-page'),
+                    (m) => m.SettingsPage,
+                  ),
+                },
+                {
+                  // Sections that need Compliance Shield.
+                  element: <PlanGate />,
+                  children: [
+                    {
+                      path: paths.dashboardComplaints.path,
+                      lazy: screen(
+                        () => import('../features/complaints/components/complaints-page'),
+                        (m) => m.ComplaintsPage,
+                      ),
+                    },
+                    { path: paths.dashboardBadge.path, element: <ComingSoon title="Badge" /> },
+                    {
+                      path: paths.dashboardAnalytics.path,
+                      element: <ComingSoon title="Analytics" />,
+                    },
+                    {
+                      path: paths.dashboardReports.path,
+                      element: <ComingSoon title="Reports" />,
+                    },
+                  ],
+                },
+                { path: '*', element: <ComingSoon title="Dashboard" /> },
               ],
             },
           ],

@@ -27,6 +27,17 @@ export const paths = {
     getHref: (token: string) => `/app/reset-password/${encodeURIComponent(token)}`,
   },
   dashboard: { path: '/app/dashboard', getHref: () => '/app/dashboard' },
+  /** The dashboard's sections (spec dashboard-area §2), under the shell of /app/dashboard. */
+  dashboardDomains: { path: 'domains', getHref: () => '/app/dashboard/domains' },
+  dashboardComplaints: { path: 'complaints', getHref: () => '/app/dashboard/complaints' },
+  dashboardBadge: { path: 'badge', getHref: () => '/app/dashboard/badge' },
+  dashboardAnalytics: { path: 'analytics', getHref: () => '/app/dashboard/analytics' },
+  dashboardReports: { path: 'reports', getHref: () => '/app/dashboard/reports' },
+  dashboardSettings: { path: 'settings', getHref: () => '/app/dashboard/settings' },
+  /** Spec dashboard-area §2: 'Activate Compliance Shield' (card on file for the paid months). */
+  appSubscribe: { path: '/app/subscribe', getHref: () => '/app/subscribe' },
+  /** Spec public-area §9: the Free/Pro/Enterprise pricing page. */
+  pricing: { path: '/app/pricing', getHref: () => '/app/pricing' },
   subscribe: {
     path: '/subscribe/:scanId',
     getHref: (scanId: string) => `/subscribe/${encodeURIComponent(scanId)}`,

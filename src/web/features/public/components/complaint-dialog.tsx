@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Controller, useForm, type FieldErrors } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
@@ -23,16 +23,32 @@ import { track, trackFormError } from '../../../lib/analytics';
 import { toast } from '../../../lib/toast-store';
 import { useSubmitComplaint } from '../api/submit-complaint';
 
-/** The form is the request without the domain (the page's own), and consent starts unticked. */
-const complaintFormSchema = SubmitComplaintRequest.omit({ domain: true }).extend({
-  privacyConsent: z.boolean().refine((agreed) => agreed, complaintRequiredMessage),
-});
-type ComplaintFormInput = z.input<typeof complaintFormSchema>;
-type ComplaintFormOutput = z.output<typeof complaintFormSchema>;
+const hostOf = (address: string) => new URL(address).hostname.replace(/^www\./, '');
+
+/**
+ * The form is the request without the domain (the page's own), and consent starts unticked. A
+ * page the visitor names must be on this domain (the server checks it too).
+ */
+function complaintFormSchema(domain: string) {
+  const site = domain
+    .trim()
+    .toLowerCase()
+    .replace(/^www\./, '');
+  return SubmitComplaintRequest.omit({ domain: true }).extend({
+    privacyConsent: z.boolean().refine((agreed) => agreed, complaintRequiredMessage),
+    pageUrl: SubmitComplaintRequest.shape.pageUrl.refine(
+      (address) => address === undefined || hostOf(address) === site,
+      `The page must be on ${site}`,
+    ),
+  });
+}
+type ComplaintFormInput = z.input<ReturnType<typeof complaintFormSchema>>;
+type ComplaintFormOutput = z.output<ReturnType<typeof complaintFormSchema>>;
 
 const emptyForm: ComplaintFormInput = {
   name: '',
   email: '',
+  pageUrl: '',
   type: 'complaint',
   priority: 'normal',
   message: '',
@@ -49,8 +65,9 @@ const requiredFields = ['email', 'message', 'privacyConsent'] as const;
 export function ComplaintDialog({ domain }: { domain: string }) {
   const [open, setOpen] = useState(false);
   const submit = useSubmitComplaint();
+  const schema = useMemo(() => complaintFormSchema(domain), [domain]);
   const form = useForm<ComplaintFormInput, unknown, ComplaintFormOutput>({
-    resolver: zodResolver(complaintFormSchema),
+    resolver: zodResolver(schema),
     defaultValues: emptyForm,
   });
   const { errors } = form.formState;
@@ -144,6 +161,13 @@ export function ComplaintDialog({ domain }: { domain: string }) {
               )}
             </FormField>
           </div>
+          <FormField
+            label="Page address (optional)"
+            error={errors.pageUrl?.message}
+            hint={`The page of ${domain} where you met the problem, such as https://${domain}/contact.`}
+          >
+            {(ids) => <Input {...ids} type="url" inputMode="url" {...form.register('pageUrl')} />}
+          </FormField>
           <FormField
             label="Message (required)"
             error={errors.message?.message}
