@@ -17,6 +17,7 @@ import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
+import { stripeWebhookRoutes } from './billing/stripe-routes.js';
 import {
   complaintRoutes,
   defaultComplaintRateLimit,
@@ -50,6 +51,9 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       | 'mailFrom'
       | 'google'
       | 'stripeSecretKey'
+      | 'stripeWebhookSecret'
+      | 'stripePublishableKey'
+      | 'stripeApiBase'
     >
   >;
 
@@ -180,16 +184,19 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     deps: { db: deps.database.db, mailer, publicUrl },
     rateLimit: deps.complaintRateLimit ?? defaultComplaintRateLimit,
   });
+  const payments =
+    deps.payments ??
+    createPaymentProvider({
+      stripeSecretKey: config.stripeSecretKey,
+      stripeWebhookSecret: config.stripeWebhookSecret,
+      stripePublishableKey: config.stripePublishableKey,
+      stripeApiBase: config.stripeApiBase,
+      log: app.log,
+    });
   await app.register(billingRoutes, {
-    deps: {
-      db: deps.database.db,
-      mailer,
-      publicUrl,
-      payments:
-        deps.payments ??
-        createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log }),
-    },
+    deps: { db: deps.database.db, mailer, publicUrl, payments },
   });
+  await app.register(stripeWebhookRoutes, { db: deps.database.db, payments });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {
