@@ -6,6 +6,7 @@ import {
   recordPaymentOutcome,
   type ProviderAccount,
 } from '#db/stores/payment-events.js';
+import { ConflictError } from '../http-errors.js';
 import {
   cancelSubscription,
   recordCardAdded,
@@ -155,7 +156,14 @@ export async function handleStripeEvent(
         const found = await account(reference(subscription), subscription.id);
         if (!found) return 'unknown_account';
         if (found === 'not_current') return 'ignored';
-        await cancelSubscription(tx, found.id, now);
+        try {
+          await cancelSubscription(tx, found.id, now);
+        } catch (error) {
+          // Cancelled here first (the owner's cancel ends the Stripe subscription, which Stripe
+          // then reports): nothing is left to cancel, and Stripe must not retry.
+          if (error instanceof ConflictError) return 'ignored';
+          throw error;
+        }
         return 'handled';
       }
 
