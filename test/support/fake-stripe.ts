@@ -82,7 +82,9 @@ function text(value: Param | undefined): string | undefined {
 function stringMap(value: Param | undefined): Record<string, string> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
   return Object.fromEntries(
-    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    Object.entries(value).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
   );
 }
 
@@ -98,12 +100,7 @@ class StripeError extends Error {
 }
 
 const missing = (kind: string, id: string) =>
-  new StripeError(
-    404,
-    'invalid_request_error',
-    `No such ${kind}: '${id}'`,
-    'resource_missing',
-  );
+  new StripeError(404, 'invalid_request_error', `No such ${kind}: '${id}'`, 'resource_missing');
 
 export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeStripe> {
   const requests: RecordedRequest[] = [];
@@ -224,8 +221,12 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
       amount_paid: 0,
       status: amountDue === 0 ? 'paid' : 'open',
       billing_reason: 'subscription_create',
-      confirmation_secret: amountDue === 0 ? null : { client_secret: confirmationSecret, type: 'payment_intent' },
-      parent: { type: 'subscription_details', subscription_details: { subscription: id, metadata: stringMap(body.metadata) } },
+      confirmation_secret:
+        amountDue === 0 ? null : { client_secret: confirmationSecret, type: 'payment_intent' },
+      parent: {
+        type: 'subscription_details',
+        subscription_details: { subscription: id, metadata: stringMap(body.metadata) },
+      },
       lines: { object: 'list', data: [{ period: { start, end: periodEnd } }], has_more: false },
     });
     const pending = trialing ? setupIntent({ customer, usage: 'off_session' }) : undefined;
@@ -242,7 +243,16 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
       metadata: stringMap(body.metadata),
       items: {
         object: 'list',
-        data: [{ id: newId('si'), object: 'subscription_item', price, quantity: 1, current_period_start: start, current_period_end: periodEnd }],
+        data: [
+          {
+            id: newId('si'),
+            object: 'subscription_item',
+            price,
+            quantity: 1,
+            current_period_start: start,
+            current_period_end: periodEnd,
+          },
+        ],
         has_more: false,
       },
       created: start,
@@ -252,7 +262,12 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
 
   function route(method: string, path: string, body: Params): StripeObject {
     const parts = path.split('/').filter(Boolean);
-    if (parts[0] !== 'v1') throw new StripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path})`);
+    if (parts[0] !== 'v1')
+      throw new StripeError(
+        404,
+        'invalid_request_error',
+        `Unrecognized request URL (${method}: ${path})`,
+      );
     const [, resource, id] = parts;
     const expand = body.expand;
     switch (`${method} ${resource}${id ? '/:id' : ''}`) {
@@ -290,7 +305,13 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
             'resource_already_exists',
           );
         }
-        return store({ id: productId, object: 'product', name: text(body.name), active: true, livemode: false });
+        return store({
+          id: productId,
+          object: 'product',
+          name: text(body.name),
+          active: true,
+          livemode: false,
+        });
       }
       case 'GET products/:id': {
         const found = objects.get(id!);
@@ -308,7 +329,11 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         return found;
       }
       default:
-        throw new StripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path})`);
+        throw new StripeError(
+          404,
+          'invalid_request_error',
+          `Unrecognized request URL (${method}: ${path})`,
+        );
     }
   }
 
@@ -331,13 +356,27 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
       const body = decodeForm(request.method === 'GET' ? url.searchParams.toString() : raw);
       const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
       const authorization = request.headers.authorization;
-      requests.push({ method: request.method ?? 'GET', path: url.pathname, body, idempotencyKey, authorization });
+      requests.push({
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        body,
+        idempotencyKey,
+        authorization,
+      });
 
       if (authorization !== `Bearer ${secretKey}`) {
-        send(response, 401, JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }));
+        send(
+          response,
+          401,
+          JSON.stringify({
+            error: { type: 'invalid_request_error', message: 'Invalid API Key provided' },
+          }),
+        );
         return;
       }
-      const replayKey = idempotencyKey ? `${request.method} ${url.pathname} ${idempotencyKey}` : undefined;
+      const replayKey = idempotencyKey
+        ? `${request.method} ${url.pathname} ${idempotencyKey}`
+        : undefined;
       const earlier = replayKey ? answered.get(replayKey) : undefined;
       if (earlier) {
         send(response, earlier.status, earlier.body);
@@ -350,7 +389,9 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
       } catch (error) {
         if (!(error instanceof StripeError)) throw error;
         status = error.status;
-        answer = JSON.stringify({ error: { type: error.type, message: error.message, code: error.code } });
+        answer = JSON.stringify({
+          error: { type: error.type, message: error.message, code: error.code },
+        });
       }
       if (replayKey && request.method === 'POST') answered.set(replayKey, { status, body: answer });
       send(response, status, answer);
@@ -371,7 +412,8 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
       return;
     }
     intent.status = 'requires_payment_method';
-    const errorField = intent.object === 'payment_intent' ? 'last_payment_error' : 'last_setup_error';
+    const errorField =
+      intent.object === 'payment_intent' ? 'last_payment_error' : 'last_setup_error';
     intent[errorField] = { type: 'card_error', code: 'card_declined', message };
   }
 

@@ -4,6 +4,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool } from '../support/browser.js';
 import { startServer, type TestServer } from '../support/static-server.js';
+import type * as StripeJs from '../../src/web/lib/stripe-js.js';
 
 /**
  * The Stripe.js loader (src/web/lib/stripe-js.ts) in real Chromium. Stripe cannot be reached
@@ -53,7 +54,7 @@ afterAll(async () => {
 
 declare global {
   interface Window {
-    StripeLoader: typeof import('../../src/web/lib/stripe-js.js');
+    StripeLoader: typeof StripeJs;
     stripeInstances?: number;
   }
 }

@@ -98,10 +98,7 @@ export class DemoPaymentProvider implements PaymentProvider {
 
 /** What picks the provider: config's Stripe settings (src/config.ts reads them). */
 export type PaymentProviderConfig = Partial<
-  Pick<
-    Config,
-    'stripeSecretKey' | 'stripeWebhookSecret' | 'stripePublishableKey' | 'stripeApiBase'
-  >
+  Pick<Config, 'stripeSecretKey' | 'stripeWebhookSecret' | 'stripePublishableKey' | 'stripeApiBase'>
 >;
 
 /**
@@ -141,7 +138,9 @@ export function createPaymentProvider(
         'and charge nothing',
     );
   } else {
-    log.info('Payments run in demo mode: nothing is charged (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET for Stripe)');
+    log.info(
+      'Payments run in demo mode: nothing is charged (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET for Stripe)',
+    );
   }
   return new DemoPaymentProvider();
 }

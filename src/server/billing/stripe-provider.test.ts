@@ -80,7 +80,9 @@ describe('StripePaymentProvider.createPayment', () => {
     expect(second.id).toBe(first.id);
     expect(posts('/v1/payment_intents')).toHaveLength(2);
     const intents = [...stripe.objects.values()].filter(
-      (object) => object.object === 'payment_intent' && object.metadata?.userId === 'u2',
+      (object) =>
+        object.object === 'payment_intent' &&
+        (object.metadata as Record<string, string>).userId === 'u2',
     );
     expect(intents).toHaveLength(1);
   });
@@ -279,7 +281,9 @@ describe('createPaymentProvider', () => {
 
     const secretOnly = await picked({ stripeWebhookSecret: 'whsec_x' });
     expect(secretOnly.chosen).toBeInstanceOf(DemoPaymentProvider);
-    expect(secretOnly.messages[0]).toMatch(/^STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not/);
+    expect(secretOnly.messages[0]).toMatch(
+      /^STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not/,
+    );
 
     const none = await picked({});
     expect(none.chosen).toBeInstanceOf(DemoPaymentProvider);

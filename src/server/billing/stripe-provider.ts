@@ -47,8 +47,8 @@ function paymentIntentStatus(status: Stripe.PaymentIntent.Status): PaymentStatus
   switch (status) {
     case 'succeeded':
       return 'succeeded';
+    // requires_capture: authorised, waiting for a capture we never hold back, so on its way.
     case 'processing':
-    // Captured later by us; we never ask for manual capture, so it is on its way.
     case 'requires_capture':
       return 'processing';
     case 'canceled':
@@ -279,7 +279,10 @@ export class StripePaymentProvider implements PaymentProvider {
         return created.id;
       } catch (error) {
         // Another process made it first.
-        if (error instanceof Stripe.errors.StripeError && error.code === 'resource_already_exists') {
+        if (
+          error instanceof Stripe.errors.StripeError &&
+          error.code === 'resource_already_exists'
+        ) {
           return complianceShieldProductId;
         }
         throw error;
@@ -318,7 +321,10 @@ export class StripePaymentProvider implements PaymentProvider {
     };
   }
 
-  private setupFromSetupIntent(intent: Stripe.SetupIntent, subscriptionId: string | null): CardSetup {
+  private setupFromSetupIntent(
+    intent: Stripe.SetupIntent,
+    subscriptionId: string | null,
+  ): CardSetup {
     return {
       id: intent.id,
       customerId: idOf(intent.customer),

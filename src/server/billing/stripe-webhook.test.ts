@@ -213,7 +213,9 @@ describe('the signature', () => {
   });
 
   it('needs no CSRF token (Stripe has none) and answers 200 to a good signature', async () => {
-    const response = await send(event('customer.created', { id: newId('cus'), object: 'customer' }));
+    const response = await send(
+      event('customer.created', { id: newId('cus'), object: 'customer' }),
+    );
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ received: true, outcome: 'ignored' });
   });
@@ -353,7 +355,9 @@ describe('invoices', () => {
         amount_paid: 4900,
         lines: {
           object: 'list',
-          data: [{ id: newId('il'), period: { start: periodEnd - 30 * 24 * 3600, end: periodEnd } }],
+          data: [
+            { id: newId('il'), period: { start: periodEnd - 30 * 24 * 3600, end: periodEnd } },
+          ],
           has_more: false,
         },
       }),
