@@ -260,7 +260,7 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     });
   }
 
-  function route(method: string, path: string, body: Params): StripeObject {
+  function route(method: string, path: string, body: Params): Record<string, unknown> {
     const parts = path.split('/').filter(Boolean);
     if (parts[0] !== 'v1')
       throw new StripeError(
@@ -320,6 +320,36 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
       }
       case 'POST subscriptions':
         return expanded(subscription(body), expand);
+      case 'GET subscriptions': {
+        // Like Stripe without a status filter: every subscription not cancelled.
+        const data = [...objects.values()]
+          .filter(
+            (object) =>
+              object.object === 'subscription' &&
+              object.status !== 'canceled' &&
+              (body.customer === undefined || object.customer === text(body.customer)),
+          )
+          .map((object) => expanded(object, expand));
+        return { object: 'list', data, has_more: false, url: '/v1/subscriptions' };
+      }
+      case 'POST subscriptions/:id': {
+        const found = get('subscription', 'sub', id!);
+        const item = (Array.isArray(body.items) ? (body.items as Params[]) : [])[0];
+        const priceData = item?.price_data as Params | undefined;
+        if (priceData) {
+          const items = found.items as { data: { id: string; price: Record<string, unknown> }[] };
+          const current = items.data.find((entry) => entry.id === text(item!.id));
+          if (!current) throw missing('subscription item', String(text(item!.id)));
+          current.price = {
+            ...current.price,
+            id: newId('price'),
+            unit_amount: Number(text(priceData.unit_amount)),
+          };
+        }
+        if (body.metadata)
+          found.metadata = { ...(found.metadata as object), ...stringMap(body.metadata) };
+        return expanded(found, expand);
+      }
       case 'GET subscriptions/:id':
         return expanded(get('subscription', 'sub', id!), expand);
       case 'DELETE subscriptions/:id': {
@@ -409,6 +439,15 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     }
     if (status === 'succeeded') {
       intent.status = 'succeeded';
+      intent.payment_method = newId('pm');
+      // As at Stripe: a subscription's setup, once done, is no longer pending and its card is
+      // the subscription's default.
+      for (const object of objects.values()) {
+        if (object.object === 'subscription' && object.pending_setup_intent === id) {
+          object.pending_setup_intent = null;
+          object.default_payment_method = intent.payment_method;
+        }
+      }
       return;
     }
     intent.status = 'requires_payment_method';

@@ -207,7 +207,7 @@ describe('StripePaymentProvider.setUpCard', () => {
     expect(await provider.retrieveCardSetup(setup.id)).toEqual({ ...setup, status: 'succeeded' });
   });
 
-  it('reuses the account customer and the product', async () => {
+  it('reprices the account’s running subscription rather than opening a second one', async () => {
     const first = await provider.setUpCard({
       userId: 'user-6',
       email: 'six@example.com',
@@ -225,13 +225,48 @@ describe('StripePaymentProvider.setUpCard', () => {
       trialEndsAt,
       idempotencyKey: 'card:user-6:2',
     });
-    expect(second.customerId).toBe(first.customerId);
+    // Same customer, same product, same subscription; its card still to confirm.
+    expect(second).toEqual(first);
     expect(posts('/v1/customers')).toHaveLength(0);
-    expect(posts('/v1/products')).toHaveLength(0);
+    expect(posts('/v1/subscriptions')).toHaveLength(0);
     expect(stripe.requests.some((r) => r.path.startsWith('/v1/products'))).toBe(false);
-    expect(posts('/v1/subscriptions')[0]?.body).toMatchObject({
-      items: [{ price_data: { unit_amount: '8800' } }],
+    expect(posts(`/v1/subscriptions/${first.subscriptionId}`)).toEqual([
+      expect.objectContaining({
+        idempotencyKey: 'card:user-6:2:subscription',
+        body: expect.objectContaining({
+          items: [
+            {
+              id: expect.stringMatching(/^si_/),
+              price_data: expect.objectContaining({ unit_amount: '8800', currency: 'usd' }),
+            },
+          ],
+          proration_behavior: 'none',
+        }),
+      }),
+    ]);
+
+    // Once the card is confirmed, a new total needs no card again.
+    stripe.confirm(first.id);
+    const third = await provider.setUpCard({
+      userId: 'user-6',
+      email: 'six@example.com',
+      customerId: first.customerId,
+      monthlyAmountCents: 9700,
+      trialEndsAt,
+      idempotencyKey: 'card:user-6:3',
     });
+    expect(third).toEqual({
+      id: first.subscriptionId,
+      customerId: first.customerId,
+      subscriptionId: first.subscriptionId,
+      clientSecret: null,
+      status: 'succeeded',
+    });
+    const subscriptions = [...stripe.objects.values()].filter(
+      (object) => object.object === 'subscription' && object.customer === first.customerId,
+    );
+    expect(subscriptions).toHaveLength(1);
+    expect(subscriptions[0]!.items).toMatchObject({ data: [{ price: { unit_amount: 9700 } }] });
   });
 
   it('charges the first month at once when no free month is left', async () => {

@@ -171,7 +171,9 @@ export class StripePaymentProvider implements PaymentProvider {
    * The account's Stripe customer (reused when it has one) and a monthly subscription for its
    * monthly total, free until `trialEndsAt`. The card is confirmed in the browser on the
    * subscription's pending SetupIntent, whose id and client secret are answered; without a free
-   * month the first invoice is paid at once instead, confirmed with the invoice's secret.
+   * month the first invoice is paid at once instead, confirmed with the invoice's secret. When the
+   * account's subscription still runs (a domain was added), it is repriced instead; with its card
+   * on file already the setup has succeeded and there is nothing to confirm.
    */
   async setUpCard(request: CardSetupRequest): Promise<CardSetup> {
     const key = request.idempotencyKey;
@@ -184,31 +186,50 @@ export class StripePaymentProvider implements PaymentProvider {
           { idempotencyKey: `${key}:customer` },
         )
       ).id;
-    const trialEnd =
-      request.trialEndsAt && request.trialEndsAt.getTime() > Date.now()
-        ? unixSeconds(request.trialEndsAt)
-        : undefined;
-    const subscription = await this.stripe.subscriptions.create(
-      {
-        customer: customerId,
-        items: [
-          {
-            price_data: {
-              currency: 'usd',
-              product: await this.complianceShieldProduct(),
-              unit_amount: request.monthlyAmountCents,
-              recurring: { interval: 'month' },
-            },
-          },
-        ],
-        ...(trialEnd ? { trial_end: trialEnd } : {}),
-        payment_behavior: 'default_incomplete',
-        payment_settings: { save_default_payment_method: 'on_subscription' },
-        metadata,
-        expand: ['pending_setup_intent', 'latest_invoice.confirmation_secret'],
-      },
-      { idempotencyKey: `${key}:subscription` },
-    );
+    const price = {
+      currency: 'usd',
+      product: await this.complianceShieldProduct(),
+      unit_amount: request.monthlyAmountCents,
+      recurring: { interval: 'month' as const },
+    };
+    const expand = ['pending_setup_intent', 'latest_invoice.confirmation_secret'];
+
+    // One subscription per account: a later setup (the monthly total changed) reprices the one
+    // still running rather than opening a second that would charge the card twice.
+    const running = request.customerId
+      ? await this.runningSubscription(request.customerId, request.userId)
+      : undefined;
+    let subscription: Stripe.Subscription;
+    if (running) {
+      subscription = await this.stripe.subscriptions.update(
+        running.subscription.id,
+        {
+          items: [{ id: running.itemId, price_data: price }],
+          // The new total applies from the next month; this one is not charged again.
+          proration_behavior: 'none',
+          metadata,
+          expand,
+        },
+        { idempotencyKey: `${key}:subscription` },
+      );
+    } else {
+      const trialEnd =
+        request.trialEndsAt && request.trialEndsAt.getTime() > Date.now()
+          ? unixSeconds(request.trialEndsAt)
+          : undefined;
+      subscription = await this.stripe.subscriptions.create(
+        {
+          customer: customerId,
+          items: [{ price_data: price }],
+          ...(trialEnd ? { trial_end: trialEnd } : {}),
+          payment_behavior: 'default_incomplete',
+          payment_settings: { save_default_payment_method: 'on_subscription' },
+          metadata,
+          expand,
+        },
+        { idempotencyKey: `${key}:subscription` },
+      );
+    }
 
     const pending = subscription.pending_setup_intent;
     if (pending) {
@@ -221,7 +242,24 @@ export class StripePaymentProvider implements PaymentProvider {
       );
       return this.setupFromSetupIntent(intent, subscription.id);
     }
+    // No setup pending: the card is on file already, or (no free month) the first invoice is due.
     return this.setupFromSubscription(subscription);
+  }
+
+  /** The account's Compliance Shield subscription that still runs at Stripe, if any. */
+  private async runningSubscription(customerId: string, userId: string) {
+    const list = await this.stripe.subscriptions.list({ customer: customerId, limit: 20 });
+    for (const subscription of list.data) {
+      const item = subscription.items.data[0];
+      if (
+        item &&
+        subscription.metadata?.userId === userId &&
+        ['trialing', 'active', 'past_due', 'incomplete'].includes(subscription.status)
+      ) {
+        return { subscription, itemId: item.id };
+      }
+    }
+    return undefined;
   }
 
   async retrieveCardSetup(id: string): Promise<CardSetup | undefined> {
