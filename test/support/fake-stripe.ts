@@ -106,7 +106,7 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
   const requests: RecordedRequest[] = [];
   const objects = new Map<string, StripeObject>();
   /** Idempotency-Key to the first answer given for it. */
-  const answered = new Map<string, { status: number; body: string }>();
+  const answered = new Map<string, { request: string; status: number; body: string }>();
 
   function get(kind: string, prefix: string, id: string): StripeObject {
     const found = objects.get(id);
@@ -404,10 +404,25 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         );
         return;
       }
-      const replayKey = idempotencyKey
-        ? `${request.method} ${url.pathname} ${idempotencyKey}`
-        : undefined;
-      const earlier = replayKey ? answered.get(replayKey) : undefined;
+      // As at Stripe, a key belongs to the account, not to a path: the same key again answers the
+      // first answer, and with another request it is an error.
+      const request_ = `${request.method} ${url.pathname} ${raw}`;
+      const earlier = idempotencyKey ? answered.get(idempotencyKey) : undefined;
+      if (earlier && earlier.request !== request_) {
+        send(
+          response,
+          400,
+          JSON.stringify({
+            error: {
+              type: 'idempotency_error',
+              message:
+                'Keys for idempotent requests can only be used with the same parameters they ' +
+                'were first used with.',
+            },
+          }),
+        );
+        return;
+      }
       if (earlier) {
         send(response, earlier.status, earlier.body);
         return;
@@ -423,7 +438,9 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
           error: { type: error.type, message: error.message, code: error.code },
         });
       }
-      if (replayKey && request.method === 'POST') answered.set(replayKey, { status, body: answer });
+      if (idempotencyKey && request.method === 'POST') {
+        answered.set(idempotencyKey, { request: request_, status, body: answer });
+      }
       send(response, status, answer);
     })().catch((error: unknown) => {
       send(response, 500, JSON.stringify({ error: { type: 'api_error', message: String(error) } }));

@@ -1,6 +1,6 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { AppDb } from '../client.js';
-import { paymentEvents, payments, users } from '../schema/index.js';
+import { paymentEvents, payments, subscriptions, users } from '../schema/index.js';
 
 /**
  * What a payment provider's webhook event reads and writes: the ids of the events already
@@ -78,17 +78,30 @@ export async function findAccountOf(
   reference: { customerId: string | null; userId: string | null },
 ): Promise<ProviderAccount | undefined> {
   const columns = { id: users.id, subscriptionId: users.stripeSubscriptionId };
+  let found: ProviderAccount | undefined;
   if (reference.customerId) {
-    const [row] = await db
+    [found] = await db
       .select(columns)
       .from(users)
       .where(eq(users.stripeCustomerId, reference.customerId))
       .limit(1);
-    if (row) return row;
   }
-  if (reference.userId && uuidPattern.test(reference.userId)) {
-    const [row] = await db.select(columns).from(users).where(eq(users.id, reference.userId));
-    if (row) return row;
+  if (!found && reference.userId && uuidPattern.test(reference.userId)) {
+    [found] = await db.select(columns).from(users).where(eq(users.id, reference.userId));
   }
-  return undefined;
+  if (!found || found.subscriptionId) return found;
+  // The account's own record names none: its running subscription row may.
+  const [running] = await db
+    .select({ subscriptionId: subscriptions.stripeSubscriptionId })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.userId, found.id),
+        isNotNull(subscriptions.stripeSubscriptionId),
+        inArray(subscriptions.status, ['active', 'past_due']),
+      ),
+    )
+    .orderBy(desc(subscriptions.createdAt))
+    .limit(1);
+  return { ...found, subscriptionId: running?.subscriptionId ?? null };
 }

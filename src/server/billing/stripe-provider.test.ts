@@ -232,7 +232,7 @@ describe('StripePaymentProvider.setUpCard', () => {
     expect(stripe.requests.some((r) => r.path.startsWith('/v1/products'))).toBe(false);
     expect(posts(`/v1/subscriptions/${first.subscriptionId}`)).toEqual([
       expect.objectContaining({
-        idempotencyKey: 'card:user-6:2:subscription',
+        idempotencyKey: 'card:user-6:2:reprice',
         body: expect.objectContaining({
           items: [
             {
@@ -267,6 +267,25 @@ describe('StripePaymentProvider.setUpCard', () => {
     );
     expect(subscriptions).toHaveLength(1);
     expect(subscriptions[0]!.items).toMatchObject({ data: [{ price: { unit_amount: 9700 } }] });
+  });
+
+  it('answers the same setup to a repeated request, once the customer id is stored', async () => {
+    const request = {
+      userId: 'user-8',
+      email: 'eight@example.com',
+      customerId: null,
+      monthlyAmountCents: 4900,
+      trialEndsAt,
+      idempotencyKey: 'card:user-8:0',
+    };
+    const first = await provider.setUpCard(request);
+    // The double submit comes after the server stored the customer Stripe made.
+    const again = await provider.setUpCard({ ...request, customerId: first.customerId });
+    expect(again).toEqual(first);
+    const subscriptions = [...stripe.objects.values()].filter(
+      (object) => object.object === 'subscription' && object.customer === first.customerId,
+    );
+    expect(subscriptions).toHaveLength(1);
   });
 
   it('charges the first month at once when no free month is left', async () => {

@@ -210,7 +210,9 @@ export class StripePaymentProvider implements PaymentProvider {
           metadata,
           expand,
         },
-        { idempotencyKey: `${key}:subscription` },
+        // Not `:subscription`: Stripe refuses a key again with other parameters, and a repeated
+        // request that created the subscription comes back here once its customer is stored.
+        { idempotencyKey: `${key}:reprice` },
       );
     } else {
       const trialEnd =

@@ -490,6 +490,28 @@ describe('subscriptions', () => {
     expect(response.json()).toEqual({ received: true, outcome: 'ignored' });
     expect(await domainsOf(userId)).toEqual(before);
   });
+
+  it('knows the current subscription from the subscription row when the account has none stored', async () => {
+    const { userId, customerId, stripeSubscriptionId } = await account(['active']);
+    await db().update(users).set({ stripeSubscriptionId: null }).where(eq(users.id, userId));
+    const older = await send(
+      event('customer.subscription.deleted', {
+        id: newId('sub'),
+        object: 'subscription',
+        customer: customerId,
+      }),
+    );
+    expect(older.json()).toEqual({ received: true, outcome: 'ignored' });
+    const current = await send(
+      event('customer.subscription.deleted', {
+        id: stripeSubscriptionId,
+        object: 'subscription',
+        customer: customerId,
+      }),
+    );
+    expect(current.json()).toEqual({ received: true, outcome: 'handled' });
+    expect((await domainsOf(userId)).map((row) => row.status)).toEqual(['archived']);
+  });
 });
 
 describe('without Stripe', () => {
