@@ -339,6 +339,21 @@ describe('invoices', () => {
     }
   });
 
+  it('leaves domains alone when the card form’s first payment is declined', async () => {
+    const { userId, customerId } = await account(['active']);
+    const before = await domainsOf(userId);
+    const response = await send(
+      event('invoice.payment_failed', {
+        id: newId('in'),
+        object: 'invoice',
+        customer: customerId,
+        billing_reason: 'subscription_create',
+      }),
+    );
+    expect(response.json()).toEqual({ received: true, outcome: 'ignored' });
+    expect(await domainsOf(userId)).toEqual(before);
+  });
+
   it('makes domains active until the end of the month paid for', async () => {
     const { userId, customerId } = await account(['active']);
     await send(

@@ -17,14 +17,11 @@ import {
 /**
  * What Stripe tells us after the fact (`POST /api/stripe/webhook`, signature already verified):
  *
- * | event                                   | effect                                             |
- * | --------------------------------------- | -------------------------------------------------- |
- * | payment_intent.succeeded / .payment_failed / .canceled | the `payments` row's status      |
- * | setup_intent.succeeded                  | the card is on file (recordCardAdded)              |
- * | setup_intent.setup_failed               | the `payments` row's status                        |
- * | invoice.paid (money taken)              | the month is paid to the line's period end         |
- * | invoice.payment_failed                  | the account's domains go to their grace period     |
- * | customer.subscription.deleted           | the subscription ends now (cancelSubscription)     |
+ * - payment_intent.succeeded, .payment_failed, .canceled: the `payments` row's status;
+ * - setup_intent.succeeded: the card is on file (recordCardAdded); .setup_failed: the row's status;
+ * - invoice.paid, when money was taken: the domains are paid to the invoice line's period end;
+ * - invoice.payment_failed, for a renewal: the account's domains go to their grace period;
+ * - customer.subscription.deleted: the subscription ends now (cancelSubscription).
  *
  * Each event id is recorded in `payment_events` in the same transaction as its effects, so a
  * replayed event changes nothing twice, and an event whose effects fail is not recorded and
@@ -143,6 +140,9 @@ export async function handleStripeEvent(
         return 'handled';
       }
       case 'invoice.payment_failed': {
+        // The first invoice of a subscription without a free month is paid in the card form:
+        // a decline there is the payer's to retry, not a lapse of anything already running.
+        if (event.data.object.billing_reason === 'subscription_create') return 'ignored';
         const ref = invoiceReference(event.data.object);
         const found = await account(ref, ref.subscriptionId);
         if (!found) return 'unknown_account';
