@@ -306,6 +306,25 @@ describe('StripePaymentProvider.setUpCard', () => {
   });
 });
 
+describe('StripePaymentProvider.cancelCardSubscription', () => {
+  it('ends the Stripe subscription at once, and takes one already gone for done', async () => {
+    const setup = await provider.setUpCard({
+      userId: 'user-9',
+      email: 'nine@example.com',
+      customerId: null,
+      monthlyAmountCents: 4900,
+      trialEndsAt: new Date(Date.now() + 7 * 24 * 3600 * 1000),
+      idempotencyKey: 'card:user-9:0',
+    });
+    await provider.cancelCardSubscription(setup.subscriptionId!);
+    expect(stripe.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      `/v1/subscriptions/${setup.subscriptionId}`,
+    ]);
+    expect(stripe.objects.get(setup.subscriptionId!)?.status).toBe('canceled');
+    await expect(provider.cancelCardSubscription('sub_gone')).resolves.toBeUndefined();
+  });
+});
+
 describe('createPaymentProvider', () => {
   async function picked(config: PaymentProviderConfig) {
     const lines: string[] = [];
