@@ -221,6 +221,31 @@ describe('the signature', () => {
   });
 });
 
+describe('the body', () => {
+  it('takes an event larger than the JSON limit of the API (an invoice with many lines)', async () => {
+    const lines = Array.from({ length: 400 }, (_, index) => ({
+      id: `il_${index}`,
+      object: 'line_item',
+      description: 'Compliance Shield monitoring for one more domain',
+      period: { start: 1, end: 2 },
+    }));
+    const body = event('invoice.finalized', {
+      id: newId('in'),
+      object: 'invoice',
+      lines: { object: 'list', data: lines },
+    });
+    expect(JSON.stringify(body).length).toBeGreaterThan(32 * 1024);
+    const response = await send(body);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ received: true, outcome: 'ignored' });
+  });
+
+  it('refuses a body over a megabyte before reading it', async () => {
+    const response = await deliver('x'.repeat(1024 * 1024 + 1), 't=1,v1=00');
+    expect(response.statusCode).toBe(413);
+  });
+});
+
 describe('payment intents', () => {
   it('records the outcome on the payment the server priced', async () => {
     const { userId } = await account();
