@@ -84,12 +84,6 @@ export interface PaymentProvider {
   setUpCard(request: CardSetupRequest): Promise<CardSetup>;
   /** The setup as the provider knows it now; undefined for an id it does not know. */
   retrieveCardSetup(id: string): Promise<CardSetup | undefined>;
-  /**
-   * Stops the provider's subscription (`CardSetup.subscriptionId`) at once, so no later month is
-   * charged after the owner cancels; a subscription already gone is no error. Providers that
-   * charge nothing by themselves (demo) have none.
-   */
-  cancelCardSubscription?(subscriptionId: string): Promise<void>;
 }
 
 /**

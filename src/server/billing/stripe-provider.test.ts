@@ -306,7 +306,7 @@ describe('StripePaymentProvider.setUpCard', () => {
   });
 });
 
-describe('StripePaymentProvider.cancelCardSubscription', () => {
+describe('StripePaymentProvider.cancelSubscription', () => {
   it('ends the Stripe subscription at once, and takes one already gone for done', async () => {
     const setup = await provider.setUpCard({
       userId: 'user-9',
@@ -316,12 +316,12 @@ describe('StripePaymentProvider.cancelCardSubscription', () => {
       trialEndsAt: new Date(Date.now() + 7 * 24 * 3600 * 1000),
       idempotencyKey: 'card:user-9:0',
     });
-    await provider.cancelCardSubscription(setup.subscriptionId!);
+    await provider.cancelSubscription(setup.subscriptionId!);
     expect(stripe.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
       `/v1/subscriptions/${setup.subscriptionId}`,
     ]);
     expect(stripe.objects.get(setup.subscriptionId!)?.status).toBe('canceled');
-    await expect(provider.cancelCardSubscription('sub_gone')).resolves.toBeUndefined();
+    await expect(provider.cancelSubscription('sub_gone')).resolves.toBeUndefined();
   });
 });
 

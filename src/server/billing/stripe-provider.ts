@@ -286,7 +286,7 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   /** Ends the account's Stripe subscription now: cancelling takes effect at once (spec §9). */
-  async cancelCardSubscription(subscriptionId: string): Promise<void> {
+  async cancelSubscription(subscriptionId: string): Promise<void> {
     try {
       await this.stripe.subscriptions.cancel(subscriptionId);
     } catch (error) {
