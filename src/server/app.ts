@@ -18,6 +18,7 @@ import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
 import { stripeWebhookRoutes } from './billing/stripe-routes.js';
+import { domainRoutes } from './domains/routes.js';
 import {
   complaintRoutes,
   defaultComplaintRateLimit,
@@ -195,7 +196,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     });
   await app.register(billingRoutes, {
     deps: { db: deps.database.db, mailer, publicUrl, payments },
+    publishableKey: config.stripePublishableKey,
   });
+  await app.register(domainRoutes, { deps: { db: deps.database.db, payments, publicUrl } });
   await app.register(stripeWebhookRoutes, { db: deps.database.db, payments });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });

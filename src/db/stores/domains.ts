@@ -124,6 +124,7 @@ export type DomainEnrolment = Pick<
   | 'trialEndsAt'
   | 'monitoringSince'
   | 'subscriptionId'
+  | 'currentPeriodEnd'
 >;
 
 export async function insertDomain(
