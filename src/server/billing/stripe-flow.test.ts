@@ -5,6 +5,7 @@ import { openTestPglite } from '../../../test/support/db.js';
 import { startFakeStripe, type FakeStripe } from '../../../test/support/fake-stripe.js';
 import type { Database } from '#db/client.js';
 import { domainHistory, domains, payments, users } from '#db/schema/index.js';
+import { cancelPlan } from './lifecycle.js';
 import { createPaymentIntent, createSubscription, takePayment } from './payment-intents.js';
 import { StripePaymentProvider } from './stripe-provider.js';
 import { handleStripeEvent } from './stripe-webhook.js';
@@ -156,5 +157,40 @@ describe('keeping a card in Stripe mode', () => {
     expect(
       (await database.db.select().from(payments).where(eq(payments.id, setupRow!.id)))[0],
     ).toMatchObject({ status: 'succeeded' });
+  });
+});
+
+describe('cancelling in Stripe mode', () => {
+  it('ends the Stripe subscription first, and Stripe’s report of it changes nothing more', async () => {
+    const payer = await owner('flow-three@example.com', {
+      domain: 'cancel-flow.test',
+      status: 'trial',
+    });
+    const { subscriptionId } = await createSubscription(deps(), payer);
+    stripe.requests.length = 0;
+
+    const cancelled = await cancelPlan(database.db, provider, payer.userId, new Date());
+    expect(cancelled.archived).toEqual(['cancel-flow.test']);
+    expect(stripe.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `DELETE /v1/subscriptions/${subscriptionId}`,
+    ]);
+    expect(stripe.objects.get(subscriptionId)?.status).toBe('canceled');
+
+    const payload = JSON.stringify({
+      id: 'evt_flow_deleted',
+      object: 'event',
+      type: 'customer.subscription.deleted',
+      data: { object: stripe.objects.get(subscriptionId) },
+    });
+    const event = provider.verifyWebhook(
+      Buffer.from(payload),
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_flow' }),
+    );
+    expect(await handleStripeEvent(database.db, event)).toBe('ignored');
+    const [row] = await database.db
+      .select({ status: domains.status })
+      .from(domains)
+      .where(eq(domains.domain, 'cancel-flow.test'));
+    expect(row).toEqual({ status: 'archived' });
   });
 });
