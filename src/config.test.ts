@@ -31,7 +31,9 @@ describe('loadConfig', () => {
       mailFrom: 'Conformly <no-reply@localhost>',
       google: undefined,
       stripeSecretKey: undefined,
+      stripeWebhookSecret: undefined,
       stripePublishableKey: undefined,
+      stripeApiBase: undefined,
       ai: undefined,
       monitor: { enabled: true, cron: '0 * * * *', intervalHours: 168, batch: 50 },
     });
@@ -81,6 +83,33 @@ describe('loadConfig', () => {
       google: { clientId: 'id', clientSecret: 'secret', issuer: 'https://accounts.google.com' },
       ai: { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: undefined, model: 'llama3' },
     });
+  });
+
+  it('reads the Stripe keys and the API address the SDK is pointed at', () => {
+    expect(
+      loadConfig({
+        STRIPE_SECRET_KEY: 'sk_test_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+        STRIPE_API_BASE: 'http://127.0.0.1:12111',
+      }),
+    ).toMatchObject({
+      stripeSecretKey: 'sk_test_x',
+      stripeWebhookSecret: 'whsec_x',
+      stripePublishableKey: 'pk_test_x',
+      stripeApiBase: { host: '127.0.0.1', port: 12111, protocol: 'http' },
+    });
+    expect(loadConfig({ STRIPE_API_BASE: 'https://[::1]/' }).stripeApiBase).toEqual({
+      host: '::1',
+      port: 443,
+      protocol: 'https',
+    });
+    expect(problemsOf({ STRIPE_API_BASE: 'http://127.0.0.1:12111/v1' })).toEqual([
+      'STRIPE_API_BASE: must be an origin like http://127.0.0.1:12111, without a path',
+    ]);
+    expect(problemsOf({ STRIPE_API_BASE: 'stripe' })).toEqual([
+      'STRIPE_API_BASE: must be a URL starting with http:// or https://',
+    ]);
   });
 
   it('takes cookie security and links from the public address', () => {

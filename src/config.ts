@@ -141,8 +141,16 @@ const EnvSchema = z.object({
   /** The OpenID issuer Google sign-in talks to; only tests and staging point it elsewhere. */
   GOOGLE_ISSUER: url(['http:', 'https:']),
   STRIPE_SECRET_KEY: optionalText,
-  /** Stripe's publishable key, handed to the browser's card form in Stripe mode. */
+  /** The signing secret of the webhook endpoint (`whsec_...`); Stripe needs it with the key. */
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  /** The key Stripe.js runs with in the browser (`pk_...`). */
   STRIPE_PUBLISHABLE_KEY: optionalText,
+  /** Another Stripe API address (tests, stripe-mock); unset means api.stripe.com. */
+  STRIPE_API_BASE: url(['http:', 'https:']).refine(
+    // An address that is no URL at all is reported once, by url().
+    (value) => value === undefined || [undefined, '/'].includes(URL.parse(value)?.pathname),
+    { message: 'must be an origin like http://127.0.0.1:12111, without a path' },
+  ),
   AI_BASE_URL: url(['http:', 'https:']),
   AI_API_KEY: optionalText,
   AI_MODEL: optionalText,
@@ -184,11 +192,34 @@ export interface Config {
   /** Google sign-in, when both id and secret are set. */
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
   stripeSecretKey: string | undefined;
+  /** Card payments through Stripe need this and the secret key (billing/payments.ts). */
+  stripeWebhookSecret: string | undefined;
   stripePublishableKey: string | undefined;
+  /** STRIPE_API_BASE: where the Stripe SDK sends its calls instead of api.stripe.com. */
+  stripeApiBase: StripeApiBase | undefined;
   /** An OpenAI-compatible endpoint for AI summaries, when AI_BASE_URL and AI_MODEL are set. */
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** Scheduled rescans of monitored domains (src/jobs/monitor.ts). */
   monitor: { enabled: boolean; cron: string; intervalHours: number; batch: number };
+}
+
+/** The parts of an API address the Stripe SDK takes (its host, port and protocol options). */
+export interface StripeApiBase {
+  host: string;
+  port: number;
+  protocol: 'http' | 'https';
+}
+
+function stripeApiBase(value: string | undefined): StripeApiBase | undefined {
+  if (!value) return undefined;
+  const base = new URL(value);
+  const protocol = base.protocol === 'http:' ? 'http' : 'https';
+  return {
+    // The SDK wants a bare host: an IPv6 literal loses its brackets.
+    host: base.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: base.port ? Number(base.port) : protocol === 'http' ? 80 : 443,
+    protocol,
+  };
 }
 
 export class ConfigError extends Error {
@@ -255,7 +286,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY,
+    stripeApiBase: stripeApiBase(e.STRIPE_API_BASE),
     ai:
       e.AI_BASE_URL && e.AI_MODEL
         ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL }

@@ -18,6 +18,7 @@ import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
+import { stripeWebhookRoutes } from './billing/stripe-routes.js';
 import { domainRoutes } from './domains/routes.js';
 import {
   complaintInboxRoutes,
@@ -53,7 +54,9 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       | 'mailFrom'
       | 'google'
       | 'stripeSecretKey'
+      | 'stripeWebhookSecret'
       | 'stripePublishableKey'
+      | 'stripeApiBase'
     >
   >;
 
@@ -187,7 +190,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(complaintInboxRoutes, { deps: { db: deps.database.db, mailer, publicUrl } });
   const payments =
     deps.payments ??
-    createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log });
+    createPaymentProvider({
+      stripeSecretKey: config.stripeSecretKey,
+      stripeWebhookSecret: config.stripeWebhookSecret,
+      stripePublishableKey: config.stripePublishableKey,
+      stripeApiBase: config.stripeApiBase,
+      log: app.log,
+    });
   await app.register(billingRoutes, {
     deps: { db: deps.database.db, mailer, publicUrl, payments },
     publishableKey: config.stripePublishableKey,
@@ -196,6 +205,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     deps: { db: deps.database.db, payments, ...(deps.pool ? { pool: deps.pool } : {}) },
   });
   await app.register(domainRoutes, { deps: { db: deps.database.db, payments, publicUrl } });
+  await app.register(stripeWebhookRoutes, { db: deps.database.db, payments });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {

@@ -14,6 +14,9 @@ import { sameSecret } from '../auth/tokens.js';
  * neither read the cookies nor our answers (no CORS), so it cannot produce the header.
  *
  * The client id is also "the caller" for anonymous scans (my scans, my latest scan).
+ *
+ * A route that no browser calls and that proves its caller otherwise sets `config: { csrf: false }`:
+ * the Stripe webhook, signed by Stripe with the endpoint's secret, uses no cookie to be forged.
  */
 
 export const clientCookieName = 'conformly_client';
@@ -23,6 +26,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's cookie-bound id; undefined when the browser has none yet. */
     clientId: string | undefined;
+  }
+  interface FastifyContextConfig {
+    /** False on a route authenticated by other means than the browser's cookies (a webhook). */
+    csrf?: boolean;
   }
   interface FastifyInstance {
     /** The client cookie follows the session cookie's Secure rule (config secureCookies). */
@@ -73,6 +80,7 @@ export const csrfPlugin = fp<CsrfOptions>(
     app.addHook('onRequest', async (request) => {
       request.clientId = readClientId(request);
       if (safeMethods.has(request.method)) return;
+      if (request.routeOptions.config.csrf === false) return;
       const sent = request.headers['x-csrf-token'];
       const expected = expectedToken(request);
       if (!expected || typeof sent !== 'string' || !sameSecret(sent, expected)) {

@@ -12,11 +12,18 @@ export const securityPlugin = fp(
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", 'https://js.stripe.com'],
-          frameSrc: ["'self'", 'https://js.stripe.com'],
+          // Stripe.js and what it needs (Stripe's CSP guide): its script, its card and 3-D Secure
+          // frames, and its calls to Stripe's API when it confirms a payment.
+          scriptSrc: ["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com'],
+          frameSrc: [
+            "'self'",
+            'https://js.stripe.com',
+            'https://*.js.stripe.com',
+            'https://hooks.stripe.com',
+          ],
           imgSrc: ["'self'", 'data:', 'blob:'],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          connectSrc: ["'self'"],
+          connectSrc: ["'self'", 'https://api.stripe.com'],
           objectSrc: ["'none'"],
           frameAncestors: ["'self'"],
           // Plain-http installs (a LAN address) must keep working; TLS is the proxy's job.

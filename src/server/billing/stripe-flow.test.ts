@@ -1,0 +1,196 @@
+import { eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestPglite } from '../../../test/support/db.js';
+import { startFakeStripe, type FakeStripe } from '../../../test/support/fake-stripe.js';
+import type { Database } from '#db/client.js';
+import { domainHistory, domains, payments, users } from '#db/schema/index.js';
+import { cancelPlan } from './lifecycle.js';
+import { createPaymentIntent, createSubscription, takePayment } from './payment-intents.js';
+import { StripePaymentProvider } from './stripe-provider.js';
+import { handleStripeEvent } from './stripe-webhook.js';
+
+/**
+ * The dashboard's payment services in Stripe mode, the official SDK talking to a
+ * Stripe-compatible server on 127.0.0.1: the amount Stripe is asked for is the server's, a
+ * payment counts only once Stripe says it succeeded, and a card kept on the subscription's
+ * setup is on file once Stripe reports it.
+ */
+
+let stripe: FakeStripe;
+let database: Database;
+let provider: StripePaymentProvider;
+const day = 24 * 3600 * 1000;
+
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+  database = await openTestPglite();
+  provider = new StripePaymentProvider({
+    secretKey: stripe.secretKey,
+    webhookSecret: 'whsec_flow',
+    apiBase: { host: stripe.host, port: stripe.port, protocol: stripe.protocol },
+  });
+});
+afterAll(async () => {
+  await database?.close();
+  await stripe?.close();
+});
+
+const deps = () => ({ db: database.db, payments: provider });
+
+async function owner(email: string, first: { domain: string; status: 'trial' | 'active' }) {
+  const [user] = await database.db
+    .insert(users)
+    .values({ email, name: 'Owner', subscriptionStatus: 'active' })
+    .returning({ id: users.id });
+  const userId = user!.id;
+  await database.db.insert(domains).values({
+    userId,
+    domain: first.domain,
+    status: first.status,
+    domainIndex: 1,
+    monthlyPrice: 4900,
+    trialStartedAt: new Date(),
+    trialEndsAt: new Date(Date.now() + 30 * day),
+    currentPeriodEnd: new Date(Date.now() + 30 * day),
+  });
+  return { userId, email };
+}
+
+describe('a one-time payment in Stripe mode', () => {
+  it('asks Stripe for the tier price whatever the browser sent, and counts it once Stripe says it succeeded', async () => {
+    const payer = await owner('flow-one@example.com', {
+      domain: 'first-flow.test',
+      status: 'active',
+    });
+    // The second domain's free month was had before: it is paid for now, at the second tier.
+    await database.db.insert(domainHistory).values({
+      domain: 'second-flow.test',
+      userId: payer.userId,
+      action: 'trial_started',
+      status: 'trial',
+      trialUsed: true,
+    });
+    stripe.requests.length = 0;
+
+    const intent = await createPaymentIntent(deps(), payer, {
+      domain: 'second-flow.test',
+      // What a tampering client may send is not even part of the input.
+      ...({ amount: 1 } as object),
+    });
+    expect(intent).toMatchObject({ amount: 39, currency: 'USD', demo: false });
+    expect(intent.paymentIntentId).toMatch(/^pi_/);
+    expect(intent.clientSecret).toMatch(/_secret_/);
+    const [sent] = stripe.requests.filter((r) => r.path === '/v1/payment_intents');
+    expect(sent?.body).toMatchObject({
+      amount: '3900',
+      currency: 'usd',
+      metadata: { userId: payer.userId, domain: 'second-flow.test', purpose: 'add_domain' },
+    });
+
+    const take = () =>
+      database.db.transaction((tx) =>
+        takePayment(tx, provider, {
+          userId: payer.userId,
+          paymentId: intent.paymentIntentId,
+          purpose: 'add_domain',
+          domain: 'second-flow.test',
+          amountCents: 3900,
+        }),
+      );
+    // Not confirmed in the browser yet: nothing is granted.
+    await expect(take()).rejects.toMatchObject({ statusCode: 402 });
+
+    stripe.confirm(intent.paymentIntentId);
+    expect(await take()).toMatchObject({ status: 'succeeded', amountCents: 3900 });
+    await expect(take()).rejects.toMatchObject({ statusCode: 409 });
+  });
+});
+
+describe('keeping a card in Stripe mode', () => {
+  it('opens a subscription free until the trial ends, and puts the card on file when Stripe reports the setup', async () => {
+    const payer = await owner('flow-two@example.com', {
+      domain: 'card-flow.test',
+      status: 'trial',
+    });
+    const [domain] = await database.db
+      .select({ trialEndsAt: domains.trialEndsAt })
+      .from(domains)
+      .where(eq(domains.domain, 'card-flow.test'));
+    stripe.requests.length = 0;
+
+    const answer = await createSubscription(deps(), payer);
+    expect(answer.demo).toBe(false);
+    expect(answer.subscriptionId).toMatch(/^sub_/);
+    const [subscription] = stripe.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/v1/subscriptions',
+    );
+    expect(subscription?.body).toMatchObject({
+      trial_end: String(Math.floor(domain!.trialEndsAt!.getTime() / 1000)),
+      items: [{ price_data: { unit_amount: '4900', currency: 'usd' } }],
+    });
+    const [account] = await database.db.select().from(users).where(eq(users.id, payer.userId));
+    expect(account!.stripeCustomerId).toMatch(/^cus_/);
+    expect(account!.cardAdded).toBe(false);
+    const [setupRow] = await database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, payer.userId));
+    expect(setupRow).toMatchObject({ purpose: 'card_setup', status: 'requires_confirmation' });
+    expect(answer.clientSecret).toMatch(new RegExp(`^${setupRow!.id}_secret_`));
+
+    // Stripe.js confirms the card; Stripe reports it.
+    stripe.confirm(setupRow!.id);
+    const payload = JSON.stringify({
+      id: 'evt_flow_setup',
+      object: 'event',
+      type: 'setup_intent.succeeded',
+      data: { object: stripe.objects.get(setupRow!.id) },
+    });
+    const event = provider.verifyWebhook(
+      Buffer.from(payload),
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_flow' }),
+    );
+    expect(await handleStripeEvent(database.db, event)).toBe('handled');
+    const [after] = await database.db.select().from(users).where(eq(users.id, payer.userId));
+    expect(after!.cardAdded).toBe(true);
+    expect(
+      (await database.db.select().from(payments).where(eq(payments.id, setupRow!.id)))[0],
+    ).toMatchObject({ status: 'succeeded' });
+  });
+});
+
+describe('cancelling in Stripe mode', () => {
+  it('ends the Stripe subscription first, and Stripe’s report of it changes nothing more', async () => {
+    const payer = await owner('flow-three@example.com', {
+      domain: 'cancel-flow.test',
+      status: 'trial',
+    });
+    const { subscriptionId } = await createSubscription(deps(), payer);
+    stripe.requests.length = 0;
+
+    const cancelled = await cancelPlan(database.db, provider, payer.userId, new Date());
+    expect(cancelled.archived).toEqual(['cancel-flow.test']);
+    expect(stripe.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `DELETE /v1/subscriptions/${subscriptionId}`,
+    ]);
+    expect(stripe.objects.get(subscriptionId)?.status).toBe('canceled');
+
+    const payload = JSON.stringify({
+      id: 'evt_flow_deleted',
+      object: 'event',
+      type: 'customer.subscription.deleted',
+      data: { object: stripe.objects.get(subscriptionId) },
+    });
+    const event = provider.verifyWebhook(
+      Buffer.from(payload),
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_flow' }),
+    );
+    expect(await handleStripeEvent(database.db, event)).toBe('ignored');
+    const [row] = await database.db
+      .select({ status: domains.status })
+      .from(domains)
+      .where(eq(domains.domain, 'cancel-flow.test'));
+    expect(row).toEqual({ status: 'archived' });
+  });
+});

@@ -1,0 +1,391 @@
+import Stripe from 'stripe';
+import type { StripeApiBase } from '#config';
+import type {
+  CardSetup,
+  CardSetupRequest,
+  Payment,
+  PaymentProvider,
+  PaymentRequest,
+  PaymentStatus,
+} from './payments.js';
+
+/**
+ * Card payments through Stripe (DESIGN.md "External services are adapters"), with the official
+ * SDK. The server decides every amount; Stripe holds the card:
+ *
+ * - a one-time payment (an extra domain, a reactivation, an add-on) is a PaymentIntent for the
+ *   server's amount in USD, confirmed in the browser by Stripe.js with its client secret;
+ * - the months after the free one are a Subscription for the account's monthly total whose trial
+ *   ends when the free month does. It is created `default_incomplete` and saves the card on the
+ *   subscription, so Stripe gives it a pending SetupIntent: the browser confirms that SetupIntent
+ *   (Stripe.js `confirmSetup`) and the card is on file for later months (Stripe's documented
+ *   "collect payment details now, charge after the trial" pattern);
+ * - what happens later (a renewal paid or failed, a subscription ended) comes back by webhook
+ *   (stripe-webhook.ts), verified with the endpoint's signing secret.
+ */
+
+export interface StripeProviderOptions {
+  secretKey: string;
+  /** The webhook endpoint's signing secret (`whsec_...`). */
+  webhookSecret: string;
+  /** For Stripe.js in the browser; the card form needs it. */
+  publishableKey?: string;
+  /** Another API address than api.stripe.com (tests: a Stripe-compatible server on 127.0.0.1). */
+  apiBase?: StripeApiBase;
+}
+
+/** The product every Compliance Shield subscription's price belongs to, made on first need. */
+export const complianceShieldProductId = 'conformly_compliance_shield';
+const complianceShieldProductName = 'Compliance Shield';
+
+/** The API version the SDK's types describe; pinned so a dashboard default cannot change shapes. */
+const apiVersion = Stripe.API_VERSION;
+
+const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+function paymentIntentStatus(status: Stripe.PaymentIntent.Status): PaymentStatus {
+  switch (status) {
+    case 'succeeded':
+      return 'succeeded';
+    // requires_capture: authorised, waiting for a capture we never hold back, so on its way.
+    case 'processing':
+    case 'requires_capture':
+      return 'processing';
+    case 'canceled':
+      return 'failed';
+    default:
+      // requires_payment_method, requires_confirmation, requires_action: the payer still acts.
+      return 'requires_confirmation';
+  }
+}
+
+function setupIntentStatus(status: Stripe.SetupIntent.Status): PaymentStatus {
+  switch (status) {
+    case 'succeeded':
+      return 'succeeded';
+    case 'processing':
+      return 'processing';
+    case 'canceled':
+      return 'failed';
+    default:
+      return 'requires_confirmation';
+  }
+}
+
+function subscriptionStatus(status: Stripe.Subscription.Status): PaymentStatus {
+  switch (status) {
+    case 'active':
+    case 'trialing':
+      return 'succeeded';
+    case 'incomplete':
+      return 'requires_confirmation';
+    default:
+      // past_due, unpaid, paused, canceled, incomplete_expired.
+      return 'failed';
+  }
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
+
+/** Stripe's answer for an id it does not hold (or that is not of the kind asked for). */
+function isMissing(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeError &&
+    (error.statusCode === 404 || error.code === 'resource_missing')
+  );
+}
+
+export class StripePaymentProvider implements PaymentProvider {
+  readonly kind = 'stripe' as const;
+  readonly demo = false;
+  readonly publishableKey: string | null;
+  private readonly stripe: Stripe;
+  private readonly webhookSecret: string;
+  private product: Promise<string> | undefined;
+
+  constructor(options: StripeProviderOptions) {
+    this.stripe = new Stripe(options.secretKey, {
+      apiVersion,
+      // The SDK's own retries resend with the same idempotency key, so they are safe.
+      maxNetworkRetries: 2,
+      timeout: 30_000,
+      telemetry: false,
+      appInfo: { name: 'Conformly' },
+      ...(options.apiBase ?? {}),
+    });
+    this.webhookSecret = options.webhookSecret;
+    this.publishableKey = options.publishableKey ?? null;
+  }
+
+  /**
+   * A payment for the server's amount. Nothing to charge (a free month) becomes a SetupIntent:
+   * Stripe takes no PaymentIntent under $0.50, and the card is still checked and kept.
+   */
+  async createPayment(request: PaymentRequest): Promise<Payment> {
+    if (!Number.isInteger(request.amountCents) || request.amountCents < 0) {
+      throw new RangeError(`a payment of ${request.amountCents} cents is not possible`);
+    }
+    if (request.amountCents === 0) {
+      const intent = await this.stripe.setupIntents.create(
+        {
+          usage: 'off_session',
+          automatic_payment_methods: { enabled: true },
+          description: request.description,
+          metadata: request.metadata,
+        },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return this.fromSetupIntent(intent);
+    }
+    const intent = await this.stripe.paymentIntents.create(
+      {
+        amount: request.amountCents,
+        currency: 'usd',
+        description: request.description,
+        receipt_email: request.customerEmail,
+        metadata: request.metadata,
+        automatic_payment_methods: { enabled: true },
+      },
+      { idempotencyKey: request.idempotencyKey },
+    );
+    return this.fromPaymentIntent(intent);
+  }
+
+  async retrievePayment(paymentId: string): Promise<Payment | undefined> {
+    try {
+      if (paymentId.startsWith('pi_')) {
+        return this.fromPaymentIntent(await this.stripe.paymentIntents.retrieve(paymentId));
+      }
+      if (paymentId.startsWith('seti_')) {
+        return this.fromSetupIntent(await this.stripe.setupIntents.retrieve(paymentId));
+      }
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+    return undefined;
+  }
+
+  /**
+   * The account's Stripe customer (reused when it has one) and a monthly subscription for its
+   * monthly total, free until `trialEndsAt`. The card is confirmed in the browser on the
+   * subscription's pending SetupIntent, whose id and client secret are answered; without a free
+   * month the first invoice is paid at once instead, confirmed with the invoice's secret. When the
+   * account's subscription still runs (a domain was added), it is repriced instead; with its card
+   * on file already the setup has succeeded and there is nothing to confirm.
+   */
+  async setUpCard(request: CardSetupRequest): Promise<CardSetup> {
+    const key = request.idempotencyKey;
+    const metadata = { userId: request.userId };
+    const customerId =
+      request.customerId ??
+      (
+        await this.stripe.customers.create(
+          { email: request.email, metadata },
+          { idempotencyKey: `${key}:customer` },
+        )
+      ).id;
+    const price = {
+      currency: 'usd',
+      product: await this.complianceShieldProduct(),
+      unit_amount: request.monthlyAmountCents,
+      recurring: { interval: 'month' as const },
+    };
+    const expand = ['pending_setup_intent', 'latest_invoice.confirmation_secret'];
+
+    // One subscription per account: a later setup (the monthly total changed) reprices the one
+    // still running rather than opening a second that would charge the card twice.
+    const running = request.customerId
+      ? await this.runningSubscription(request.customerId, request.userId)
+      : undefined;
+    let subscription: Stripe.Subscription;
+    if (running) {
+      subscription = await this.stripe.subscriptions.update(
+        running.subscription.id,
+        {
+          items: [{ id: running.itemId, price_data: price }],
+          // The new total applies from the next month; this one is not charged again.
+          proration_behavior: 'none',
+          metadata,
+          expand,
+        },
+        // Not `:subscription`: Stripe refuses a key again with other parameters, and a repeated
+        // request that created the subscription comes back here once its customer is stored.
+        { idempotencyKey: `${key}:reprice` },
+      );
+    } else {
+      const trialEnd =
+        request.trialEndsAt && request.trialEndsAt.getTime() > Date.now()
+          ? unixSeconds(request.trialEndsAt)
+          : undefined;
+      subscription = await this.stripe.subscriptions.create(
+        {
+          customer: customerId,
+          items: [{ price_data: price }],
+          ...(trialEnd ? { trial_end: trialEnd } : {}),
+          payment_behavior: 'default_incomplete',
+          payment_settings: { save_default_payment_method: 'on_subscription' },
+          metadata,
+          expand,
+        },
+        { idempotencyKey: `${key}:subscription` },
+      );
+    }
+
+    const pending = subscription.pending_setup_intent;
+    if (pending) {
+      // The setup is found again by its id alone (retrieveCardSetup, the webhook): it carries
+      // whose it is and which subscription it serves.
+      const intent = await this.stripe.setupIntents.update(
+        idOf(pending)!,
+        { metadata: { ...metadata, subscriptionId: subscription.id } },
+        { idempotencyKey: `${key}:setup` },
+      );
+      return this.setupFromSetupIntent(intent, subscription.id);
+    }
+    // No setup pending: the card is on file already, or (no free month) the first invoice is due.
+    return this.setupFromSubscription(subscription);
+  }
+
+  /** The account's Compliance Shield subscription that still runs at Stripe, if any. */
+  private async runningSubscription(customerId: string, userId: string) {
+    const list = await this.stripe.subscriptions.list({ customer: customerId, limit: 20 });
+    for (const subscription of list.data) {
+      const item = subscription.items.data[0];
+      if (
+        item &&
+        subscription.metadata?.userId === userId &&
+        ['trialing', 'active', 'past_due', 'incomplete'].includes(subscription.status)
+      ) {
+        return { subscription, itemId: item.id };
+      }
+    }
+    return undefined;
+  }
+
+  async retrieveCardSetup(id: string): Promise<CardSetup | undefined> {
+    try {
+      if (id.startsWith('seti_')) {
+        return this.setupFromSetupIntent(await this.stripe.setupIntents.retrieve(id), null);
+      }
+      if (id.startsWith('sub_')) {
+        const subscription = await this.stripe.subscriptions.retrieve(id, {
+          expand: ['pending_setup_intent', 'latest_invoice.confirmation_secret'],
+        });
+        const pending = subscription.pending_setup_intent;
+        return pending && typeof pending === 'object'
+          ? this.setupFromSetupIntent(pending, subscription.id)
+          : this.setupFromSubscription(subscription);
+      }
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+    return undefined;
+  }
+
+  /** Ends the account's Stripe subscription now: cancelling takes effect at once (spec §9). */
+  async cancelSubscription(subscriptionId: string): Promise<void> {
+    try {
+      await this.stripe.subscriptions.cancel(subscriptionId);
+    } catch (error) {
+      // Already gone at Stripe: nothing left to stop.
+      if (!isMissing(error)) throw error;
+    }
+  }
+
+  /**
+   * The event Stripe signed for our webhook endpoint; throws
+   * `Stripe.errors.StripeSignatureVerificationError` for a missing, wrong or stale signature.
+   */
+  verifyWebhook(rawBody: Buffer, signature: string | undefined): Stripe.Event {
+    return this.stripe.webhooks.constructEvent(rawBody, signature ?? '', this.webhookSecret);
+  }
+
+  /** One Stripe product holds every account's price (each subscription prices its own total). */
+  private complianceShieldProduct(): Promise<string> {
+    this.product ??= (async () => {
+      try {
+        return (await this.stripe.products.retrieve(complianceShieldProductId)).id;
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+      try {
+        const created = await this.stripe.products.create(
+          { id: complianceShieldProductId, name: complianceShieldProductName },
+          { idempotencyKey: `product:${complianceShieldProductId}` },
+        );
+        return created.id;
+      } catch (error) {
+        // Another process made it first.
+        if (
+          error instanceof Stripe.errors.StripeError &&
+          error.code === 'resource_already_exists'
+        ) {
+          return complianceShieldProductId;
+        }
+        throw error;
+      }
+    })();
+    // A failed look-up is tried again next time rather than remembered.
+    this.product.catch(() => (this.product = undefined));
+    return this.product;
+  }
+
+  private fromPaymentIntent(intent: Stripe.PaymentIntent): Payment {
+    const failure = intent.last_payment_error?.message;
+    return {
+      id: intent.id,
+      provider: this.kind,
+      demo: false,
+      status: paymentIntentStatus(intent.status),
+      amountCents: intent.amount,
+      metadata: { ...intent.metadata },
+      clientSecret: intent.client_secret,
+      ...(failure ? { failureMessage: failure } : {}),
+    };
+  }
+
+  private fromSetupIntent(intent: Stripe.SetupIntent): Payment {
+    const failure = intent.last_setup_error?.message;
+    return {
+      id: intent.id,
+      provider: this.kind,
+      demo: false,
+      status: setupIntentStatus(intent.status),
+      amountCents: 0,
+      metadata: { ...intent.metadata },
+      clientSecret: intent.client_secret,
+      ...(failure ? { failureMessage: failure } : {}),
+    };
+  }
+
+  private setupFromSetupIntent(
+    intent: Stripe.SetupIntent,
+    subscriptionId: string | null,
+  ): CardSetup {
+    return {
+      id: intent.id,
+      customerId: idOf(intent.customer),
+      subscriptionId: subscriptionId ?? intent.metadata?.subscriptionId ?? null,
+      clientSecret: intent.client_secret,
+      status: setupIntentStatus(intent.status),
+    };
+  }
+
+  /** A subscription without a pending setup: its first invoice is what the browser confirms. */
+  private setupFromSubscription(subscription: Stripe.Subscription): CardSetup {
+    const invoice = subscription.latest_invoice;
+    const secret =
+      invoice && typeof invoice === 'object' ? invoice.confirmation_secret?.client_secret : null;
+    const status = subscriptionStatus(subscription.status);
+    return {
+      id: subscription.id,
+      customerId: idOf(subscription.customer),
+      subscriptionId: subscription.id,
+      clientSecret: status === 'requires_confirmation' ? (secret ?? null) : null,
+      status,
+    };
+  }
+}
