@@ -45,7 +45,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
       },
       schema: {
         params: DomainParams,
-        body: VerifyDomainRequest.optional(),
+        // The web client may send no body at all: every method is tried then.
+        body: VerifyDomainRequest.nullish(),
         response: { 200: DomainVerification },
       },
       preValidation: async (request) => {
