@@ -309,6 +309,9 @@ function Success({ answer }: { answer: SubscribeResponse }) {
   const auditHref = paths.audit.getHref(answer.domain);
   const verification = useDomainVerification(answer.domain);
   const verified = verification.data?.verified === true;
+  // Once shown, the instructions stay, so the owner reads that the check found the token.
+  const [askedToVerify, setAskedToVerify] = useState(false);
+  if (verification.data && !verification.data.verified && !askedToVerify) setAskedToVerify(true);
 
   useEffect(() => {
     heading.current?.focus();
@@ -337,6 +340,16 @@ function Success({ answer }: { answer: SubscribeResponse }) {
           Demo payment {answer.payment.transactionId}: no card was charged.
         </p>
       )}
+      {askedToVerify && verification.data && (
+        <div className="mt-8">
+          <DomainVerificationPanel domain={answer.domain} verification={verification.data} />
+          {!verified && (
+            <Button asChild variant="link" className="mt-4">
+              <Link to={paths.dashboard.getHref()}>Go to your dashboard</Link>
+            </Button>
+          )}
+        </div>
+      )}
       {verified ? (
         <>
           <p role="status" className="mt-6 font-semibold">
@@ -346,14 +359,7 @@ function Success({ answer }: { answer: SubscribeResponse }) {
             <Link to={auditHref}>Go there now</Link>
           </Button>
         </>
-      ) : verification.data ? (
-        <div className="mt-8">
-          <DomainVerificationPanel domain={answer.domain} verification={verification.data} />
-          <Button asChild variant="link" className="mt-4">
-            <Link to={paths.dashboard.getHref()}>Go to your dashboard</Link>
-          </Button>
-        </div>
-      ) : verification.isError ? (
+      ) : verification.data ? null : verification.isError ? (
         <p role="alert" className="mt-6">
           {messageOf(verification.error, 'Your domain could not be loaded.')} Its public pages go
           live once you verify that you own it, from your dashboard.
