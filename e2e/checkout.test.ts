@@ -74,7 +74,7 @@ describe('checkout', () => {
 
     // Not verified yet: the screen stays, with what to publish, instead of a page not yet live.
     await page.getByRole('heading', { name: `Verify that you own ${domain}` }).waitFor();
-    const fileContent = page.locator('dd', { hasText: 'Content:' }).locator('code');
+    const fileContent = page.locator('dd', { hasText: 'Content:' }).locator('code').last();
     const value = (await fileContent.textContent()) ?? '';
     expect(value).toMatch(/^conformly-verification=\w+$/);
     await page.getByRole('button', { name: 'Verify now' }).click();
