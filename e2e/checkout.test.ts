@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { domains, subscriptions } from '#db/schema/index.js';
 import { latestEmail, signUp, strongPassword, uniqueEmail } from './support/accounts.js';
+import { blockingAxeViolations } from './support/axe.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
 
 /**
@@ -80,6 +81,8 @@ describe('checkout', () => {
     await page.getByRole('button', { name: 'Verify now' }).click();
     await page.getByText(/^Not verified yet\. DNS: there is no TXT record/).waitFor();
     expect(page.url()).toContain(`/subscribe/${scanId}`);
+    // The instructions and the check's answer are a screen of their own: axe finds nothing serious.
+    expect(await blockingAxeViolations(page)).toEqual([]);
 
     // The owner publishes the file on the fixture site (which plays 127.0.0.1) and checks again.
     app.web.service.verificationFile.push(value);
