@@ -30,7 +30,7 @@ async function monitoredDomain(): Promise<{ domain: string; ownerEmail: string }
     domainIndex: 1,
     monthlyPrice: 4900,
     monitoringSince: new Date(),
-    // Status pages answer only for verified domains (h-verify).
+    // The owner proved the site is theirs (ADR 0007): its status page is live.
     verifiedAt: new Date(),
     verificationMethod: 'dns',
   });

@@ -8,6 +8,7 @@ import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from '#scanner';
 import { sweepLifecycle } from '#server/billing/lifecycle.js';
 import { createPaymentProvider } from '#server/billing/payments.js';
+import { recheckOwnership } from '#server/domains/verification-service.js';
 
 /**
  * What a server or worker process runs on: the database (migrated on open), the job queue, and,
@@ -50,13 +51,31 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
   // tick's run once (see startMonitoring). Turned off, the schedule is removed for all.
   let monitoring: MonitoringWorker | undefined;
   if (!config.monitor.enabled) await stopMonitoringSchedule(boss);
-  else if (options.scan) monitoring = await startMonitoring({ database, boss, ...config.monitor });
+  else if (options.scan) {
+    const verification = {
+      db: database.db,
+      check: {
+        dnsServers: config.verificationDnsServers,
+        allowPrivateNetwork: config.allowPrivateTargets,
+        allowedPrivateOrigins: config.allowedPrivateOrigins,
+      },
+    };
+    monitoring = await startMonitoring({
+      database,
+      boss,
+      ...config.monitor,
+      recheckOwnership: (domainId) => recheckOwnership(verification, domainId),
+    });
+  }
   // Trials and grace periods end on the hourly `domain-lifecycle` schedule, taken by whichever
   // scanning process is free; the demo provider charges renewals there, Stripe by itself.
   let lifecycle: LifecycleWorker | undefined;
   if (options.scan) {
     const payments = createPaymentProvider({
       stripeSecretKey: config.stripeSecretKey,
+      stripeWebhookSecret: config.stripeWebhookSecret,
+      stripePublishableKey: config.stripePublishableKey,
+      stripeApiBase: config.stripeApiBase,
       log: Fastify({ logger: { level: config.logLevel } }).log,
     });
     lifecycle = await startLifecycleSweeps({

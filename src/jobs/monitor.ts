@@ -20,6 +20,12 @@ export interface MonitorOptions {
   intervalHours: number;
   /** MONITOR_BATCH: rescans queued by one run at most; the rest wait for the next run. */
   batch: number;
+  /**
+   * Re-checks and records a queued domain's ownership (ADR 0007); a failure unpublishes it, its
+   * rescans go on. The server's verification service, handed in by the runtime (jobs do not
+   * import the server); unset, ownership is not re-checked.
+   */
+  recheckOwnership?: (domainId: string) => Promise<unknown>;
 }
 
 export interface QueuedMonitoringScan {
@@ -40,6 +46,7 @@ const hourMs = 3_600_000;
  * rescan once: on Postgres the second UPDATE waits for the first and then no longer matches.
  * The scan's job is sent after that commit. The address is checked by the worker like any
  * other scan's: a refused or unreachable site is a failed scan on record, tried again next time.
+ * Each queued domain's ownership is then re-checked (options.recheckOwnership, ADR 0007).
  */
 export async function queueDueMonitoringScans(
   db: AppDb,
@@ -72,7 +79,22 @@ export async function queueDueMonitoringScans(
       url,
     });
   }
+  // After the claims, so one run checks each due domain once; after every rescan is queued, so
+  // slow sites do not hold rescans back. A few at a time: each check may wait on a slow site for
+  // seconds, and a full batch must end well within the run's 5-minute lease.
+  const recheck = options.recheckOwnership;
+  if (recheck) await inParallel(queued, ownershipChecksAtOnce, (item) => recheck(item.domainId));
   return queued;
+}
+
+const ownershipChecksAtOnce = 8;
+
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<unknown>) {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 export interface MonitoringWorkerOptions extends MonitorOptions {
