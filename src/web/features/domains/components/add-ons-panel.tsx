@@ -1,0 +1,159 @@
+import { Download, FilePlus2 } from 'lucide-react';
+import { useId, useState } from 'react';
+import { addOnCatalogue, addOnPrice, type AddOn } from '#contract/domains.js';
+import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Spinner } from '../../../components/ui/spinner';
+import { messageOf } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast-store';
+import { useAddOns } from '../api/add-ons';
+import { formatUsd, pagesOf } from '../domain-form';
+import { formatDate } from '../format';
+import type { Purchase } from './payment-dialog';
+
+/**
+ * Spec §2 add-ons panel: collapsible, per active domain. The eight one-time reports with a live
+ * price for the pages asked for, bought through the payment dialog, and the ones bought already
+ * with their downloads.
+ */
+export function AddOnsPanel({
+  domain,
+  onBuy,
+}: {
+  domain: string;
+  onBuy: (purchase: Purchase) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      className="rounded-md border border-slate-200"
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
+      <summary className="cursor-pointer rounded-md px-4 py-3 font-semibold hover:bg-slate-50">
+        Add-on reports for {domain}
+      </summary>
+      {open && (
+        <div className="grid gap-6 border-t border-slate-200 p-4">
+          <Purchased domain={domain} />
+          <ul className="grid gap-3" aria-label={`Add-on reports you can buy for ${domain}`}>
+            {addOnCatalogue.map((addOn) => (
+              <AddOnRow key={addOn.id} addOn={addOn} domain={domain} onBuy={onBuy} />
+            ))}
+          </ul>
+        </div>
+      )}
+    </details>
+  );
+}
+
+function AddOnRow({
+  addOn,
+  domain,
+  onBuy,
+}: {
+  addOn: AddOn;
+  domain: string;
+  onBuy: (purchase: Purchase) => void;
+}) {
+  const id = useId();
+  const [pagesText, setPagesText] = useState('1');
+  const pages = pagesOf(pagesText);
+  let price: number | undefined;
+  try {
+    price = addOnPrice(addOn.id, pages);
+  } catch {
+    price = undefined;
+  }
+
+  const buy = () => {
+    if (price === undefined) {
+      toast({
+        title: 'Pricing Error',
+        description: 'Unable to calculate pricing for this add-on.',
+        variant: 'destructive',
+      });
+      return;
+    }
+    onBuy({ kind: 'add-on', domain, addOn, pages, price });
+  };
+
+  return (
+    <li className="grid gap-3 rounded-md bg-slate-50 p-3 sm:grid-cols-[1fr_auto] sm:items-end">
+      <div>
+        <p className="font-semibold">{addOn.name}</p>
+        <p className="text-sm text-slate-700">{addOn.description}</p>
+        <p className="mt-1 text-xs text-slate-700">
+          {formatUsd(addOn.basePrice)} for the first page, {formatUsd(addOn.perPagePrice)} for each
+          further page
+        </p>
+      </div>
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="grid gap-1">
+          <Label htmlFor={`${id}-pages`}>Pages</Label>
+          <Input
+            id={`${id}-pages`}
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            className="w-20"
+            value={pagesText}
+            aria-describedby={`${id}-price`}
+            onChange={(event) => setPagesText(event.target.value)}
+            onBlur={() => setPagesText(String(pages))}
+          />
+        </div>
+        <p id={`${id}-price`} className="min-w-16 pb-2 font-bold" aria-live="polite">
+          {price === undefined ? '–' : formatUsd(price)}
+        </p>
+        <Button type="button" size="sm" className="mb-0.5" onClick={buy}>
+          <FilePlus2 aria-hidden="true" className="h-4 w-4" />
+          Buy <span className="sr-only">{addOn.name}</span>
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+function Purchased({ domain }: { domain: string }) {
+  const addOns = useAddOns(domain, true);
+  if (addOns.isPending) return <Spinner label="Loading your add-ons" className="p-2" />;
+  if (addOns.isError) {
+    return (
+      <p role="alert" className="text-sm text-bad">
+        {messageOf(addOns.error, 'Your add-ons could not be loaded.')}
+      </p>
+    );
+  }
+  if (addOns.data.length === 0) {
+    return <p className="text-sm text-slate-700">No add-ons bought for {domain} yet.</p>;
+  }
+  return (
+    <div>
+      <h4 className="font-semibold">Bought for {domain}</h4>
+      <ul className="mt-2 grid gap-2">
+        {addOns.data.map((addOn) => (
+          <li
+            key={addOn.id}
+            className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 p-3 text-sm"
+          >
+            <span>
+              <span className="font-semibold">{addOn.name}</span>, {addOn.pages}{' '}
+              {addOn.pages === 1 ? 'page' : 'pages'}, {formatUsd(addOn.price)} on{' '}
+              {formatDate(addOn.createdAt)}
+            </span>
+            <a
+              href={addOn.downloadUrl}
+              download
+              className="inline-flex items-center gap-1 font-semibold text-brand-600 underline"
+            >
+              <Download aria-hidden="true" className="h-4 w-4" />
+              Download <span className="sr-only">{addOn.name}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
