@@ -21,9 +21,18 @@ export function PlanGate() {
   if (status.isError) {
     return (
       <div className="mx-auto max-w-2xl px-4 py-12">
-        <p role="alert" className="rounded-md border border-bad p-4 text-bad">
+        <h1 className="text-2xl font-bold">Your plan could not be checked</h1>
+        <p role="alert" className="mt-4 rounded-md border border-bad p-4 text-bad">
           Failed to fetch subscription status
         </p>
+        <Button
+          type="button"
+          variant="outline"
+          className="mt-4"
+          onClick={() => void status.refetch()}
+        >
+          Try again
+        </Button>
       </div>
     );
   }

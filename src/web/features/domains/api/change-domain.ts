@@ -1,5 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AddDomainRequest, DomainChangeResponse } from '#contract/domains.js';
+import type {
+  AddDomainRequest,
+  DomainChangeResponse,
+  DomainVerification,
+} from '#contract/domains.js';
 import { api, request } from '../../../lib/api-client';
 import { domainKeys } from './keys';
 
@@ -20,11 +24,11 @@ export const reactivateDomain = (domain: string, paymentIntentId?: string) =>
     paymentIntentId ? { paymentIntentId } : {},
   );
 
-/** Checks the published verification token now. */
+/** Checks the published verification token now, by every method; answers where it stands. */
 export const verifyDomain = (domain: string) =>
-  api.post<DomainChangeResponse>(`${domainPath(domain)}/verify`, {});
+  api.post<DomainVerification>(`${domainPath(domain)}/verify`, {});
 
-function useDomainMutation<Input>(mutationFn: (input: Input) => Promise<DomainChangeResponse>) {
+function useDomainMutation<Input, Output>(mutationFn: (input: Input) => Promise<Output>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,

@@ -43,7 +43,7 @@ export function VerificationPanel({ domain }: { domain: Domain }) {
   const check = async () => {
     try {
       const answer = await verify.mutateAsync(domain.domain);
-      if (answer.domain.verification.verified) {
+      if (answer.verified) {
         toast({
           title: 'Domain Verified',
           description: `${domain.domain} is proven yours; its status page and badge are live.`,
@@ -52,8 +52,7 @@ export function VerificationPanel({ domain }: { domain: Domain }) {
       } else {
         toast({
           title: 'Verification Failed',
-          description:
-            answer.domain.verification.error ?? 'The verification value was not found yet.',
+          description: answer.error ?? 'The verification value was not found yet.',
           variant: 'destructive',
         });
       }
