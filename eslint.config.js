@@ -183,6 +183,7 @@ function serverZones() {
     'domains',
     'users',
     'artifacts',
+    'addons',
   ];
   const zones = [
     {

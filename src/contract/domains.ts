@@ -296,6 +296,8 @@ export const PurchasedAddOn = z.object({
   /** US dollars charged. */
   price: z.number(),
   createdAt: z.string(),
+  /** What was bought and how many scanned pages the document covers (of how many available). */
+  description: z.string(),
   /** Where the document it sells is downloaded. */
   downloadUrl: z.string(),
 });

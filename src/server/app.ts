@@ -9,6 +9,7 @@ import type { Config } from '#config';
 import type { Database } from '#db/client.js';
 import type { PagePool } from '#scanner';
 import { createMailer, type Mailer } from '#email/mailer.js';
+import { addOnRoutes } from './addons/routes.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
 import { documentRoutes, type PdfRateLimit } from './documents/routes.js';
@@ -180,15 +181,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     deps: { db: deps.database.db, mailer, publicUrl },
     rateLimit: deps.complaintRateLimit ?? defaultComplaintRateLimit,
   });
+  // One provider for every purchase: the demo provider reads back only payments it made.
+  const payments =
+    deps.payments ??
+    createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log });
   await app.register(billingRoutes, {
-    deps: {
-      db: deps.database.db,
-      mailer,
-      publicUrl,
-      payments:
-        deps.payments ??
-        createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log }),
-    },
+    deps: { db: deps.database.db, mailer, publicUrl, payments },
+  });
+  await app.register(addOnRoutes, {
+    deps: { db: deps.database.db, payments, ...(deps.pool ? { pool: deps.pool } : {}) },
   });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });

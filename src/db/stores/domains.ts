@@ -1,4 +1,18 @@
-import { and, asc, count, eq, inArray, isNull, lt, max, ne, notExists, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  max,
+  ne,
+  notExists,
+  or,
+  sql,
+} from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppDb } from '../client.js';
 import {
@@ -8,6 +22,7 @@ import {
   scans,
   subscriptions,
   users,
+  type DomainStatus,
 } from '../schema/index.js';
 
 /**
@@ -195,4 +210,210 @@ export async function claimDueDomain(
     .where(and(eq(domains.id, domainId), isDue(db, dueBefore)))
     .returning({ id: domains.id });
   return claimed !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Domain management and the plan lifecycle (dashboard-area §2 Domains page, §4, §9).
+
+export type DomainRow = typeof domains.$inferSelect;
+
+/** What a lifecycle or management change may set on a domain. */
+export type DomainChange = Partial<
+  Pick<
+    typeof domains.$inferInsert,
+    | 'status'
+    | 'domainIndex'
+    | 'monthlyPrice'
+    | 'trialStartedAt'
+    | 'trialEndsAt'
+    | 'gracePeriodEndsAt'
+    | 'expiredAt'
+    | 'archivedAt'
+    | 'monitoringSince'
+    | 'currentPeriodEnd'
+    | 'subscriptionId'
+  >
+>;
+
+/** The owner's latest completed scan of a domain: score, issues and when. */
+export interface LatestOwnerScan {
+  accessibilityScore: number | null;
+  totalIssues: number;
+  completedAt: Date | null;
+}
+
+export type AccountDomain = DomainRow & { latestScan: LatestOwnerScan | null };
+
+/** The account's row for the domain, whatever its status; undefined for anyone else's. */
+export async function findAccountDomain(
+  db: AppDb,
+  userId: string,
+  domain: string,
+): Promise<DomainRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.userId, userId), eq(domains.domain, domain)));
+  return row;
+}
+
+/** How many domains the account has, in any status (none: it never had the plan). */
+export async function countAccountDomains(db: AppDb, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(domains).where(eq(domains.userId, userId));
+  return row?.n ?? 0;
+}
+
+/** The account's domains in the given statuses (all when none are given), by position. */
+export async function listAccountDomainRows(
+  db: AppDb,
+  userId: string,
+  statuses: readonly DomainStatus[] = [],
+): Promise<DomainRow[]> {
+  return db
+    .select()
+    .from(domains)
+    .where(
+      and(
+        eq(domains.userId, userId),
+        statuses.length ? inArray(domains.status, [...statuses]) : undefined,
+      ),
+    )
+    .orderBy(asc(domains.domainIndex), asc(domains.createdAt));
+}
+
+/**
+ * The account's domains with the owner's latest completed scan of each (another account's scan
+ * of the site says nothing about the owner's), by position.
+ */
+export async function listAccountDomains(
+  db: AppDb,
+  userId: string,
+  only?: string,
+): Promise<AccountDomain[]> {
+  const rows = await db
+    .select()
+    .from(domains)
+    .where(
+      and(eq(domains.userId, userId), only === undefined ? undefined : eq(domains.domain, only)),
+    )
+    .orderBy(asc(domains.domainIndex), asc(domains.createdAt));
+  if (rows.length === 0) return [];
+  const latest = await db
+    .selectDistinctOn([scans.domain], {
+      domain: scans.domain,
+      accessibilityScore: scans.accessibilityScore,
+      totalIssues: scans.totalIssues,
+      completedAt: scans.completedAt,
+    })
+    .from(scans)
+    .where(
+      and(
+        eq(scans.userId, userId),
+        eq(scans.status, 'completed'),
+        inArray(
+          scans.domain,
+          rows.map((row) => row.domain),
+        ),
+      ),
+    )
+    .orderBy(scans.domain, sql`${scans.completedAt} desc nulls last`);
+  const byDomain = new Map(latest.map(({ domain, ...scan }) => [domain, scan]));
+  return rows.map((row) => ({ ...row, latestScan: byDomain.get(row.domain) ?? null }));
+}
+
+/** Writes a lifecycle or management change; `from` guards against a change made meanwhile. */
+export async function updateDomain(
+  db: AppDb,
+  id: string,
+  change: DomainChange,
+  from?: DomainStatus,
+): Promise<boolean> {
+  const rows = await db
+    .update(domains)
+    .set({ ...change, updatedAt: new Date() })
+    .where(and(eq(domains.id, id), from === undefined ? undefined : eq(domains.status, from)))
+    .returning({ id: domains.id });
+  return rows.length > 0;
+}
+
+/** A domain the lifecycle sweep looks at, with what it needs to know of its owner. */
+export interface LapsedDomain {
+  id: string;
+  userId: string;
+  domain: string;
+  status: DomainStatus;
+  monthlyPrice: number;
+  subscriptionId: string | null;
+  /** The end of the free month or of the paid month (trial_ends_at for older trials). */
+  periodEnd: Date;
+  cardAdded: boolean;
+  ownerEmail: string;
+}
+
+const periodEnd = sql<Date>`coalesce(${domains.currentPeriodEnd}, ${domains.trialEndsAt})`;
+
+/** Trial or active domains whose free or paid month ended at or before `now`, oldest first. */
+export async function listLapsedDomains(
+  db: AppDb,
+  now: Date,
+  limit: number,
+): Promise<LapsedDomain[]> {
+  const rows = await db
+    .select({
+      id: domains.id,
+      userId: domains.userId,
+      domain: domains.domain,
+      status: domains.status,
+      monthlyPrice: domains.monthlyPrice,
+      subscriptionId: domains.subscriptionId,
+      periodEnd: domains.currentPeriodEnd,
+      trialEndsAt: domains.trialEndsAt,
+      cardAdded: users.cardAdded,
+      ownerEmail: users.email,
+    })
+    .from(domains)
+    .innerJoin(users, eq(users.id, domains.userId))
+    .where(
+      and(
+        inArray(domains.status, ['trial', 'active']),
+        sql`${periodEnd} is not null`,
+        sql`${periodEnd} <= ${now.toISOString()}`,
+      ),
+    )
+    .orderBy(sql`${periodEnd} asc`)
+    .limit(limit);
+  return rows.map(({ trialEndsAt, periodEnd: end, ...row }) => ({
+    ...row,
+    periodEnd: (end ?? trialEndsAt)!,
+  }));
+}
+
+/** Domains whose grace period ended at or before `now`, oldest first. */
+export async function listEndedGracePeriods(db: AppDb, now: Date, limit: number) {
+  return db
+    .select({
+      id: domains.id,
+      userId: domains.userId,
+      domain: domains.domain,
+      subscriptionId: domains.subscriptionId,
+      gracePeriodEndsAt: domains.gracePeriodEndsAt,
+    })
+    .from(domains)
+    .where(
+      and(
+        eq(domains.status, 'grace_period'),
+        or(isNull(domains.gracePeriodEndsAt), lte(domains.gracePeriodEndsAt, now)),
+      ),
+    )
+    .orderBy(asc(domains.gracePeriodEndsAt))
+    .limit(limit);
+}
+
+/** The account's domain history, newest first (tests and support read it). */
+export async function listHistory(db: AppDb, domain: string) {
+  return db
+    .select()
+    .from(domainHistory)
+    .where(eq(domainHistory.domain, domain))
+    .orderBy(sql`${domainHistory.id} desc`);
 }

@@ -1,4 +1,16 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  countDistinct,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNotNull,
+  lte,
+  or,
+  sql,
+} from 'drizzle-orm';
 import { rawByEngine, type PageScanResult } from '#contract/index.js';
 import type { AppDb, Database } from '../client.js';
 import {
@@ -493,6 +505,62 @@ export async function listOwnerScans(db: AppDb, domain: string, ownerId: string,
 }
 
 export type OwnerScan = Awaited<ReturnType<typeof listOwnerScans>>[number];
+
+/** The scans that speak for the owner of `domain` (see listOwnerScans), completed by `before`. */
+function ownerPageScans(db: AppDb, domain: string, ownerId: string, before: Date | undefined) {
+  const subscribedFrom = db
+    .select({ scanId: subscriptions.scanId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, ownerId), isNotNull(subscriptions.scanId)));
+  return and(
+    eq(scans.domain, domain),
+    eq(scans.status, 'completed'),
+    or(eq(scans.userId, ownerId), inArray(scans.id, subscribedFrom)),
+    before ? lte(scans.completedAt, before) : undefined,
+  );
+}
+
+/**
+ * The owner's latest completed scan of each distinct page (URL) of the domain, the most recently
+ * scanned pages first, at most `limit`; only scans completed by `before` when given, so a
+ * document bought at that moment is made from the same pages whenever it is downloaded.
+ */
+export async function listLatestOwnerPages(
+  db: AppDb,
+  domain: string,
+  ownerId: string,
+  options: { limit: number; before?: Date },
+) {
+  const latestPerUrl = db
+    .selectDistinctOn([scans.url], {
+      id: scans.id,
+      url: scans.url,
+      completedAt: scans.completedAt,
+    })
+    .from(scans)
+    .where(ownerPageScans(db, domain, ownerId, options.before))
+    .orderBy(scans.url, desc(scans.completedAt), desc(scans.id))
+    .as('latest_per_url');
+  return db
+    .select()
+    .from(latestPerUrl)
+    .orderBy(desc(latestPerUrl.completedAt), asc(latestPerUrl.url))
+    .limit(options.limit);
+}
+
+/** How many distinct pages of the domain the owner has a completed scan of (see above). */
+export async function countOwnerPages(
+  db: AppDb,
+  domain: string,
+  ownerId: string,
+  before?: Date,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: countDistinct(scans.url) })
+    .from(scans)
+    .where(ownerPageScans(db, domain, ownerId, before));
+  return row?.n ?? 0;
+}
 
 /** The scan a checkout subscribes from; small columns only. */
 export async function findCheckoutScan(db: AppDb, scanId: string) {

@@ -42,6 +42,11 @@ export interface VpatDocxOptions {
    * "Not provided".
    */
   missingField?: (label: string) => string;
+  /**
+   * White label: the file names no maker (its properties say "Conformly" otherwise), so an
+   * agency can hand it on as its own. Off by default.
+   */
+  whiteLabel?: boolean;
 }
 
 const serviceMark =
@@ -115,7 +120,9 @@ export async function renderVpatDocx(
   const document = new Document({
     title: reportTitle(report),
     description: `Accessibility Conformance Report based on VPAT® ${version}`,
-    creator: 'Conformly',
+    // An empty creator leaves the property out (docx would otherwise write "Un-named").
+    creator: options.whiteLabel ? '' : 'Conformly',
+    ...(options.whiteLabel ? { lastModifiedBy: '' } : {}),
     styles: { default: { document: { run: { language: { value: 'en-US' }, font: 'Calibri' } } } },
     sections: [
       {

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Issue } from '#contract/index.js';
 import type { ReportModel } from '../model.js';
 import { checkOpenAcr } from './openacr.js';
-import { fillInPrompt, scanToOpenAcr, widespreadElements } from './from-scan.js';
+import {
+  fillInPrompt,
+  manualReviewMark,
+  pagesToOpenAcr,
+  scanToOpenAcr,
+  widespreadElements,
+} from './from-scan.js';
 
 function issue(partial: Partial<Issue> & Pick<Issue, 'ruleKey' | 'wcag' | 'selector'>): Issue {
   return {
@@ -120,5 +126,88 @@ describe('VPAT from a scan', () => {
     const template = scanToOpenAcr(model(few), { template: true });
     expect(rowOf(template, '2.4.5').notes).toContain(fillInPrompt);
     expect(rowOf(template, '1.4.3').notes).not.toContain(fillInPrompt);
+  });
+});
+
+describe('VPAT of several pages', () => {
+  const onPage = (
+    url: string,
+    issues: Issue[],
+    engineErrors: ReportModel['engineErrors'] = {},
+  ) => ({
+    ...model(issues, engineErrors),
+    url,
+    finalUrl: url,
+  });
+  // Three elements on each page under one rule, five or more across both pages.
+  const threeFields = Array.from({ length: 3 }, (_, i) =>
+    issue({ ruleKey: 'label', wcag: ['1.3.1'], selector: `input#f${i}` }),
+  );
+  const home = onPage('https://shop.example/', threeFields);
+  const contact = onPage('https://shop.example/contact?x=1', threeFields, { pa11y: 'timed out' });
+
+  it('is exactly the one-page report for one page', () => {
+    expect(pagesToOpenAcr([home])).toEqual(scanToOpenAcr(home));
+  });
+
+  it('counts elements page by page, names the pages, and validates', () => {
+    expect(rowOf(scanToOpenAcr(home), '1.3.1').level).toBe('partially-supports');
+    const both = pagesToOpenAcr([home, contact]);
+    const row = rowOf(both, '1.3.1');
+    // 3 + 3 elements: the same selectors on two pages are six elements.
+    expect(row.level).toBe('does-not-support');
+    expect(row.notes).toContain('on 6 element(s)');
+    expect(row.notes).toContain('(/: input#f0, /: input#f1, /: input#f2 and 3 more;');
+    expect(both.report.notes).toContain('Scope: 2 pages of shop.example');
+    expect(both.report.notes).toContain('https://shop.example/contact?x=1 (score 70/100)');
+    expect(both.report.product.name).toBe('shop.example');
+    expect(both.report.evaluation_methods_used).toContain(
+      'pa11y (HTML_CodeSniffer) 9.1.1 (did not finish on 1 of 2 pages',
+    );
+    expect(checkOpenAcr(JSON.parse(JSON.stringify(both.report))).totalCriteria).toBe(
+      both.totalCriteria,
+    );
+  });
+
+  it('claims "Supports" only from engines that finished on every page', () => {
+    // 2.4.2 is tested by HTML_CodeSniffer too, but pa11y failed on one page.
+    expect(rowOf(pagesToOpenAcr([home]), '2.4.2').level).toBe('supports');
+    const alone = pagesToOpenAcr([
+      onPage('https://shop.example/', [], { axe: 'crashed', ibm: 'crashed' }),
+      onPage('https://shop.example/a', [], { pa11y: 'crashed' }),
+    ]);
+    expect(rowOf(alone, '2.4.2').level).toBe('not-evaluated');
+  });
+});
+
+describe('Pro VPAT: criteria a person has to decide', () => {
+  const failing = [
+    issue({ ruleKey: 'image-alt', wcag: ['1.1.1'], selector: 'img', impact: 'critical' }),
+  ];
+  const pro = scanToOpenAcr(model(failing), { manualReview: true });
+  const plain = scanToOpenAcr(model(failing));
+
+  it('marks every row automated testing cannot decide, and only those', () => {
+    // Undecided by automation: not evaluated, or "supports" from rules that test part of it.
+    expect(rowOf(pro, '2.4.5').notes).toMatch(new RegExp(`^${manualReviewMark} `));
+    expect(rowOf(pro, '2.4.2').notes.startsWith(manualReviewMark)).toBe(true);
+    expect(rowOf(pro, '2.4.2').level).toBe('supports');
+    // A confirmed failure and 4.1.1 are decided; hardware does not apply.
+    expect(rowOf(pro, '1.1.1').notes).not.toContain(manualReviewMark);
+    expect(rowOf(pro, '4.1.1').notes).not.toContain(manualReviewMark);
+    const hardware = pro.report.chapters!.hardware!.criteria![0]!.components![0]!.adherence!;
+    expect(hardware.notes).not.toContain(manualReviewMark);
+    const software = pro.report.chapters!.en_301_549_software!.criteria![0]!.components![0]!;
+    expect(software.adherence!.notes!.startsWith(manualReviewMark)).toBe(true);
+    // The automated VPAT marks nothing; levels are the same in both.
+    expect(JSON.stringify(plain.report)).not.toContain(manualReviewMark);
+    expect(rowOf(plain, '2.4.5').level).toBe(rowOf(pro, '2.4.5').level);
+  });
+
+  it('says how many criteria are marked, and still validates', () => {
+    const marked = JSON.stringify(pro.report.chapters).split(manualReviewMark).length - 1;
+    expect(marked).toBeGreaterThan(40);
+    expect(pro.report.evaluation_methods_used).toContain(`${marked} criteria that automated`);
+    checkOpenAcr(JSON.parse(JSON.stringify(pro.report)));
   });
 });

@@ -1,5 +1,11 @@
 import type { EngineId, Issue } from '#contract/index.js';
-import { enginesThatFinished, needsReviewOf, violationsOf, type ReportModel } from '../model.js';
+import {
+  enginesThatFinished,
+  needsReviewOf,
+  orderedEngines,
+  violationsOf,
+  type ReportModel,
+} from '../model.js';
 import { catalogs, type CatalogChapter } from './catalog.js';
 import { rulesCovering } from './coverage.js';
 import type { CheckedOpenAcr, OpenAcr, OpenAcrChapter } from './openacr.js';
@@ -30,17 +36,57 @@ export const conformanceRules = `Conformance levels were derived from the automa
 export interface ScanVpatOptions {
   /** Leave vendor fields and manual-review remarks as bracketed prompts (the filled template). */
   template?: boolean;
+  /**
+   * The Pro VPAT: every criterion an automated scan cannot decide on its own (all but confirmed
+   * failures, 4.1.1 and the hardware rows) starts its remark with `manualReviewMark`, and the
+   * evaluation methods say how many are so marked, for the person who completes the report.
+   */
+  manualReview?: boolean;
 }
 
 export const fillInPrompt = '[To be completed after manual evaluation]';
+export const manualReviewMark = 'Manual review required.';
 
+/** The ACR of one scanned page. */
 export function scanToOpenAcr(model: ReportModel, options: ScanVpatOptions = {}): CheckedOpenAcr {
+  return pagesToOpenAcr([model], options);
+}
+
+/**
+ * The ACR of several pages of one site, each from its own scan: a criterion's level comes from
+ * the findings of all pages together (elements are told apart by page), and "Supports" needs the
+ * rules of engines that finished on every page. One page gives exactly `scanToOpenAcr`'s report.
+ */
+export function pagesToOpenAcr(
+  models: readonly ReportModel[],
+  options: ScanVpatOptions = {},
+): CheckedOpenAcr {
+  if (models.length === 0) throw new RangeError('an ACR needs at least one scanned page');
   const catalog = catalogs[scanCatalogName]!;
-  const finished = enginesThatFinished(model);
-  const violations = violationsOf(model);
-  const review = needsReviewOf(model);
-  const date = model.scannedAt.toISOString().slice(0, 10);
+  const single = models.length === 1;
+  const first = models[0]!;
+  const latest = models.reduce((a, b) => (b.scannedAt > a.scannedAt ? b : a));
+  const finished = enginesThatFinished(first).filter((engine) =>
+    models.every((model) => enginesThatFinished(model).includes(engine)),
+  );
+  // On several pages an element is named with its page, so "5 elements" counts across pages.
+  const located = (issues: Issue[], model: ReportModel) =>
+    single
+      ? issues
+      : issues.map((issue) => ({
+          ...issue,
+          selector: `${pageLabel(model)}: ${issue.selector || 'the page'}`,
+        }));
+  const violations = models.flatMap((model) => located(violationsOf(model), model));
+  const review = models.flatMap((model) => located(needsReviewOf(model), model));
+  const date = latest.scannedAt.toISOString().slice(0, 10);
   const manual = (remark: string) => (options.template ? `${remark} ${fillInPrompt}` : remark);
+  let marked = 0;
+  const mark = (notes: string, needsPerson: boolean) => {
+    if (!options.manualReview || !needsPerson) return notes;
+    marked += 1;
+    return `${manualReviewMark} ${notes}`;
+  };
 
   const chapters: Record<string, OpenAcrChapter> = {};
   for (const chapter of catalog.chapters) {
@@ -49,49 +95,75 @@ export function scanToOpenAcr(model: ReportModel, options: ScanVpatOptions = {})
       chapters[chapter.id] = {
         criteria: (chapter.criteria ?? []).map((criterion) => {
           const { level, notes } = wcagRow(criterion.id, violations, review, finished);
+          const remark = level === 'not-evaluated' ? manual(notes) : notes;
           return {
             num: criterion.id,
             components: [
               {
                 name: 'web',
-                adherence: { level, notes: level === 'not-evaluated' ? manual(notes) : notes },
+                adherence: {
+                  level,
+                  notes: mark(remark, level !== 'does-not-support' && criterion.id !== '4.1.1'),
+                },
               },
             ],
           };
         }),
       };
     } else {
-      chapters[chapter.id] = otherChapter(chapter, manual);
+      const other = otherChapter(chapter, manual);
+      for (const criterion of other.criteria ?? []) {
+        const adherence = criterion.components?.[0]?.adherence;
+        if (adherence) {
+          adherence.notes = mark(adherence.notes ?? '', adherence.level === 'not-evaluated');
+        }
+      }
+      chapters[chapter.id] = other;
     }
   }
 
-  const engines = model.engines
+  const engines = orderedEngines(models.flatMap((model) => model.engines))
     .map((engine) => {
-      const version = model.engineVersions[engine];
-      const failed = model.engineErrors[engine]
-        ? ' (did not finish; its rules were not counted)'
-        : '';
+      const version = latest.engineVersions[engine] ?? first.engineVersions[engine];
+      const failedOn = models.filter((model) => model.engineErrors[engine]).length;
+      const failed =
+        failedOn === 0
+          ? ''
+          : single
+            ? ' (did not finish; its rules were not counted)'
+            : ` (did not finish on ${failedOn} of ${models.length} pages; its rules were not counted as support)`;
       return `${engineNames[engine]}${version ? ` ${version}` : ''}${failed}`;
     })
     .join(', ');
+  const totalViolations = models.reduce((n, model) => n + model.summary.totalViolations, 0);
+  const outOfScope =
+    'Other pages, and functionality needing interaction (forms submitted, dialogs opened), were not evaluated.';
+  const scope = single
+    ? `Scope: one page, ${first.finalUrl}, scanned on ${date}. Score ${first.score.value}/100 (${first.score.label}); ${first.summary.totalViolations} confirmed violation(s), ${review.length} item(s) awaiting manual review. ${outOfScope}`
+    : `Scope: ${models.length} pages of ${first.domain}, each from its latest completed scan (${earliestDate(models)} to ${date}): ${models.map((model) => `${model.finalUrl} (score ${model.score.value}/100)`).join(', ')}. ${totalViolations} confirmed violation(s), ${review.length} item(s) awaiting manual review. ${outOfScope}`;
   const report: OpenAcr = {
-    title: `${model.domain} Accessibility Conformance Report`,
+    title: `${first.domain} Accessibility Conformance Report`,
     product: {
-      name: model.pageTitle ? `${model.domain} (${model.pageTitle})` : model.domain,
+      name: single && first.pageTitle ? `${first.domain} (${first.pageTitle})` : first.domain,
       description: options.template
         ? '[Describe the product and which parts of it this report covers]'
-        : `The website at ${model.finalUrl}.`,
+        : single
+          ? `The website at ${first.finalUrl}.`
+          : `${models.length} pages of the website ${first.domain}.`,
     },
     // Who answers questions about the site is the owner's to say; a scan does not know it.
     author: { email: '' },
     report_date: date,
-    notes: `Scope: one page, ${model.finalUrl}, scanned on ${date}. Score ${model.score.value}/100 (${model.score.label}); ${model.summary.totalViolations} confirmed violation(s), ${review.length} item(s) awaiting manual review. Other pages, and functionality needing interaction (forms submitted, dialogs opened), were not evaluated.`,
+    notes: scope,
     evaluation_methods_used: `Automated testing only, in Chromium, with ${engines}; findings of the engines were merged per rule and element. No manual testing or testing with assistive technology was done. ${conformanceRules}`,
     legal_disclaimer:
       'This report was generated from an automated accessibility scan. It is provided in good faith as a record of the automated results on the date shown; it is not legal advice and not a certification of conformance.',
     catalog: scanCatalogName,
     chapters,
   };
+  if (options.manualReview) {
+    report.evaluation_methods_used += ` ${marked} criteria that automated testing cannot decide on its own are marked "${manualReviewMark}": they are to be evaluated by a person, including with assistive technology, and their conformance level confirmed or corrected.`;
+  }
   const totalCriteria = Object.values(chapters).reduce((n, c) => n + (c.criteria?.length ?? 0), 0);
   return {
     report,
@@ -100,6 +172,21 @@ export function scanToOpenAcr(model: ReportModel, options: ScanVpatOptions = {})
     totalCriteria,
     chaptersCount: Object.keys(chapters).length,
   };
+}
+
+/** A page as remarks name it: its path (and query) on the site. */
+function pageLabel(model: ReportModel): string {
+  try {
+    const url = new URL(model.finalUrl);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return model.finalUrl;
+  }
+}
+
+function earliestDate(models: readonly ReportModel[]): string {
+  const earliest = models.reduce((a, b) => (b.scannedAt < a.scannedAt ? b : a));
+  return earliest.scannedAt.toISOString().slice(0, 10);
 }
 
 const engineNames: Record<EngineId, string> = {

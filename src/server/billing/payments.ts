@@ -41,6 +41,36 @@ export interface Payment {
   failureMessage?: string;
 }
 
+/**
+ * A card kept for the months after the free one (`POST /api/create-subscription`). With Stripe a
+ * SetupIntent (or a subscription's pending setup) that the browser confirms with `clientSecret`;
+ * the demo provider's succeeds at once.
+ */
+export interface CardSetup {
+  /** The provider's id for the setup (Stripe SetupIntent id, `demo_seti_...`). */
+  id: string;
+  /** The provider's customer the card belongs to; null for the demo provider. */
+  customerId: string | null;
+  /** The provider's subscription that charges the later months; null when there is none. */
+  subscriptionId: string | null;
+  /** For the browser to confirm the card with the provider; null when nothing is to confirm. */
+  clientSecret: string | null;
+  status: PaymentStatus;
+}
+
+export interface CardSetupRequest {
+  userId: string;
+  email: string;
+  /** The provider's customer of this account from an earlier setup, if any. */
+  customerId: string | null;
+  /** US cents charged each month once the free month is over (the sum of the domains' prices). */
+  monthlyAmountCents: number;
+  /** When the free month ends and the first charge is due; null when charging may start now. */
+  trialEndsAt: Date | null;
+  /** The same key sent twice creates one setup. */
+  idempotencyKey: string;
+}
+
 export interface PaymentProvider {
   readonly kind: PaymentProviderKind;
   /** True when payments are simulated; every answer and screen then says nothing is charged. */
@@ -48,6 +78,10 @@ export interface PaymentProvider {
   createPayment(request: PaymentRequest): Promise<Payment>;
   /** The payment as the provider knows it now; undefined for an id it does not know. */
   retrievePayment(paymentId: string): Promise<Payment | undefined>;
+  /** Keeps a card for later months; the card is on file once the setup has succeeded. */
+  setUpCard(request: CardSetupRequest): Promise<CardSetup>;
+  /** The setup as the provider knows it now; undefined for an id it does not know. */
+  retrieveCardSetup(id: string): Promise<CardSetup | undefined>;
 }
 
 /**
@@ -60,6 +94,8 @@ export class DemoPaymentProvider implements PaymentProvider {
   readonly demo = true;
   private readonly payments = new Map<string, Payment>();
   private readonly byKey = new Map<string, string>();
+  private readonly setups = new Map<string, CardSetup>();
+  private readonly setupByKey = new Map<string, string>();
 
   constructor(private readonly remember = 1000) {}
 
@@ -91,6 +127,31 @@ export class DemoPaymentProvider implements PaymentProvider {
 
   async retrievePayment(paymentId: string): Promise<Payment | undefined> {
     return this.payments.get(paymentId);
+  }
+
+  /** No card is asked for: the setup succeeds at once, and later months are "charged" by the sweep. */
+  async setUpCard(request: CardSetupRequest): Promise<CardSetup> {
+    const known = this.setupByKey.get(request.idempotencyKey);
+    if (known) return this.setups.get(known)!;
+    const setup: CardSetup = {
+      id: `demo_seti_${randomBytes(12).toString('base64url')}`,
+      customerId: null,
+      subscriptionId: `demo_sub_${randomBytes(12).toString('base64url')}`,
+      clientSecret: null,
+      status: 'succeeded',
+    };
+    this.setups.set(setup.id, setup);
+    this.setupByKey.set(request.idempotencyKey, setup.id);
+    if (this.setups.size > this.remember) {
+      const [oldestKey, oldestId] = this.setupByKey.entries().next().value!;
+      this.setupByKey.delete(oldestKey);
+      this.setups.delete(oldestId);
+    }
+    return setup;
+  }
+
+  async retrieveCardSetup(id: string): Promise<CardSetup | undefined> {
+    return this.setups.get(id);
   }
 }
 

@@ -45,3 +45,43 @@ export async function quote(db: AppDb, userId: string, domain: string): Promise<
 export async function firstDomainQuote(db: AppDb, domain: string): Promise<Quote> {
   return termsAt(1, !(await domainStore.trialWasUsed(db, domain)));
 }
+
+/** Statuses from which a domain may be brought back (spec dashboard-area §4). */
+export const reactivatableStatuses = new Set(['grace_period', 'expired', 'archived']);
+
+export interface ReactivationQuote extends Quote {
+  /**
+   * The status the domain returns to: 'trial' or 'active' while the free or paid month it had is
+   * not over (an archived domain brought back within it costs nothing more), else 'active' for a
+   * month paid now.
+   */
+  status: 'trial' | 'active';
+  /** The end of the month the domain returns into. */
+  periodEnd: Date;
+}
+
+/**
+ * What bringing back the account's `row` costs at `now`: nothing while the month it had (free or
+ * paid) still runs, which only an archived domain can have; otherwise a month at the price of its
+ * position among the account's other domains that are not archived.
+ */
+export async function reactivationQuote(
+  db: AppDb,
+  userId: string,
+  row: Pick<domainStore.DomainRow, 'domain' | 'status' | 'trialEndsAt' | 'currentPeriodEnd'>,
+  now: Date,
+): Promise<ReactivationQuote> {
+  const domainIndex = (await domainStore.countOtherDomains(db, userId, row.domain)) + 1;
+  const monthlyPriceCents = domainMonthlyPriceCents(domainIndex);
+  const base = { domainIndex, monthlyPriceCents, trial: false };
+  if (row.status === 'archived') {
+    // A free month still running: it was archived on trial (a paid or lapsed one's ended).
+    if (row.trialEndsAt && row.trialEndsAt > now) {
+      return { ...base, trial: true, dueCents: 0, status: 'trial', periodEnd: row.trialEndsAt };
+    }
+    if (row.currentPeriodEnd && row.currentPeriodEnd > now) {
+      return { ...base, dueCents: 0, status: 'active', periodEnd: row.currentPeriodEnd };
+    }
+  }
+  return { ...base, dueCents: monthlyPriceCents, status: 'active', periodEnd: addMonths(now, 1) };
+}

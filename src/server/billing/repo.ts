@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { AppDb } from '#db/client.js';
 import { subscriptions, users } from '#db/schema/index.js';
 
@@ -49,9 +49,67 @@ export async function updateUser(
   values: Partial<
     Pick<
       typeof users.$inferInsert,
-      'subscriptionStatus' | 'trialStartDate' | 'trialEndDate' | 'trialUsed'
+      | 'subscriptionStatus'
+      | 'trialStartDate'
+      | 'trialEndDate'
+      | 'trialUsed'
+      | 'cardAdded'
+      | 'stripeCustomerId'
+      | 'stripeSubscriptionId'
     >
   >,
 ) {
   await db.update(users).set(values).where(eq(users.id, userId));
+}
+
+/** The account's billing state, as the subscription status and the lifecycle read it. */
+export async function findBillingAccount(db: AppDb, userId: string) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      subscriptionStatus: users.subscriptionStatus,
+      trialUsed: users.trialUsed,
+      trialEndDate: users.trialEndDate,
+      cardAdded: users.cardAdded,
+      stripeCustomerId: users.stripeCustomerId,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** The account's latest Compliance Shield subscription, whatever its status. */
+export async function findLatestSubscription(db: AppDb, userId: string, planType: string) {
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.planType, planType)))
+    .orderBy(desc(subscriptions.createdAt))
+    .limit(1);
+  return row;
+}
+
+export async function updateSubscriptions(
+  db: AppDb,
+  userId: string,
+  statuses: string[],
+  values: Partial<
+    Pick<
+      typeof subscriptions.$inferInsert,
+      | 'status'
+      | 'cancelledAt'
+      | 'gracePeriodEnd'
+      | 'expiredAt'
+      | 'currentPeriodStart'
+      | 'currentPeriodEnd'
+      | 'stripeCustomerId'
+      | 'stripeSubscriptionId'
+    >
+  >,
+) {
+  await db
+    .update(subscriptions)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, statuses)));
 }

@@ -16,6 +16,7 @@ import { createMailer, type Mailer } from '#email/mailer.js';
 import { HttpError } from '../http-errors.js';
 import {
   DemoPaymentProvider,
+  type CardSetup,
   type Payment,
   type PaymentProvider,
   type PaymentRequest,
@@ -444,6 +445,12 @@ describe('subscribe', () => {
         };
       }
       async retrievePayment(): Promise<Payment | undefined> {
+        return undefined;
+      }
+      async setUpCard(): Promise<CardSetup> {
+        throw new Error('not used by checkout');
+      }
+      async retrieveCardSetup(): Promise<CardSetup | undefined> {
         return undefined;
       }
     }

@@ -1,0 +1,240 @@
+import {
+  addOnCatalogue,
+  AddOnPriceError,
+  addOnPrice,
+  type AddOn,
+  type AddOnCatalogueResponse,
+  type AddOnPagesResponse,
+  type AddOnPurchaseRequest,
+  type AddOnPurchaseResponse,
+  type PurchasedAddOn,
+} from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import { countOwnerPages, listLatestOwnerPages } from '#db/stores/scans.js';
+import type { PagePool } from '#scanner';
+import { takePayment } from '../billing/payment-intents.js';
+import type { PaymentProvider } from '../billing/payments.js';
+import type { FileAnswer } from '../documents/service.js';
+import * as domains from '../domains/service.js';
+import { ConflictError, InvalidError, NotFoundError, UnauthorizedError } from '../http-errors.js';
+import type { Caller } from '../plugins/caller.js';
+import { loadReportModel } from '../scans/service.js';
+import { addOnDocument, needsRawOutput } from './documents.js';
+import * as repo from './repo.js';
+
+/**
+ * One-time paid reports of a monitored domain (spec dashboard-area §2 "Add-ons panel", §4
+ * "add-on purchase happen only after payment succeeds", §9 catalogue and price). The price is
+ * the catalogue's, computed here; the payment the browser made is taken only if the provider
+ * says it succeeded for exactly that amount, for this account, domain and purpose; one payment
+ * buys one add-on, so a replayed purchase answers with the add-on it already bought.
+ *
+ * What an add-on covers: the owner's latest completed scans of up to `pages` distinct pages of
+ * the domain at the moment of purchase. The document is made when downloaded, from those same
+ * scans (those completed by the purchase), so it reads the same every time.
+ */
+
+export interface AddOnServiceDeps {
+  db: AppDb;
+  payments: PaymentProvider;
+  /** Tabs to print PDFs with; a server without a browser answers 503 for PDF downloads. */
+  pool?: PagePool;
+}
+
+type AddOnCaller = Pick<Caller, 'userId'>;
+
+export const loginRequired = () => new UnauthorizedError('Log in to buy add-ons');
+const addOnNotFound = () => new NotFoundError('Add-on not found');
+const domainNotYours = (domain: string) =>
+  new NotFoundError(`${domain} is not one of your monitored domains.`);
+
+/** Pages listed by the pages call; the count is of all of them. */
+const listedPages = 50;
+
+function signedIn(caller: AddOnCaller): string {
+  if (!caller.userId) throw loginRequired();
+  return caller.userId;
+}
+
+export function catalogue(): AddOnCatalogueResponse {
+  return addOnCatalogue.map((entry) => ({ ...entry }));
+}
+
+function catalogueEntry(id: string): AddOn | undefined {
+  return addOnCatalogue.find((entry) => entry.id === id);
+}
+
+/** The caller's own monitored domain (trial, active or grace period), else the 404. */
+async function ownMonitoredDomain(db: AppDb, userId: string, input: string): Promise<string> {
+  const domain = domains.normalizeDomain(input);
+  const monitoring = await domains.findMonitoring(db, domain);
+  if (!monitoring || monitoring.userId !== userId) throw domainNotYours(domain);
+  return domain;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What the add-on row says it covers, and the purchase answer repeats. */
+export function coverageText(addOn: AddOn, domain: string, pages: number, available: number) {
+  const covered = Math.min(pages, available);
+  const of =
+    covered < pages
+      ? `${plural(covered, 'page')} of the ${pages} paid for: only ${plural(available, 'scanned page')} of ${domain} ${available === 1 ? 'was' : 'were'} available`
+      : `${plural(covered, 'page')} (${plural(available, 'scanned page')} of ${domain} available)`;
+  return `${addOn.name} for ${domain}, made from the latest scans of ${of}.`;
+}
+
+function toPurchased(row: repo.AddOnRecord): PurchasedAddOn {
+  return {
+    id: row.id,
+    addOnId: row.type,
+    name: catalogueEntry(row.type)?.name ?? row.type,
+    domain: row.domain,
+    pages: row.quantity,
+    price: row.price / 100,
+    createdAt: row.createdAt.toISOString(),
+    description: row.description ?? '',
+    downloadUrl: `/api/add-ons/${row.id}/download`,
+  };
+}
+
+/** The spec's price errors ('Unknown add-on ID', 'Pages must be at least 1') as 400s. */
+function priceOf(addOnId: string, pages: number): { addOn: AddOn; price: number } {
+  try {
+    const price = addOnPrice(addOnId, pages);
+    return { addOn: catalogueEntry(addOnId)!, price };
+  } catch (error) {
+    if (error instanceof AddOnPriceError) throw new InvalidError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * `POST /api/add-ons/purchase`, after the browser's payment succeeded. Checks, in order, the
+ * add-on and pages (400), that the domain is one the caller monitors (404) and has a completed
+ * scan to make the document from (409); then, in one transaction, takes the payment (the billing
+ * area checks it with the provider) and stores the add-on. Nothing is stored when any step fails.
+ */
+export async function purchase(
+  deps: AddOnServiceDeps,
+  caller: AddOnCaller,
+  body: AddOnPurchaseRequest,
+): Promise<AddOnPurchaseResponse> {
+  const userId = signedIn(caller);
+  const { addOn, price } = priceOf(body.addOnId, body.pages);
+  const paymentId = body.paymentIntentId;
+  const replayed = await repo.findByPayment(deps.db, paymentId);
+  if (replayed?.userId === userId) return already(replayed);
+  const domain = await ownMonitoredDomain(deps.db, userId, body.domain);
+  const available = await countOwnerPages(deps.db, domain, userId);
+  const [latest] = await listLatestOwnerPages(deps.db, domain, userId, { limit: 1 });
+  if (!latest || available === 0) {
+    throw new ConflictError(
+      `${domain} has no completed scan yet; add-ons are made from its latest scans, so scan it first.`,
+    );
+  }
+  const description = coverageText(addOn, domain, body.pages, available);
+  let row: repo.AddOnRecord;
+  try {
+    row = await deps.db.transaction(async (tx) => {
+      await takePayment(tx, deps.payments, {
+        userId,
+        paymentId,
+        purpose: 'add_on',
+        domain,
+        amountCents: Math.round(price * 100),
+      });
+      return repo.insertAddOn(tx, {
+        userId,
+        type: addOn.id,
+        domain,
+        price: Math.round(price * 100),
+        quantity: body.pages,
+        description,
+        stripePaymentId: paymentId,
+        scanId: latest.id,
+      });
+    });
+  } catch (error) {
+    // A twin of this request (a double submit) took the payment first: answer with its add-on.
+    const twin = await repo.findByPayment(deps.db, paymentId);
+    if (twin?.userId === userId) return already(twin);
+    if (twin) throw new ConflictError('This payment has already been used.');
+    throw error;
+  }
+  return {
+    message: `${addOn.name} purchased. ${description}`,
+    addOn: toPurchased(row),
+  };
+}
+
+function already(row: repo.AddOnRecord): AddOnPurchaseResponse {
+  const purchased = toPurchased(row);
+  return {
+    message: `${purchased.name} was already bought with this payment; nothing more was charged.`,
+    addOn: purchased,
+  };
+}
+
+/** `GET /api/add-ons?domain=`: the caller's add-ons, newest first. */
+export async function listAddOns(
+  deps: AddOnServiceDeps,
+  caller: AddOnCaller,
+  domain: string | undefined,
+): Promise<PurchasedAddOn[]> {
+  const userId = signedIn(caller);
+  const rows = await repo.listOwnAddOns(
+    deps.db,
+    userId,
+    domain === undefined ? undefined : domains.normalizeDomain(domain),
+  );
+  return rows.map(toPurchased);
+}
+
+/** `GET /api/add-ons/pages?domain=`: which pages a document bought now would be made from. */
+export async function pagesFor(
+  deps: AddOnServiceDeps,
+  caller: AddOnCaller,
+  input: string,
+): Promise<AddOnPagesResponse> {
+  const userId = signedIn(caller);
+  const domain = await ownMonitoredDomain(deps.db, userId, input);
+  const [availablePages, pages] = await Promise.all([
+    countOwnerPages(deps.db, domain, userId),
+    listLatestOwnerPages(deps.db, domain, userId, { limit: listedPages }),
+  ]);
+  return {
+    domain,
+    availablePages,
+    pages: pages.map((page) => ({
+      url: page.url,
+      scannedAt: (page.completedAt ?? new Date(0)).toISOString(),
+    })),
+  };
+}
+
+/**
+ * `GET /api/add-ons/{id}/download`: the document the add-on sells, for its buyer only (anyone
+ * else gets the 404 of a missing add-on), made from the pages it covered when bought.
+ */
+export async function download(
+  deps: AddOnServiceDeps,
+  caller: AddOnCaller,
+  id: string,
+): Promise<FileAnswer> {
+  const userId = signedIn(caller);
+  const row = await repo.findOwnAddOn(deps.db, userId, id);
+  const addOn = row && catalogueEntry(row.type);
+  if (!row || !addOn) throw addOnNotFound();
+  const pages = await listLatestOwnerPages(deps.db, row.domain, userId, {
+    limit: row.quantity,
+    before: row.createdAt,
+  });
+  if (pages.length === 0) {
+    throw new NotFoundError('The scans this add-on was made from are no longer stored.');
+  }
+  const models = await Promise.all(
+    pages.map((page) => loadReportModel(deps.db, page.id, { raw: needsRawOutput(addOn) })),
+  );
+  return addOnDocument(addOn, models, deps.pool);
+}

@@ -1,0 +1,420 @@
+import {
+  complianceShield,
+  type CorePlanStatusResponse,
+  type SubscriptionStatusResponse,
+} from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import * as domainStore from '#db/stores/domains.js';
+import * as paymentStore from '#db/stores/payments.js';
+import type { DomainStatus } from '#contract/index.js';
+import { ConflictError } from '../http-errors.js';
+import type { PaymentProvider } from './payments.js';
+import { addMonths, usd } from './quote.js';
+import * as repo from './repo.js';
+
+/**
+ * The plan's lifecycle (spec dashboard-area §4 "Domain status", §9 trial and grace): a domain's
+ * free month or paid month ends; with a card on file the next month is charged and the domain is
+ * active, without one it enters a 30-day grace period (still monitored, days left shown), after
+ * which it expires (rescans, status page and badge stop, since they serve only monitored
+ * statuses). Card and payment events come from the provider (the Stripe webhook) or, for the
+ * demo provider, from the sweep itself. Cancelling takes effect at once (§9): every monitored
+ * domain is archived now (ADR 0006). Every change of a domain writes a domain_history row.
+ *
+ * The sweep runs from a pg-boss schedule (src/jobs/lifecycle.ts, hourly); nothing here keeps a
+ * timer. Each function takes `now`, so tests move the clock by passing it.
+ */
+
+/** Spec §9: "Grace period 30 days". */
+export const gracePeriodDays = 30;
+
+const dayMs = 86_400_000;
+
+/** Whole days from `now` until `end`, rounded up (a part day left counts), never below 0. */
+export function daysUntil(end: Date, now: Date): number {
+  return Math.max(0, Math.ceil((end.getTime() - now.getTime()) / dayMs));
+}
+
+export const graceEnd = (now: Date) => new Date(now.getTime() + gracePeriodDays * dayMs);
+
+/** Subscription rows that still run (a cancelled one does not come back; a new one starts). */
+const runningSubscription = ['active', 'past_due'];
+
+/**
+ * The account's running Compliance Shield subscription; one is started now when it has none (the
+ * dashboard's first domain or card, or a return after cancelling). Returns its id.
+ */
+export async function ensurePlan(
+  db: AppDb,
+  userId: string,
+  now: Date,
+  start: { domain?: string; email?: string | null } = {},
+): Promise<string> {
+  const latest = await repo.findLatestSubscription(db, userId, complianceShield.planType);
+  if (latest && runningSubscription.includes(latest.status)) return latest.id;
+  const created = await repo.insertSubscription(db, {
+    userId,
+    domain: start.domain ?? null,
+    email: start.email ?? null,
+    status: 'active',
+    planType: complianceShield.planType,
+    currentPeriodStart: now,
+    currentPeriodEnd: addMonths(now, complianceShield.trialMonths),
+  });
+  return created.id;
+}
+
+/**
+ * The account's `users.subscriptionStatus` from its domains (spec §4: active or trialing is an
+ * active subscription): active when any domain is paid, trialing when any is on its free month,
+ * past_due while any is in its grace period, expired when all that is left expired; otherwise it
+ * stays cancelled (after a cancel) or inactive.
+ */
+export async function refreshAccountStatus(db: AppDb, userId: string): Promise<string> {
+  const rows = await domainStore.listAccountDomainRows(db, userId);
+  const has = (status: DomainStatus) => rows.some((row) => row.status === status);
+  const account = await repo.findBillingAccount(db, userId);
+  const status = has('active')
+    ? 'active'
+    : has('trial')
+      ? 'trialing'
+      : has('grace_period')
+        ? 'past_due'
+        : has('expired')
+          ? 'expired'
+          : account?.subscriptionStatus === 'cancelled'
+            ? 'cancelled'
+            : 'inactive';
+  if (account && account.subscriptionStatus !== status) {
+    await repo.updateUser(db, userId, { subscriptionStatus: status });
+  }
+  return status;
+}
+
+interface Move {
+  row: Pick<domainStore.DomainRow, 'id' | 'userId' | 'domain' | 'status' | 'subscriptionId'>;
+  change: domainStore.DomainChange & { status: DomainStatus };
+  action: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Changes a domain from the status it was read in, with its history row; false (and nothing
+ * written) when it changed meanwhile.
+ */
+export async function moveDomain(db: AppDb, move: Move): Promise<boolean> {
+  const { row, change } = move;
+  if (!(await domainStore.updateDomain(db, row.id, change, row.status))) return false;
+  await domainStore.insertHistory(db, {
+    domain: row.domain,
+    userId: row.userId,
+    action: move.action,
+    status: change.status,
+    subscriptionId: change.subscriptionId ?? row.subscriptionId,
+    details: { from: row.status, ...move.details },
+  });
+  return true;
+}
+
+/** A card is on file (the demo setup, or Stripe's setup_intent.succeeded): later months are charged. */
+export async function recordCardAdded(db: AppDb, userId: string, _now: Date): Promise<void> {
+  await repo.updateUser(db, userId, { cardAdded: true });
+}
+
+/**
+ * The provider could not charge the account (Stripe's invoice.payment_failed): its trial and
+ * active domains enter the 30-day grace period, and the subscription is past due.
+ */
+export async function recordPaymentFailed(db: AppDb, userId: string, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const rows = await domainStore.listAccountDomainRows(tx, userId, ['trial', 'active']);
+    for (const row of rows) {
+      await moveDomain(tx, {
+        row,
+        change: { status: 'grace_period', gracePeriodEndsAt: graceEnd(now) },
+        action: 'payment_failed',
+        details: { gracePeriodDays },
+      });
+    }
+    await repo.updateSubscriptions(tx, userId, runningSubscription, {
+      status: 'past_due',
+      gracePeriodEnd: graceEnd(now),
+    });
+    await refreshAccountStatus(tx, userId);
+  });
+}
+
+/**
+ * The provider charged the account for a period ending `periodEnd` (Stripe's invoice.paid): its
+ * domains in their grace period, active, or on a free month that has ended are active until then.
+ */
+export async function recordPaymentSucceeded(
+  db: AppDb,
+  userId: string,
+  periodEnd: Date,
+  now: Date,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const rows = await domainStore.listAccountDomainRows(tx, userId, [
+      'grace_period',
+      'active',
+      'trial',
+    ]);
+    for (const row of rows) {
+      // A free month still running is not what was charged for.
+      if (row.status === 'trial' && row.trialEndsAt && row.trialEndsAt > now) continue;
+      await moveDomain(tx, {
+        row,
+        change: { status: 'active', currentPeriodEnd: periodEnd, gracePeriodEndsAt: null },
+        action: row.status === 'active' ? 'renewed' : 'payment_succeeded',
+        details: { periodEnd: periodEnd.toISOString() },
+      });
+    }
+    await repo.updateSubscriptions(tx, userId, runningSubscription, {
+      status: 'active',
+      gracePeriodEnd: null,
+      currentPeriodStart: now,
+      currentPeriodEnd: periodEnd,
+    });
+    await refreshAccountStatus(tx, userId);
+  });
+}
+
+export interface CancelResult {
+  /** The domains archived by the cancel. */
+  archived: string[];
+  cancelledAt: Date;
+}
+
+/**
+ * Cancels Compliance Shield with immediate effect (spec §9 "Cancel anytime with immediate
+ * effect"): every trial, active or grace domain is archived now (monitoring, status page and
+ * badge stop; scans and history are kept; each can be reactivated later, at no charge while the
+ * month it had is not over), the subscription is cancelled and no later month is charged. Nothing
+ * is refunded. A second cancel finds nothing to cancel (409).
+ */
+export async function cancelSubscription(
+  db: AppDb,
+  userId: string,
+  now: Date,
+): Promise<CancelResult> {
+  return db.transaction(async (tx) => {
+    await repo.lockUser(tx, userId);
+    const rows = await domainStore.listAccountDomainRows(tx, userId, [
+      'trial',
+      'active',
+      'grace_period',
+    ]);
+    const running = await repo.findLatestSubscription(tx, userId, complianceShield.planType);
+    if (rows.length === 0 && !(running && runningSubscription.includes(running.status))) {
+      throw new ConflictError('There is no Compliance Shield subscription to cancel.');
+    }
+    const archived: string[] = [];
+    for (const row of rows) {
+      const moved = await moveDomain(tx, {
+        row,
+        change: { status: 'archived', archivedAt: now },
+        action: 'cancelled',
+      });
+      if (moved) archived.push(row.domain);
+    }
+    await repo.updateSubscriptions(tx, userId, runningSubscription, {
+      status: 'cancelled',
+      cancelledAt: now,
+    });
+    // The saved card no longer backs a subscription; a new one asks for a card again.
+    await repo.updateUser(tx, userId, { subscriptionStatus: 'cancelled', cardAdded: false });
+    return { archived, cancelledAt: now };
+  });
+}
+
+export interface SweepResult {
+  /** Free months that ended with a card on file: the domain is active. */
+  activated: string[];
+  /** Paid months charged again (demo provider). */
+  renewed: string[];
+  /** Months that ended without a card, or whose charge failed: grace period started. */
+  graced: string[];
+  /** Grace periods that ended: the domain expired. */
+  expired: string[];
+}
+
+/**
+ * Stripe reports a charge by webhook; a paid month whose charge was neither confirmed nor refused
+ * this long after it ended is treated as failed.
+ */
+export const unconfirmedChargeDays = 3;
+
+/**
+ * One run of the lifecycle at `now`, for every account at once:
+ * - a free or paid month that ended, with a card on file: the demo provider charges the next
+ *   month here (a payment recorded in `payments`), Stripe charges on its own and reports by
+ *   webhook (a trial becomes active now; a paid month waits for the webhook up to
+ *   `unconfirmedChargeDays`);
+ * - without a card (or when the charge failed): grace period of 30 days;
+ * - a grace period that ended: expired.
+ * Each domain moves in its own transaction from the status it was read in, so a run that
+ * overlaps another (or a webhook) moves it once.
+ */
+export async function sweepLifecycle(
+  db: AppDb,
+  provider: PaymentProvider,
+  now: Date,
+  options: { batch?: number } = {},
+): Promise<SweepResult> {
+  const result: SweepResult = { activated: [], renewed: [], graced: [], expired: [] };
+  const batch = options.batch ?? 1000;
+  const lapsed = await domainStore.listLapsedDomains(db, now, batch);
+  const touched = new Set<string>();
+  for (const row of lapsed) {
+    const moved = await lapse(db, provider, row, now);
+    if (moved) {
+      result[moved].push(row.domain);
+      touched.add(row.userId);
+    }
+  }
+  for (const row of await domainStore.listEndedGracePeriods(db, now, batch)) {
+    const moved = await db.transaction((tx) =>
+      moveDomain(tx, {
+        row: { ...row, status: 'grace_period' },
+        change: { status: 'expired', expiredAt: now },
+        action: 'expired',
+      }),
+    );
+    if (moved) {
+      result.expired.push(row.domain);
+      touched.add(row.userId);
+    }
+  }
+  for (const userId of touched) await refreshAccountStatus(db, userId);
+  return result;
+}
+
+async function lapse(
+  db: AppDb,
+  provider: PaymentProvider,
+  row: domainStore.LapsedDomain,
+  now: Date,
+): Promise<keyof SweepResult | undefined> {
+  const nextEnd = () => {
+    const end = addMonths(row.periodEnd, 1);
+    return end > now ? end : addMonths(now, 1);
+  };
+  const toGrace = (reason: string, details: Record<string, unknown> = {}) =>
+    db.transaction(async (tx) =>
+      (await moveDomain(tx, {
+        row,
+        change: { status: 'grace_period', gracePeriodEndsAt: graceEnd(now) },
+        action: 'grace_period_started',
+        details: { reason, gracePeriodDays, ...details },
+      }))
+        ? ('graced' as const)
+        : undefined,
+    );
+
+  if (!row.cardAdded) {
+    return toGrace(row.status === 'trial' ? 'free month ended without a card' : 'no card on file');
+  }
+  if (!provider.demo) {
+    if (row.status === 'trial') {
+      // Stripe's subscription ends its trial and charges; invoice.paid sets the exact period end.
+      return db.transaction(async (tx) =>
+        (await moveDomain(tx, {
+          row,
+          change: { status: 'active', currentPeriodEnd: nextEnd() },
+          action: 'trial_ended',
+          details: { charge: 'by the provider' },
+        }))
+          ? ('activated' as const)
+          : undefined,
+      );
+    }
+    if (now.getTime() - row.periodEnd.getTime() < unconfirmedChargeDays * dayMs) return undefined;
+    return toGrace('charge not confirmed by the provider');
+  }
+
+  const payment = await provider.createPayment({
+    amountCents: row.monthlyPrice,
+    description: `${complianceShield.product} for ${row.domain}, month from ${row.periodEnd.toISOString()}`,
+    customerEmail: row.ownerEmail,
+    metadata: { userId: row.userId, domain: row.domain, purpose: 'subscribe' },
+    idempotencyKey: `renewal:${row.id}:${row.periodEnd.toISOString()}`,
+  });
+  await paymentStore.insertPayment(db, {
+    id: payment.id,
+    provider: payment.provider,
+    userId: row.userId,
+    purpose: 'subscribe',
+    domain: row.domain,
+    amountCents: row.monthlyPrice,
+    status: payment.status,
+    details: { renewal: true, periodStart: row.periodEnd.toISOString(), demo: payment.demo },
+  });
+  if (payment.status !== 'succeeded') {
+    return toGrace('payment failed', {
+      transactionId: payment.id,
+      failure: payment.failureMessage,
+    });
+  }
+  const periodEnd = nextEnd();
+  return db.transaction(async (tx) => {
+    const moved = await moveDomain(tx, {
+      row,
+      change: { status: 'active', currentPeriodEnd: periodEnd },
+      action: row.status === 'trial' ? 'trial_ended' : 'renewed',
+      details: {
+        chargedCents: row.monthlyPrice,
+        transactionId: payment.id,
+        demo: payment.demo,
+        periodEnd: periodEnd.toISOString(),
+      },
+    });
+    if (!moved) return undefined;
+    await paymentStore.consumePayment(tx, payment.id, payment.status, now);
+    return row.status === 'trial' ? ('activated' as const) : ('renewed' as const);
+  });
+}
+
+/** `GET /api/subscription-status` (spec §3 "Subscription status response", §4). */
+export async function subscriptionStatus(
+  db: AppDb,
+  userId: string,
+  now: Date,
+): Promise<SubscriptionStatusResponse> {
+  const account = await repo.findBillingAccount(db, userId);
+  const rows = await domainStore.listAccountDomainRows(db, userId, [
+    'trial',
+    'active',
+    'grace_period',
+  ]);
+  const trials = rows.filter(
+    (row) => row.status === 'trial' && row.trialEndsAt && row.trialEndsAt > now,
+  );
+  const trialDaysRemaining = Math.max(0, ...trials.map((row) => daysUntil(row.trialEndsAt!, now)));
+  const charges = rows
+    .filter((row) => row.status !== 'grace_period')
+    .map((row) => row.currentPeriodEnd ?? row.trialEndsAt)
+    .filter((date): date is Date => date !== null)
+    .sort((a, b) => a.getTime() - b.getTime());
+  const subscription = await repo.findLatestSubscription(db, userId, complianceShield.planType);
+  return {
+    subscriptionStatus: account?.subscriptionStatus ?? 'inactive',
+    trialEnded: (account?.trialUsed ?? false) && trials.length === 0,
+    cardAdded: account?.cardAdded ?? false,
+    trialDaysRemaining,
+    monthlyTotal: usd(rows.reduce((sum, row) => sum + row.monthlyPrice, 0)),
+    nextChargeDate: charges[0]?.toISOString() ?? null,
+    cancelledAt: subscription?.cancelledAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * `GET /api/core-plan-status` (spec §3 "Core plan status: status, domain"): the status of the
+ * account's first domain that is not archived (its plan's anchor), else of its latest domain;
+ * 'inactive' and null without any.
+ */
+export async function corePlanStatus(db: AppDb, userId: string): Promise<CorePlanStatusResponse> {
+  const rows = await domainStore.listAccountDomainRows(db, userId);
+  const first = rows.find((row) => row.status !== 'archived') ?? rows.at(-1);
+  return { status: first?.status ?? 'inactive', domain: first?.domain ?? null };
+}

@@ -1,0 +1,304 @@
+import {
+  AddOnPriceError,
+  addOnPrice,
+  billingCurrency,
+  complianceShield,
+  domainMonthlyPriceCents,
+  type CreatePaymentIntentResponse,
+  type CreateSubscriptionResponse,
+  type PaymentConfigResponse,
+} from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import * as domainStore from '#db/stores/domains.js';
+import * as paymentStore from '#db/stores/payments.js';
+import type { PaymentPurpose } from '#db/stores/payments.js';
+import * as domains from '../domains/service.js';
+import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
+import { monitoredElsewhere, paidStatuses } from './enrolment.js';
+import { ensurePlan, recordCardAdded } from './lifecycle.js';
+import type { Payment, PaymentProvider } from './payments.js';
+import { quote, reactivatableStatuses, reactivationQuote, usd } from './quote.js';
+import * as repo from './repo.js';
+
+/**
+ * Card payments of the dashboard (spec dashboard-area §4 "Payment flow", §7): the server prices
+ * what is bought (a domain's tier, a reactivation, an add-on) from its own tables, asks the
+ * provider for a payment of that amount and records it in `payments`; the browser confirms it
+ * with the provider; the purchase call then spends it once with `takePayment`. A client-sent
+ * amount is never used.
+ */
+
+export interface PaymentDeps {
+  db: AppDb;
+  payments: PaymentProvider;
+}
+
+export interface Payer {
+  userId: string;
+  email: string;
+}
+
+/** The parsed `POST /api/create-payment-intent` body. */
+export interface PaymentIntentInput {
+  domain: string;
+  isReactivation?: boolean | undefined;
+  addOnId?: string | undefined;
+  pages?: number | undefined;
+}
+
+export class PaymentFailedError extends HttpError {
+  constructor(reason: string | undefined) {
+    super(402, `Payment Failed: ${reason ?? 'Payment could not be processed'}`);
+  }
+}
+
+const domainNotFound = () => new NotFoundError('Domain not found');
+const nothingDue = () =>
+  new InvalidError('No payment is due for this domain: its free month or paid month still runs.');
+
+interface Priced {
+  purpose: PaymentPurpose;
+  amountCents: number;
+  description: string;
+  /** Moves when what is bought is bought, so a repeated request reuses a pending payment. */
+  keyPart: string | number;
+  details: Record<string, unknown>;
+}
+
+/** What the caller is buying for `domain`, priced by the server. */
+async function price(
+  db: AppDb,
+  userId: string,
+  domain: string,
+  input: PaymentIntentInput,
+  now: Date,
+): Promise<Priced> {
+  if (input.addOnId !== undefined) {
+    let dollars: number;
+    const pages = input.pages ?? 1;
+    try {
+      dollars = addOnPrice(input.addOnId, pages);
+    } catch (error) {
+      if (error instanceof AddOnPriceError) throw new InvalidError(error.message);
+      throw error;
+    }
+    if (!(await domainStore.findAccountDomain(db, userId, domain))) throw domainNotFound();
+    return {
+      purpose: 'add_on',
+      amountCents: Math.round(dollars * 100),
+      description: `${input.addOnId} (${pages} page${pages === 1 ? '' : 's'}) for ${domain}`,
+      keyPart: `${input.addOnId}:${pages}:${await paymentStore.countPayments(db, userId, 'add_on', { consumed: true })}`,
+      details: { addOnId: input.addOnId, pages },
+    };
+  }
+  const own = await domainStore.findAccountDomain(db, userId, domain);
+  if (input.isReactivation) {
+    if (!own) throw domainNotFound();
+    if (!reactivatableStatuses.has(own.status)) {
+      throw new ConflictError(
+        'Only a domain in its grace period, expired or archived is reactivated.',
+      );
+    }
+    const terms = await reactivationQuote(db, userId, own, now);
+    if (terms.dueCents === 0) throw nothingDue();
+    return {
+      purpose: 'reactivate',
+      amountCents: terms.dueCents,
+      description: `${complianceShield.product} for ${domain}: reactivation, one month`,
+      keyPart: await domainStore.latestHistoryId(db, domain),
+      details: { domainIndex: terms.domainIndex },
+    };
+  }
+  const monitoring = await domains.findMonitoring(db, domain);
+  if (monitoring && monitoring.userId !== userId) throw monitoredElsewhere();
+  if (own && paidStatuses.has(own.status)) {
+    throw new ConflictError('You already monitor this domain.');
+  }
+  if (own) {
+    throw new ConflictError('This domain is among your domains already: reactivate it instead.');
+  }
+  const terms = await quote(db, userId, domain);
+  if (terms.dueCents === 0) throw nothingDue();
+  return {
+    purpose: 'add_domain',
+    amountCents: terms.dueCents,
+    description: `${complianceShield.product} for ${domain}: first month`,
+    keyPart: await domainStore.latestHistoryId(db, domain),
+    details: { domainIndex: terms.domainIndex },
+  };
+}
+
+/**
+ * `POST /api/create-payment-intent`: a payment for what the caller is about to buy, for the
+ * amount the server computes (the request's `amount` is ignored), recorded in `payments`.
+ */
+export async function createPaymentIntent(
+  deps: PaymentDeps,
+  payer: Payer,
+  input: PaymentIntentInput,
+  now = new Date(),
+): Promise<CreatePaymentIntentResponse> {
+  const domain = domains.normalizeDomain(input.domain);
+  const priced = await price(deps.db, payer.userId, domain, input, now);
+  const payment = await deps.payments.createPayment({
+    amountCents: priced.amountCents,
+    description: priced.description,
+    customerEmail: payer.email,
+    metadata: { userId: payer.userId, domain, purpose: priced.purpose },
+    idempotencyKey: `${priced.purpose}:${payer.userId}:${domain}:${priced.amountCents}:${priced.keyPart}`,
+  });
+  await paymentStore.insertPayment(deps.db, {
+    id: payment.id,
+    provider: payment.provider,
+    userId: payer.userId,
+    purpose: priced.purpose,
+    domain,
+    amountCents: priced.amountCents,
+    status: payment.status,
+    details: { ...priced.details, demo: payment.demo },
+  });
+  if (payment.status === 'failed') throw new PaymentFailedError(payment.failureMessage);
+  return {
+    clientSecret: payment.clientSecret,
+    paymentIntentId: payment.id,
+    amount: usd(priced.amountCents),
+    currency: billingCurrency,
+    demo: payment.demo,
+  };
+}
+
+export interface TakePaymentRequest {
+  userId: string;
+  /** The provider's payment id the browser sends back (`paymentIntentId`). */
+  paymentId: string;
+  purpose: PaymentPurpose;
+  domain: string;
+  /** What the server prices the purchase at now, in US cents. */
+  amountCents: number;
+}
+
+/**
+ * Spends a payment on the purchase it was made for, exactly once. The payment must be one the
+ * server recorded for this account, purpose and domain, for the amount the purchase costs now;
+ * the provider must say it succeeded; then consumed_at is set in one statement that only matches
+ * an unspent payment. Pass the purchase's transaction as `db`, so the payment is spent only when
+ * what it buys is written.
+ *
+ * Throws 400 for a payment that is not this purchase's (unknown, another account's, another
+ * purpose or domain), 409 for one already spent or for a price that changed since, and 402
+ * 'Payment Failed: ...' when the provider did not take it.
+ */
+export async function takePayment(
+  db: AppDb,
+  provider: PaymentProvider,
+  p: TakePaymentRequest,
+): Promise<Payment> {
+  const notThis = () =>
+    new InvalidError('This payment is not for this purchase; start the payment again.');
+  const row = await paymentStore.findPayment(db, p.paymentId);
+  if (!row || row.userId !== p.userId || row.purpose !== p.purpose || row.domain !== p.domain) {
+    throw notThis();
+  }
+  if (row.consumedAt) throw new ConflictError('This payment was already used.');
+  if (row.amountCents !== p.amountCents) {
+    throw new ConflictError('The price changed since this payment was made; pay again.');
+  }
+  const payment = await provider.retrievePayment(p.paymentId);
+  if (!payment) throw notThis();
+  if (payment.status !== 'succeeded') {
+    await paymentStore.updatePaymentStatus(db, row.id, payment.status);
+    throw new PaymentFailedError(
+      payment.status === 'failed'
+        ? payment.failureMessage
+        : 'The payment is not complete yet; confirm it and try again.',
+    );
+  }
+  if (payment.amountCents !== row.amountCents) throw notThis();
+  if (!(await paymentStore.consumePayment(db, row.id, payment.status, new Date()))) {
+    throw new ConflictError('This payment was already used.');
+  }
+  return payment;
+}
+
+/**
+ * `POST /api/create-subscription`: keeps a card for the months after the free one, for the
+ * account's monthly total (or the first domain's price before it has any). The demo provider's
+ * setup succeeds at once and the card counts as on file; Stripe's is confirmed in the browser
+ * and reported by webhook (recordCardAdded).
+ */
+export async function createSubscription(
+  deps: PaymentDeps,
+  payer: Payer,
+  now = new Date(),
+): Promise<CreateSubscriptionResponse> {
+  const { db } = deps;
+  const account = await repo.findBillingAccount(db, payer.userId);
+  if (!account) throw new NotFoundError('Account not found');
+  await ensurePlan(db, payer.userId, now, { email: payer.email });
+  const monitored = await domainStore.listAccountDomainRows(db, payer.userId, [
+    'trial',
+    'active',
+    'grace_period',
+  ]);
+  const monthlyAmountCents =
+    monitored.reduce((sum, row) => sum + row.monthlyPrice, 0) || domainMonthlyPriceCents(1);
+  const trialEnds = monitored
+    .filter((row) => row.status === 'trial' && row.trialEndsAt && row.trialEndsAt > now)
+    .map((row) => row.trialEndsAt!.getTime());
+  const setups = await paymentStore.countPayments(db, payer.userId, 'card_setup', {
+    status: 'succeeded',
+  });
+  const setup = await deps.payments.setUpCard({
+    userId: payer.userId,
+    email: payer.email,
+    customerId: account.stripeCustomerId,
+    monthlyAmountCents,
+    trialEndsAt: trialEnds.length ? new Date(Math.min(...trialEnds)) : null,
+    idempotencyKey: `card-setup:${payer.userId}:${setups}`,
+  });
+  await paymentStore.insertPayment(db, {
+    id: setup.id,
+    provider: deps.payments.kind,
+    userId: payer.userId,
+    purpose: 'card_setup',
+    domain: null,
+    amountCents: 0,
+    status: setup.status,
+    details: {
+      monthlyAmountCents,
+      customerId: setup.customerId,
+      subscriptionId: setup.subscriptionId,
+      demo: deps.payments.demo,
+    },
+  });
+  if (setup.status === 'failed') throw new PaymentFailedError(undefined);
+  await db.transaction(async (tx) => {
+    if (setup.customerId && setup.customerId !== account.stripeCustomerId) {
+      await repo.updateUser(tx, payer.userId, { stripeCustomerId: setup.customerId });
+    }
+    if (!deps.payments.demo && (setup.customerId || setup.subscriptionId)) {
+      await repo.updateSubscriptions(tx, payer.userId, ['active', 'past_due'], {
+        ...(setup.customerId ? { stripeCustomerId: setup.customerId } : {}),
+        ...(setup.subscriptionId ? { stripeSubscriptionId: setup.subscriptionId } : {}),
+      });
+    }
+    if (setup.status === 'succeeded') await recordCardAdded(tx, payer.userId, now);
+  });
+  return {
+    clientSecret: setup.clientSecret,
+    subscriptionId: setup.subscriptionId ?? setup.id,
+    demo: deps.payments.demo,
+  };
+}
+
+/** `GET /api/payments/config`: which card form the browser shows. */
+export function paymentConfig(
+  provider: PaymentProvider,
+  publishableKey: string | undefined,
+): PaymentConfigResponse {
+  return {
+    provider: provider.kind,
+    demo: provider.demo,
+    publishableKey: provider.demo ? null : (publishableKey ?? null),
+  };
+}
