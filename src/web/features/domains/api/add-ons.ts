@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AddOnPagesResponse } from '#contract/add-ons.js';
 import type {
   AddOnPurchaseRequest,
   AddOnPurchaseResponse,
@@ -16,6 +17,18 @@ export const addOnsQueryOptions = (domain: string) =>
 
 export function useAddOns(domain: string, enabled: boolean) {
   return useQuery({ ...addOnsQueryOptions(domain), enabled });
+}
+
+/** The scanned pages of the domain a document bought now is made from. */
+export const getAddOnPages = (domain: string) =>
+  api.get<AddOnPagesResponse>(`/api/add-ons/pages?domain=${encodeURIComponent(domain)}`);
+
+export function useAddOnPages(domain: string) {
+  return useQuery({
+    queryKey: [...domainKeys.addOns(domain), 'pages'],
+    queryFn: () => getAddOnPages(domain),
+    staleTime: 0,
+  });
 }
 
 /** Spec §7: after the payment succeeded; the server prices it again from the catalogue. */

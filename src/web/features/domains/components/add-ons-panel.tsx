@@ -7,7 +7,7 @@ import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
-import { useAddOns } from '../api/add-ons';
+import { useAddOnPages, useAddOns } from '../api/add-ons';
 import { formatUsd, pagesOf } from '../domain-form';
 import { formatDate } from '../format';
 import type { Purchase } from './payment-dialog';
@@ -36,24 +36,60 @@ export function AddOnsPanel({
       {open && (
         <div className="grid gap-6 border-t border-slate-200 p-4">
           <Purchased domain={domain} />
-          <ul className="grid gap-3" aria-label={`Add-on reports you can buy for ${domain}`}>
-            {addOnCatalogue.map((addOn) => (
-              <AddOnRow key={addOn.id} addOn={addOn} domain={domain} onBuy={onBuy} />
-            ))}
-          </ul>
+          <Catalogue domain={domain} onBuy={onBuy} />
         </div>
       )}
     </details>
   );
 }
 
+/**
+ * Documents are made from the owner's latest scans of the domain's pages, so the panel says how
+ * many there are and sells nothing before the first scan (the purchase would be refused after
+ * the payment).
+ */
+function Catalogue({ domain, onBuy }: { domain: string; onBuy: (purchase: Purchase) => void }) {
+  const pages = useAddOnPages(domain);
+  if (pages.isPending) return <Spinner label="Loading the scanned pages" className="p-2" />;
+  const available = pages.data?.availablePages;
+  return (
+    <div className="grid gap-3">
+      {available === 0 ? (
+        <p className="text-sm font-medium text-warn">
+          {domain} has no completed scan yet. Add-on reports are made from your latest scans, so
+          scan a page of it first.
+        </p>
+      ) : available !== undefined ? (
+        <p className="text-sm text-slate-700">
+          Reports are made from your latest scans of {available}{' '}
+          {available === 1 ? 'page' : 'pages'} of {domain}.
+        </p>
+      ) : null}
+      <ul className="grid gap-3" aria-label={`Add-on reports you can buy for ${domain}`}>
+        {addOnCatalogue.map((addOn) => (
+          <AddOnRow
+            key={addOn.id}
+            addOn={addOn}
+            domain={domain}
+            available={available}
+            onBuy={onBuy}
+          />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function AddOnRow({
   addOn,
   domain,
+  available,
   onBuy,
 }: {
   addOn: AddOn;
   domain: string;
+  /** Scanned pages a document can be made from; undefined when unknown. */
+  available: number | undefined;
   onBuy: (purchase: Purchase) => void;
 }) {
   const id = useId();
@@ -107,11 +143,17 @@ function AddOnRow({
         <p id={`${id}-price`} className="min-w-16 pb-2 font-bold" aria-live="polite">
           {price === undefined ? '–' : formatUsd(price)}
         </p>
-        <Button type="button" size="sm" className="mb-0.5" onClick={buy}>
+        <Button type="button" size="sm" className="mb-0.5" onClick={buy} disabled={available === 0}>
           <FilePlus2 aria-hidden="true" className="h-4 w-4" />
           Buy <span className="sr-only">{addOn.name}</span>
         </Button>
       </div>
+      {available !== undefined && available > 0 && pages > available && (
+        <p className="text-sm font-medium text-warn sm:col-span-2">
+          Only {available} {available === 1 ? 'page has' : 'pages have'} been scanned; the report
+          covers those. Scan more pages first to cover {pages}.
+        </p>
+      )}
     </li>
   );
 }
@@ -139,9 +181,11 @@ function Purchased({ domain }: { domain: string }) {
             className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 p-3 text-sm"
           >
             <span>
-              <span className="font-semibold">{addOn.name}</span>, {addOn.pages}{' '}
-              {addOn.pages === 1 ? 'page' : 'pages'}, {formatUsd(addOn.price)} on{' '}
+              <span className="font-semibold">{addOn.name}</span>, {formatUsd(addOn.price)} on{' '}
               {formatDate(addOn.createdAt)}
+              {addOn.description && (
+                <span className="block text-slate-700">{addOn.description}</span>
+              )}
             </span>
             <a
               href={addOn.downloadUrl}
