@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       mailFrom: 'Conformly <no-reply@localhost>',
       google: undefined,
       stripeSecretKey: undefined,
+      stripePublishableKey: undefined,
       ai: undefined,
       monitor: { enabled: true, cron: '0 * * * *', intervalHours: 168, batch: 50 },
     });

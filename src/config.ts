@@ -142,6 +142,8 @@ const EnvSchema = z.object({
   /** The OpenID issuer Google sign-in talks to; only tests and staging point it elsewhere. */
   GOOGLE_ISSUER: url(['http:', 'https:']),
   STRIPE_SECRET_KEY: optionalText,
+  /** Stripe's publishable key, handed to the browser's card form in Stripe mode. */
+  STRIPE_PUBLISHABLE_KEY: optionalText,
   AI_BASE_URL: url(['http:', 'https:']),
   AI_API_KEY: optionalText,
   AI_MODEL: optionalText,
@@ -212,6 +214,7 @@ export interface Config {
   /** Google sign-in, when both id and secret are set. */
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
   stripeSecretKey: string | undefined;
+  stripePublishableKey: string | undefined;
   /** An OpenAI-compatible endpoint for AI summaries, when AI_BASE_URL and AI_MODEL are set. */
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** Scheduled rescans of monitored domains (src/jobs/monitor.ts). */
@@ -284,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY,
     ai:
       e.AI_BASE_URL && e.AI_MODEL
         ? { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL }

@@ -1,9 +1,13 @@
+import Fastify from 'fastify';
 import type { Config } from '#config';
 import { openDatabase, type Database } from '#db/client.js';
 import { createQueue, type PgBoss } from '#jobs/boss.js';
+import { startLifecycleSweeps, type LifecycleWorker } from '#jobs/lifecycle.js';
 import { startMonitoring, stopMonitoringSchedule, type MonitoringWorker } from '#jobs/monitor.js';
 import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from '#scanner';
+import { sweepLifecycle } from '#server/billing/lifecycle.js';
+import { createPaymentProvider } from '#server/billing/payments.js';
 import { recheckOwnership } from '#server/domains/verification-service.js';
 
 /**
@@ -17,6 +21,8 @@ export interface Runtime {
   worker: ScanWorker | undefined;
   /** Scheduled rescans of monitored domains (MONITOR_ENABLED), in scanning processes. */
   monitoring: MonitoringWorker | undefined;
+  /** Hourly plan lifecycle runs (trial and grace ends), in scanning processes. */
+  lifecycle: LifecycleWorker | undefined;
   /** Stops taking jobs, lets running scans finish, then closes browser, queue and database. */
   close(): Promise<void>;
 }
@@ -61,14 +67,29 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
       recheckOwnership: (domainId) => recheckOwnership(verification, domainId),
     });
   }
+  // Trials and grace periods end on the hourly `domain-lifecycle` schedule, taken by whichever
+  // scanning process is free; the demo provider charges renewals there, Stripe by itself.
+  let lifecycle: LifecycleWorker | undefined;
+  if (options.scan) {
+    const payments = createPaymentProvider({
+      stripeSecretKey: config.stripeSecretKey,
+      log: Fastify({ logger: { level: config.logLevel } }).log,
+    });
+    lifecycle = await startLifecycleSweeps({
+      boss,
+      sweep: (now) => sweepLifecycle(database.db, payments, now),
+    });
+  }
   return {
     database,
     boss,
     pool,
     worker,
     monitoring,
+    lifecycle,
     async close() {
       await monitoring?.stop();
+      await lifecycle?.stop();
       await worker?.stop({ graceful: true });
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
       await pool?.close();

@@ -124,6 +124,14 @@ export const SubscriptionStatusResponse = z.object({
 });
 export type SubscriptionStatusResponse = z.infer<typeof SubscriptionStatusResponse>;
 
+/** `POST /api/subscription/cancel`: cancelled at once (spec §9); the domains it archived. */
+export const CancelSubscriptionResponse = z.object({
+  message: z.string(),
+  archived: z.array(z.string()),
+  subscription: SubscriptionStatusResponse,
+});
+export type CancelSubscriptionResponse = z.infer<typeof CancelSubscriptionResponse>;
+
 /** Spec "Core plan status": status (trial among others), domain. */
 export const CorePlanStatusResponse = z.object({
   status: z.string(),

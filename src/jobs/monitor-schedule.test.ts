@@ -26,9 +26,11 @@ describe('monitoring in a worker process', () => {
   it('registers the hourly schedule and queues due rescans as its runs come', async () => {
     const runtime = await startRuntime(configWith({}), { scan: true });
     try {
-      expect(await runtime.boss.getSchedules()).toEqual([
-        expect.objectContaining({ name: 'monitor-domains', cron: '0 * * * *', timezone: 'UTC' }),
-      ]);
+      expect(await runtime.boss.getSchedules()).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: 'monitor-domains', cron: '0 * * * *', timezone: 'UTC' }),
+        ]),
+      );
 
       // A run, as the schedule sends it. Private addresses are refused by default, so this
       // monitored loopback site's rescan is a failed scan on record, like anyone's would be.
@@ -70,7 +72,8 @@ describe('monitoring in a worker process', () => {
   it('removes the schedule when MONITOR_ENABLED is false', async () => {
     const runtime = await startRuntime(configWith({ MONITOR_ENABLED: 'false' }), { scan: true });
     try {
-      expect(await runtime.boss.getSchedules()).toEqual([]);
+      const schedules = await runtime.boss.getSchedules();
+      expect(schedules.filter((schedule) => schedule.name === 'monitor-domains')).toEqual([]);
       expect(runtime.monitoring).toBeUndefined();
     } finally {
       await runtime.close();

@@ -46,6 +46,13 @@ export type AuditSitePayload = z.infer<typeof AuditSitePayload>;
 export const MonitorDomainsPayload = z.strictObject({});
 export type MonitorDomainsPayload = z.infer<typeof MonitorDomainsPayload>;
 
+/**
+ * End free and paid months, start and end grace periods (src/jobs/lifecycle.ts). Sent hourly by
+ * pg-boss's scheduler; it carries nothing, since each run reads the domains from the database.
+ */
+export const DomainLifecyclePayload = z.strictObject({});
+export type DomainLifecyclePayload = z.infer<typeof DomainLifecyclePayload>;
+
 interface RetryPolicy {
   /** Attempts after the first one. */
   retryLimit: number;
@@ -85,6 +92,12 @@ export const jobs = {
     payload: MonitorDomainsPayload,
     // One retry for a database hiccup; a run that still fails is made up by the next one.
     retry: { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 300 },
+  },
+  'domain-lifecycle': {
+    payload: DomainLifecyclePayload,
+    // A run moves each domain from the status it read, so a retry or an overlapping run moves it
+    // once; a run that still fails is made up by the next hour's.
+    retry: { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
   },
 } satisfies Record<string, JobDefinition<z.ZodType>>;
 

@@ -18,6 +18,7 @@ import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
+import { domainRoutes } from './domains/routes.js';
 import {
   complaintRoutes,
   defaultComplaintRateLimit,
@@ -58,6 +59,7 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       | 'google'
       | 'stripeSecretKey'
       | 'verificationDnsServers'
+      | 'stripePublishableKey'
     >
   >;
 
@@ -198,6 +200,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log });
   await app.register(billingRoutes, {
     deps: { db: deps.database.db, mailer, publicUrl, payments },
+    publishableKey: config.stripePublishableKey,
   });
   await app.register(addOnRoutes, {
     deps: { db: deps.database.db, payments, ...(deps.pool ? { pool: deps.pool } : {}) },
@@ -214,6 +217,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     rateLimit: deps.verifyRateLimit ?? defaultVerifyRateLimit,
   });
+  await app.register(domainRoutes, { deps: { db: deps.database.db, payments, publicUrl } });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {

@@ -125,6 +125,7 @@ export type DomainEnrolment = Pick<
   | 'trialEndsAt'
   | 'monitoringSince'
   | 'subscriptionId'
+  | 'currentPeriodEnd'
 >;
 
 export async function insertDomain(

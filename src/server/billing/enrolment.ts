@@ -89,6 +89,8 @@ export async function enroll(db: AppDb, order: Order): Promise<Enrolment> {
         trialEndsAt,
         monitoringSince: now,
         subscriptionId,
+        // The free month, or the month paid now: the lifecycle sweep ends it (lifecycle.ts).
+        currentPeriodEnd: trialEndsAt ?? addMonths(now, 1),
       };
       const own = current ?? (await domainStore.findOwnDomain(tx, userId, domain));
       if (own) await domainStore.reenrollDomain(tx, own.id, enrolment);

@@ -116,6 +116,42 @@ export async function moveDomain(db: AppDb, move: Move): Promise<boolean> {
   return true;
 }
 
+/** Locks the account's row until the transaction ends: one domain change per account at a time. */
+export async function lockAccount(db: AppDb, userId: string): Promise<boolean> {
+  return (await repo.lockUser(db, userId)) !== undefined;
+}
+
+/**
+ * Whether the account holds Compliance Shield for domain management: a running subscription, or
+ * any domain (an account that cancelled still sees its archived domains).
+ */
+export async function hasPlan(db: AppDb, userId: string): Promise<boolean> {
+  if ((await domainStore.countAccountDomains(db, userId)) > 0) return true;
+  const latest = await repo.findLatestSubscription(db, userId, complianceShield.planType);
+  return latest !== undefined && runningSubscription.includes(latest.status);
+}
+
+/**
+ * A domain was enrolled or brought back: a free month started now is the account's trial (its
+ * first one sets the account's trial dates), and the account's status follows its domains.
+ */
+export async function recordDomainEnrolled(
+  db: AppDb,
+  userId: string,
+  enrolment: { trialEndsAt: Date | null; now: Date },
+): Promise<void> {
+  if (enrolment.trialEndsAt) {
+    const account = await repo.lockUser(db, userId);
+    await repo.updateUser(db, userId, {
+      trialUsed: true,
+      ...(account?.trialStartDate
+        ? {}
+        : { trialStartDate: enrolment.now, trialEndDate: enrolment.trialEndsAt }),
+    });
+  }
+  await refreshAccountStatus(db, userId);
+}
+
 /** A card is on file (the demo setup, or Stripe's setup_intent.succeeded): later months are charged. */
 export async function recordCardAdded(db: AppDb, userId: string, _now: Date): Promise<void> {
   await repo.updateUser(db, userId, { cardAdded: true });

@@ -1,16 +1,38 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import {
+  CancelSubscriptionResponse,
   CheckoutParams,
   CheckoutResponse,
+  CorePlanStatusResponse,
+  CreatePaymentIntentRequest,
+  CreatePaymentIntentResponse,
+  CreateSubscriptionResponse,
+  PaymentConfigResponse,
   SubscribeRequest,
   SubscribeResponse,
+  SubscriptionStatusResponse,
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
+import * as lifecycle from './lifecycle.js';
+import * as intents from './payment-intents.js';
 import * as service from './service.js';
 
 export interface BillingRoutesOptions {
   deps: service.BillingServiceDeps;
+  /** STRIPE_PUBLISHABLE_KEY, for the browser's card form in Stripe mode. */
+  publishableKey?: string | undefined;
 }
+
+/** Signed-in callers only: payments and the plan are an account's. */
+async function requireSignIn(request: FastifyRequest): Promise<void> {
+  if (!request.session) throw new UnauthorizedError('Log in to manage your subscription');
+}
+
+const payerOf = (request: FastifyRequest): intents.Payer => ({
+  userId: request.caller.userId!,
+  email: request.caller.email ?? '',
+});
 
 /** Checkout and subscription calls (spec public-area §7 `POST /api/subscribe`). */
 export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, options) => {
@@ -36,5 +58,63 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       },
     },
     async (request) => service.subscribe(deps, request.caller, request.body),
+  );
+
+  // The dashboard's payments and plan (spec dashboard-area §4, §7). Answers are the caller's own.
+  const own = { preValidation: requireSignIn };
+  const noStore = { 'cache-control': 'no-store' };
+
+  app.post(
+    '/api/create-payment-intent',
+    {
+      ...own,
+      schema: { body: CreatePaymentIntentRequest, response: { 200: CreatePaymentIntentResponse } },
+    },
+    async (request) => intents.createPaymentIntent(deps, payerOf(request), request.body),
+  );
+
+  app.post(
+    '/api/create-subscription',
+    { ...own, schema: { response: { 200: CreateSubscriptionResponse } } },
+    async (request) => intents.createSubscription(deps, payerOf(request)),
+  );
+
+  app.get(
+    '/api/payments/config',
+    { schema: { response: { 200: PaymentConfigResponse } } },
+    async () => intents.paymentConfig(deps.payments, options.publishableKey),
+  );
+
+  app.get(
+    '/api/subscription-status',
+    { ...own, schema: { response: { 200: SubscriptionStatusResponse } } },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return lifecycle.subscriptionStatus(deps.db, request.caller.userId!, new Date());
+    },
+  );
+
+  app.get(
+    '/api/core-plan-status',
+    { ...own, schema: { response: { 200: CorePlanStatusResponse } } },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return lifecycle.corePlanStatus(deps.db, request.caller.userId!);
+    },
+  );
+
+  app.post(
+    '/api/subscription/cancel',
+    { ...own, schema: { response: { 200: CancelSubscriptionResponse } } },
+    async (request) => {
+      const now = new Date();
+      const userId = request.caller.userId!;
+      const cancelled = await lifecycle.cancelSubscription(deps.db, userId, now);
+      return {
+        message: 'Compliance Shield cancelled. Monitoring stopped; all scan history is kept.',
+        archived: cancelled.archived,
+        subscription: await lifecycle.subscriptionStatus(deps.db, userId, now),
+      };
+    },
   );
 };

@@ -1,0 +1,377 @@
+import {
+  billingCurrency,
+  complianceShield,
+  type Domain,
+  type DomainChangeResponse,
+  type DomainPricing,
+  type PaymentRequiredResponse,
+} from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
+import { pgErrorCode, pgErrorCodes } from '#db/errors.js';
+import * as store from '#db/stores/domains.js';
+import {
+  daysUntil,
+  ensurePlan,
+  hasPlan,
+  lockAccount,
+  moveDomain,
+  recordDomainEnrolled,
+  refreshAccountStatus,
+} from '#server/billing/lifecycle.js';
+import { takePayment } from '#server/billing/payment-intents.js';
+import type { Payment, PaymentProvider } from '#server/billing/payments.js';
+import {
+  addMonths,
+  quote,
+  reactivatableStatuses,
+  reactivationQuote,
+  usd,
+  type Quote,
+} from '#server/billing/quote.js';
+import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
+import { normalizeDomain } from './domain.js';
+import { findMonitoring } from './service.js';
+import { verificationInstructions } from './verification-instructions.js';
+
+/**
+ * Domain management of the dashboard (spec dashboard-area §2 Domains page, §4 domain status and
+ * payment flow, §5, §7): the account's domains with their scores, prices, trial and grace days;
+ * adding one (its free month when the domain never had one, else its tier price paid first),
+ * archiving one (monitoring and public pages stop, scans kept), bringing one back. Another
+ * account's domain, or one nobody has, is a 404 on every call: its data is never shown.
+ */
+
+export interface DomainDeps {
+  db: AppDb;
+  payments: PaymentProvider;
+  /** Where the web app is served: the public status pages' address. */
+  publicUrl: string;
+}
+
+export interface Owner {
+  userId: string;
+  email: string;
+}
+
+/** A 402 whose body says what to pay (spec §7 "402 with requiresPayment and pricing"). */
+export class PaymentRequiredError extends HttpError {
+  constructor(readonly body: PaymentRequiredResponse) {
+    super(402, body.message);
+  }
+}
+
+export const subscriptionRequiredMessage = 'Subscription required for domain management';
+export const additionalDomainPaymentMessage = 'Payment required for additional domain';
+export const reactivationPaymentMessage = 'Payment required to reactivate domain';
+export const domainArchivedMessage = 'Domain monitoring disabled but all scan history preserved.';
+
+const emptyDomainMessage = 'Please enter a valid domain name.';
+const noDotMessage = 'Please enter a valid domain name (e.g., example.com).';
+
+const domainNotFound = () => new NotFoundError('Domain not found');
+const monitoredElsewhere = () =>
+  new ConflictError('This domain is already monitored by another account.');
+
+/** The spec's Domain shape of one of the account's domains. */
+export function toDomain(row: store.AccountDomain, publicUrl: string, now: Date): Domain {
+  const scan = row.latestScan;
+  const periodEnd = row.currentPeriodEnd ?? (row.status === 'trial' ? row.trialEndsAt : null);
+  return {
+    domain: row.domain,
+    status: row.status,
+    complianceScore: scan?.accessibilityScore ?? null,
+    issueCount: scan?.totalIssues ?? 0,
+    lastScan: scan?.completedAt?.toISOString() ?? null,
+    badgeActive: row.badgeActive,
+    monthlyPrice: usd(row.monthlyPrice),
+    trialDaysRemaining:
+      row.status === 'trial' && row.trialEndsAt ? daysUntil(row.trialEndsAt, now) : null,
+    daysRemaining:
+      row.status === 'grace_period' && row.gracePeriodEndsAt
+        ? daysUntil(row.gracePeriodEndsAt, now)
+        : null,
+    domainIndex: row.domainIndex,
+    publicPageUrl: `${publicUrl}/status/${encodeURIComponent(row.domain)}`,
+    currentPeriodEnd: periodEnd?.toISOString() ?? null,
+    verification: {
+      verified: row.verifiedAt !== null,
+      method: row.verificationMethod,
+      verifiedAt: row.verifiedAt?.toISOString() ?? null,
+      checkedAt: row.verificationCheckedAt?.toISOString() ?? null,
+      error: row.verificationError,
+      ...verificationInstructions(row.domain, row.verificationToken),
+    },
+  };
+}
+
+/** One of the account's domains in the Domain shape; 404 for anyone else's or an unknown one. */
+export async function getDomain(
+  deps: Pick<DomainDeps, 'db' | 'publicUrl'>,
+  userId: string,
+  domain: string,
+  now = new Date(),
+): Promise<Domain> {
+  const [row] = await store.listAccountDomains(deps.db, userId, domain);
+  if (!row) throw domainNotFound();
+  return toDomain(row, deps.publicUrl, now);
+}
+
+/** `GET /api/domains`: the account's domains; 402 when it never had Compliance Shield. */
+export async function listDomains(
+  deps: Pick<DomainDeps, 'db' | 'publicUrl'>,
+  userId: string,
+  now = new Date(),
+): Promise<Domain[]> {
+  if (!(await hasPlan(deps.db, userId))) {
+    throw new PaymentRequiredError({
+      error: 'Payment Required',
+      message: subscriptionRequiredMessage,
+      requiresPayment: true,
+    });
+  }
+  const rows = await store.listAccountDomains(deps.db, userId);
+  return rows.map((row) => toDomain(row, deps.publicUrl, now));
+}
+
+/** `GET /api/domains/list`: the account's domain names, by position. */
+export async function listDomainNames(db: AppDb, userId: string): Promise<string[]> {
+  return (await store.listAccountDomainRows(db, userId)).map((row) => row.domain);
+}
+
+/** Spec §5: empty gives 'Please enter a valid domain name.', no dot the example. */
+export function parseNewDomain(input: string | undefined): string {
+  const text = (input ?? '').trim();
+  if (text === '') throw new InvalidError(emptyDomainMessage);
+  if (!text.includes('.')) throw new InvalidError(noDotMessage);
+  try {
+    return normalizeDomain(text);
+  } catch {
+    throw new InvalidError(noDotMessage);
+  }
+}
+
+/** A path's domain, normalized; one that is not a domain at all is a domain nobody has. */
+function pathDomain(input: string): string {
+  try {
+    return normalizeDomain(input);
+  } catch {
+    throw domainNotFound();
+  }
+}
+
+function pricingOf(domain: string, terms: Quote): DomainPricing {
+  return {
+    domain,
+    domainIndex: terms.domainIndex,
+    monthlyPrice: usd(terms.monthlyPriceCents),
+    amount: usd(terms.dueCents),
+    currency: billingCurrency,
+    trial: terms.trial,
+  };
+}
+
+function paymentDetails(payment: Payment | null, chargedCents: number) {
+  return payment
+    ? {
+        chargedCents,
+        transactionId: payment.id,
+        paymentProvider: payment.provider,
+        demo: payment.demo,
+      }
+    : { chargedCents: 0 };
+}
+
+/** Another account enrolled the domain between our check and our write. */
+async function uniqueDomain<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (pgErrorCode(error) === pgErrorCodes.uniqueViolation) throw monitoredElsewhere();
+    throw error;
+  }
+}
+
+export interface AddDomainInput {
+  domain?: string | undefined;
+  paymentIntentId?: string | undefined;
+}
+
+/**
+ * `POST /api/domains`. The domain gets its free month when it never had one (domain_history,
+ * across accounts); otherwise the first call answers 402 with its tier price and the next one,
+ * with the `paymentIntentId` of a payment for that price, adds it as active for the month paid.
+ * Repeating the call for a domain the account monitors answers it again and changes nothing.
+ */
+export async function addDomain(
+  deps: DomainDeps,
+  owner: Owner,
+  input: AddDomainInput,
+  now = new Date(),
+): Promise<DomainChangeResponse> {
+  const domain = parseNewDomain(input.domain);
+  const { userId } = owner;
+  await uniqueDomain(() =>
+    deps.db.transaction(async (tx) => {
+      if (!(await lockAccount(tx, userId))) throw new NotFoundError('Account not found');
+      const own = await store.findAccountDomain(tx, userId, domain);
+      if (own && ['trial', 'active', 'grace_period'].includes(own.status)) return; // a repeat
+      if (own) {
+        throw new ConflictError(
+          `${domain} is among your ${own.status} domains: reactivate it there.`,
+        );
+      }
+      const monitoring = await findMonitoring(tx, domain);
+      if (monitoring && monitoring.userId !== userId) throw monitoredElsewhere();
+
+      const terms = await quote(tx, userId, domain);
+      let payment: Payment | null = null;
+      if (!terms.trial) {
+        if (!input.paymentIntentId) {
+          throw new PaymentRequiredError({
+            error: 'Payment Required',
+            message: additionalDomainPaymentMessage,
+            requiresPayment: true,
+            pricing: pricingOf(domain, terms),
+          });
+        }
+        payment = await takePayment(tx, deps.payments, {
+          userId,
+          paymentId: input.paymentIntentId,
+          purpose: 'add_domain',
+          domain,
+          amountCents: terms.dueCents,
+        });
+      }
+      const subscriptionId = await ensurePlan(tx, userId, now, { domain, email: owner.email });
+      const trialEndsAt = terms.trial ? addMonths(now, complianceShield.trialMonths) : null;
+      const status = terms.trial ? 'trial' : 'active';
+      await store.insertDomain(tx, userId, domain, {
+        status,
+        domainIndex: terms.domainIndex,
+        monthlyPrice: terms.monthlyPriceCents,
+        trialStartedAt: terms.trial ? now : null,
+        trialEndsAt,
+        monitoringSince: now,
+        subscriptionId,
+        currentPeriodEnd: trialEndsAt ?? addMonths(now, 1),
+      });
+      await store.insertHistory(tx, {
+        domain,
+        userId,
+        action: 'added',
+        status,
+        trialUsed: terms.trial,
+        subscriptionId,
+        details: {
+          domainIndex: terms.domainIndex,
+          monthlyPriceCents: terms.monthlyPriceCents,
+          ...paymentDetails(payment, terms.dueCents),
+        },
+      });
+      await recordDomainEnrolled(tx, userId, { trialEndsAt, now });
+    }),
+  );
+  return { message: 'Domain added.', domain: await getDomain(deps, userId, domain, now) };
+}
+
+/**
+ * `DELETE /api/domains/{domain}`: archives the domain. Monitoring, its status page and badge stop
+ * at once (they serve only monitored domains); its scans and history are kept. Nothing is
+ * refunded; bringing it back within the month it had costs nothing (reactivationQuote).
+ */
+export async function archiveDomain(
+  deps: Pick<DomainDeps, 'db' | 'publicUrl'>,
+  userId: string,
+  domainParam: string,
+  now = new Date(),
+): Promise<DomainChangeResponse> {
+  const domain = pathDomain(domainParam);
+  await deps.db.transaction(async (tx) => {
+    await lockAccount(tx, userId);
+    const own = await store.findAccountDomain(tx, userId, domain);
+    if (!own) throw domainNotFound();
+    if (own.status === 'archived') return; // a repeat
+    await moveDomain(tx, {
+      row: own,
+      change: { status: 'archived', archivedAt: now },
+      action: 'archived',
+    });
+    await refreshAccountStatus(tx, userId);
+  });
+  return { message: domainArchivedMessage, domain: await getDomain(deps, userId, domain, now) };
+}
+
+/**
+ * `POST /api/domains/{domain}/reactivate` for a domain in its grace period, expired or archived.
+ * Free while the month it had still runs (an archived domain); otherwise the first call answers
+ * 402 with the price of a month at its position, and the next, with the payment, brings it back
+ * as active for that month. A domain already monitored is answered as it is.
+ */
+export async function reactivateDomain(
+  deps: DomainDeps,
+  owner: Owner,
+  domainParam: string,
+  input: { paymentIntentId?: string | undefined },
+  now = new Date(),
+): Promise<DomainChangeResponse> {
+  const domain = pathDomain(domainParam);
+  const { userId } = owner;
+  const changed = await uniqueDomain(() =>
+    deps.db.transaction(async (tx) => {
+      await lockAccount(tx, userId);
+      const own = await store.findAccountDomain(tx, userId, domain);
+      if (!own) throw domainNotFound();
+      if (!reactivatableStatuses.has(own.status)) return false; // already monitored: a repeat
+      const monitoring = await findMonitoring(tx, domain);
+      if (monitoring && monitoring.userId !== userId) throw monitoredElsewhere();
+
+      const terms = await reactivationQuote(tx, userId, own, now);
+      let payment: Payment | null = null;
+      if (terms.dueCents > 0) {
+        if (!input.paymentIntentId) {
+          throw new PaymentRequiredError({
+            error: 'Payment Required',
+            message: reactivationPaymentMessage,
+            requiresPayment: true,
+            pricing: pricingOf(domain, terms),
+          });
+        }
+        payment = await takePayment(tx, deps.payments, {
+          userId,
+          paymentId: input.paymentIntentId,
+          purpose: 'reactivate',
+          domain,
+          amountCents: terms.dueCents,
+        });
+      }
+      const subscriptionId = await ensurePlan(tx, userId, now, { domain, email: owner.email });
+      await moveDomain(tx, {
+        row: own,
+        change: {
+          status: terms.status,
+          domainIndex: terms.domainIndex,
+          monthlyPrice: terms.monthlyPriceCents,
+          currentPeriodEnd: terms.periodEnd,
+          monitoringSince: now,
+          subscriptionId,
+          gracePeriodEndsAt: null,
+          expiredAt: null,
+          archivedAt: null,
+        },
+        action: 'reactivated',
+        details: {
+          domainIndex: terms.domainIndex,
+          monthlyPriceCents: terms.monthlyPriceCents,
+          periodEnd: terms.periodEnd.toISOString(),
+          ...paymentDetails(payment, terms.dueCents),
+        },
+      });
+      await refreshAccountStatus(tx, userId);
+      return true;
+    }),
+  );
+  return {
+    message: changed ? 'Domain reactivated.' : 'Domain is already monitored.',
+    domain: await getDomain(deps, userId, domain, now),
+  };
+}

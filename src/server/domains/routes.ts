@@ -1,0 +1,107 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AddDomainRequest,
+  DomainChangeResponse,
+  DomainList,
+  DomainNames,
+  DomainPathParams,
+  PaymentRequiredResponse,
+  ReactivateDomainRequest,
+} from '#contract/index.js';
+import { UnauthorizedError } from '../http-errors.js';
+import * as management from './management.js';
+
+export interface DomainRoutesOptions {
+  deps: management.DomainDeps;
+}
+
+/** Signed-in callers only: domain management is an account's. */
+export async function requireSignIn(request: FastifyRequest): Promise<void> {
+  if (!request.session) throw new UnauthorizedError('Log in to manage your domains');
+}
+
+function ownerOf(request: FastifyRequest): management.Owner {
+  return { userId: request.caller.userId!, email: request.caller.email ?? '' };
+}
+
+/** A 402 carries what to pay in its body; every other error goes to the app's error handler. */
+async function answer<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof management.PaymentRequiredError) {
+      return reply.code(402).send(error.body) as never;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The domain is validated by the service with the spec's messages (§5), so the body schema only
+ * bounds it.
+ */
+const AddDomainBody = AddDomainRequest.extend({
+  domain: z.string().max(300, 'A domain is at most 300 characters').optional(),
+});
+
+/** Domain management (spec dashboard-area §7): list, add, archive, reactivate. */
+export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (app, options) => {
+  const { deps } = options;
+  app.addHook('preValidation', requireSignIn);
+  app.addHook('onSend', async (_request, reply) => {
+    // Every answer is the caller's own.
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.get(
+    '/api/domains',
+    { schema: { response: { 200: DomainList, 402: PaymentRequiredResponse } } },
+    async (request, reply) =>
+      answer(reply, () => management.listDomains(deps, request.caller.userId!)),
+  );
+
+  app.get('/api/domains/list', { schema: { response: { 200: DomainNames } } }, async (request) =>
+    management.listDomainNames(deps.db, request.caller.userId!),
+  );
+
+  app.post(
+    '/api/domains',
+    {
+      schema: {
+        body: AddDomainBody,
+        response: { 200: DomainChangeResponse, 402: PaymentRequiredResponse },
+      },
+    },
+    async (request, reply) =>
+      answer(reply, () => management.addDomain(deps, ownerOf(request), request.body)),
+  );
+
+  app.delete(
+    '/api/domains/:domain',
+    { schema: { params: DomainPathParams, response: { 200: DomainChangeResponse } } },
+    async (request) =>
+      management.archiveDomain(deps, request.caller.userId!, request.params.domain),
+  );
+
+  app.post(
+    '/api/domains/:domain/reactivate',
+    {
+      schema: {
+        params: DomainPathParams,
+        body: ReactivateDomainRequest.optional(),
+        response: { 200: DomainChangeResponse, 402: PaymentRequiredResponse },
+      },
+    },
+    async (request, reply) =>
+      answer(reply, () =>
+        management.reactivateDomain(
+          deps,
+          ownerOf(request),
+          request.params.domain,
+          request.body ?? {},
+        ),
+      ),
+  );
+};
