@@ -5,6 +5,8 @@ import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainHistory, domains, payments } from '#db/schema/index.js';
+import { sweepLifecycle } from '#server/billing/lifecycle.js';
+import { DemoPaymentProvider } from '#server/billing/payments.js';
 import { blockingAxeViolations } from './support/axe.js';
 import { signUp, strongPassword, uniqueEmail } from './support/accounts.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
@@ -270,13 +272,62 @@ describe('domains', () => {
     expect(takePageErrors()).toEqual([]);
   });
 
+  it('moves lapsed months to the grace period, then to expired, and brings one back', async () => {
+    const publicStatus = () =>
+      page.request.get(`/api/public/status/${secondDomain}`).then((answer) => answer.status());
+    expect(await publicStatus()).toBe(200);
+
+    // The clock moves through the hourly lifecycle sweep (no card on file: no month is charged).
+    const dayMs = 86_400_000;
+    const sweep = (days: number) =>
+      sweepLifecycle(
+        app.web.service.database.db,
+        new DemoPaymentProvider(),
+        new Date(Date.now() + days * dayMs),
+      );
+    expect((await sweep(32)).graced.sort()).toEqual([firstDomain, secondDomain]);
+    await page.reload();
+    await page.getByRole('heading', { level: 2, name: 'Grace Period Domains (2)' }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Active Domains (0)' }).waitFor();
+    await card(secondDomain)
+      .getByText(/^Grace period: \d+ days left$/)
+      .waitFor();
+    await expectAccessible(page, 'domains-grace');
+
+    expect((await sweep(32 + 31)).expired.sort()).toEqual([firstDomain, secondDomain]);
+    await page.reload();
+    await page.getByRole('heading', { level: 2, name: 'Expired Domains (2)' }).waitFor();
+    await card(secondDomain).getByText('Expired', { exact: true }).waitFor();
+    // Its public status page is gone.
+    expect(await publicStatus()).toBe(404);
+    const visitor = await (await app.web.newContext()).newPage();
+    await visitor.goto(`/status/${secondDomain}`);
+    await visitor.getByRole('heading', { name: 'Domain Not Found' }).waitFor();
+    await visitor.close();
+    await expectAccessible(page, 'domains-expired');
+
+    // Bringing back an expired domain costs a month at its position, through the payment dialog.
+    await card(secondDomain)
+      .getByRole('button', { name: `Reactivate ${secondDomain}` })
+      .click();
+    const payment = page.getByRole('dialog', { name: 'Reactivate Domain' });
+    await payment.getByText('Demo payment: no card is charged', { exact: true }).waitFor();
+    await payment.getByRole('button', { name: 'Pay $39' }).click();
+    await toastTitled(page, 'Domain Reactivated').waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Active Domains (1)' }).waitFor();
+    expect(await domainRow(secondDomain)).toMatchObject({ status: 'active', monthlyPrice: 3900 });
+    expect(await publicStatus()).toBe(200);
+    expect(takePageErrors()).toEqual([]);
+  });
+
   it('cancels Compliance Shield from the billing settings', async () => {
     const sidebar = page.getByRole('navigation', { name: 'Dashboard sections' }).first();
     await page.getByRole('link', { name: 'Settings' }).first().click();
     await page.waitForURL('**/app/dashboard/settings');
     expect(await sidebar.count()).toBe(1);
     const billing = page.getByRole('region', { name: 'Billing' });
-    await billing.getByText('$88/month', { exact: true }).waitFor();
+    // The expired first domain costs nothing; the second one is paid again.
+    await billing.getByText('$39/month', { exact: true }).waitFor();
     await billing
       .getByText('Yes', { exact: true })
       .or(billing.getByText('No card on file'))
@@ -289,7 +340,7 @@ describe('domains', () => {
     await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
     await toastTitled(page, 'Subscription Cancelled').waitFor();
     await billing.getByText('Compliance Shield · Cancelled').waitFor();
-    expect(await domainRow(firstDomain)).toMatchObject({ status: 'archived' });
+    expect(await domainRow(firstDomain)).toMatchObject({ status: 'expired' });
     expect(await domainRow(secondDomain)).toMatchObject({ status: 'archived' });
 
     // The gate closes again.

@@ -9,6 +9,7 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
       type="button"
       variant="outline"
       size="sm"
+      className="justify-self-start"
       onClick={() => {
         navigator.clipboard.writeText(text).then(
           () => toast({ title: 'Copied!', description: `${what} copied to the clipboard.` }),
