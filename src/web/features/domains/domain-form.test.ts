@@ -32,10 +32,11 @@ describe('next domain price (spec §9 tiers)', () => {
   const with_ = (...statuses: ('active' | 'trial' | 'grace_period' | 'expired' | 'archived')[]) =>
     statuses.map((status) => ({ status }));
 
-  it('counts only monitored domains', () => {
+  it('counts every domain that is not archived, as the server does', () => {
     expect(nextDomainPrice([])).toBe(49);
     expect(nextDomainPrice(with_('trial'))).toBe(39);
-    expect(nextDomainPrice(with_('active', 'archived', 'expired', 'grace_period'))).toBe(39);
+    expect(nextDomainPrice(with_('archived', 'archived'))).toBe(49);
+    expect(nextDomainPrice(with_('active', 'archived', 'expired', 'grace_period'))).toBe(19);
     expect(nextDomainPrice(with_('active', 'trial', 'active'))).toBe(19);
     expect(nextDomainPrice(with_('active', 'active', 'active', 'active', 'active', 'active'))).toBe(
       9,

@@ -18,10 +18,14 @@ export const addDomainFormSchema = z.object({
 /** Trial and active domains are monitored, and count for the next domain's tier (spec §4, §9). */
 export const monitoredStatuses: ReadonlySet<DomainStatus> = new Set(['trial', 'active']);
 
-/** The monthly price of the next domain added: its tier by position among monitored ones. */
+/**
+ * The monthly price of the next domain added: its tier by position among the account's domains
+ * that are not archived (as the server prices it: a domain in its grace period or expired still
+ * holds its place until it is archived).
+ */
 export function nextDomainPrice(domains: readonly Pick<Domain, 'status'>[]): number {
-  const monitored = domains.filter((domain) => monitoredStatuses.has(domain.status)).length;
-  return domainMonthlyPriceUsd(monitored + 1);
+  const holding = domains.filter((domain) => domain.status !== 'archived').length;
+  return domainMonthlyPriceUsd(holding + 1);
 }
 
 /** Spec §5, add-on pages: at least 1; anything that is not a whole number of 1 or more is 1. */

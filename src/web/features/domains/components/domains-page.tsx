@@ -6,7 +6,7 @@ import { messageOf } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { useDomains } from '../api/list-domains';
-import { monitoredStatuses, nextDomainPrice } from '../domain-form';
+import { nextDomainPrice } from '../domain-form';
 import { AddDomainDialog } from './add-domain-dialog';
 import { DomainCard } from './domain-card';
 import { PaymentDialog, type Purchase } from './payment-dialog';
@@ -57,7 +57,8 @@ function DomainGroups({
   domains: Domain[];
   onPurchase: (purchase: Purchase) => void;
 }) {
-  const monitoredCount = domains.filter((domain) => monitoredStatuses.has(domain.status)).length;
+  // The next domain's position, as the server counts it: every domain not archived holds one.
+  const heldPositions = domains.filter((domain) => domain.status !== 'archived').length;
   return (
     <>
       <p className="mt-2 max-w-2xl text-slate-700">
@@ -84,7 +85,7 @@ function DomainGroups({
                   <PricingDialog />
                   <AddDomainDialog
                     nextPrice={nextDomainPrice(domains)}
-                    domainCount={monitoredCount}
+                    domainCount={heldPositions}
                     onPaymentRequired={onPurchase}
                   />
                 </div>
