@@ -56,8 +56,18 @@ const app = useWebApp('shared', () => ({
 let page: Page;
 const owner = uniqueEmail('domains');
 
+/** Anything the browser asked of Stripe: the demo provider's card form loads nothing outside. */
+const stripeRequests: string[] = [];
+const watchStripe = (on: Page) =>
+  on.on('request', (request) => {
+    if (/stripe\.(com|network)/.test(new URL(request.url()).hostname)) {
+      stripeRequests.push(request.url());
+    }
+  });
+
 beforeAll(() => {
   page = app.page;
+  watchStripe(page);
 });
 
 /** The current toast, by its title. */
@@ -182,6 +192,7 @@ describe('domains', () => {
       .where(and(eq(payments.domain, secondDomain), eq(payments.purpose, 'add_domain')));
     expect(paid).toMatchObject({ amountCents: 3900, status: 'succeeded' });
     expect(paid!.consumedAt).not.toBeNull();
+    expect(stripeRequests).toEqual([]);
     expect(takePageErrors()).toEqual([]);
   });
 
@@ -398,6 +409,7 @@ describe('domains', () => {
 
   it('takes a visitor from the pricing page to sign-up with the plan, then to activation', async () => {
     const visitor = await (await app.web.newContext()).newPage();
+    watchStripe(visitor);
     await visitor.goto('/app/pricing');
     await visitor.getByRole('heading', { level: 2, name: 'Pro' }).waitFor();
     await visitor.getByText('$49', { exact: true }).waitFor();
@@ -423,6 +435,7 @@ describe('domains', () => {
     await toastTitled(visitor, 'Payment Successful').waitFor();
     await visitor.getByText('Your subscription is now active!', { exact: true }).waitFor();
     await visitor.waitForURL('**/app/dashboard');
+    expect(stripeRequests).toEqual([]);
     await visitor.close();
     expect(takePageErrors()).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { CreditCard, FlaskConical } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { PaymentConfigResponse } from '#contract/domains.js';
-import { loadStripe, type Stripe, type StripeElements } from '../../lib/stripe-js';
+import { loadStripe, type StripeElements, type StripeInstance } from '../../lib/stripe-js';
 import { toast } from '../../lib/toast-store';
 import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
@@ -47,7 +47,9 @@ export function CardPayment({
 }: CardPaymentProps) {
   const useStripe = !config.demo && !!clientSecret && !!config.publishableKey;
   const mountRef = useRef<HTMLDivElement>(null);
-  const stripeRef = useRef<{ stripe: Stripe; elements: StripeElements } | undefined>(undefined);
+  const stripeRef = useRef<{ stripe: StripeInstance; elements: StripeElements } | undefined>(
+    undefined,
+  );
   const [ready, setReady] = useState(!useStripe);
   const [loadError, setLoadError] = useState<string | undefined>();
   const [processing, setProcessing] = useState(false);
@@ -63,7 +65,10 @@ export function CardPayment({
         const element = elements.create('payment');
         element.on('ready', () => setReady(true));
         element.on('loaderror', (event) =>
-          setLoadError(event.error?.message ?? 'Unable to load the card form'),
+          setLoadError(
+            (event as { error?: { message?: string } }).error?.message ??
+              'Unable to load the card form',
+          ),
         );
         element.mount(mountRef.current);
         stripeRef.current = { stripe, elements };
@@ -90,7 +95,6 @@ export function CardPayment({
         if (submitted.error) return paymentFailed(submitted.error.message);
         const options = {
           elements: loaded.elements,
-          clientSecret,
           confirmParams: { return_url: new URL(returnPath, window.location.origin).href },
           redirect: 'if_required' as const,
         };
