@@ -435,6 +435,11 @@ describe('domains', () => {
     await toastTitled(visitor, 'Payment Successful').waitFor();
     await visitor.getByText('Your subscription is now active!', { exact: true }).waitFor();
     await visitor.waitForURL('**/app/dashboard');
+    // Activated with nothing monitored yet: the way on is a first domain, not paying again.
+    await visitor.getByText('Add your first domain', { exact: true }).waitFor();
+    await visitor.getByRole('link', { name: 'Go to Domains' }).click();
+    await visitor.getByRole('heading', { level: 2, name: 'Active Domains (0)' }).waitFor();
+    await visitor.getByRole('button', { name: 'Add Domain ($49/month)' }).waitFor();
     expect(stripeRequests).toEqual([]);
     await visitor.close();
     expect(takePageErrors()).toEqual([]);
