@@ -29,6 +29,12 @@ describe('monitoring in a worker process', () => {
       expect(await runtime.boss.getSchedules()).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ name: 'monitor-domains', cron: '0 * * * *', timezone: 'UTC' }),
+          // The plan's lifecycle (trial and grace ends) runs hourly beside it.
+          expect.objectContaining({
+            name: 'domain-lifecycle',
+            cron: '15 * * * *',
+            timezone: 'UTC',
+          }),
         ]),
       );
 

@@ -264,6 +264,27 @@ export async function cancelSubscription(
   });
 }
 
+/**
+ * `POST /api/subscription/cancel`: the provider's subscription is stopped first (a failure there
+ * changes nothing here), then the account's plan is cancelled as `cancelSubscription` does.
+ */
+export async function cancelPlan(
+  db: AppDb,
+  provider: PaymentProvider,
+  userId: string,
+  now: Date,
+): Promise<CancelResult> {
+  const latest = await repo.findLatestSubscription(db, userId, complianceShield.planType);
+  if (
+    provider.cancelSubscription &&
+    latest?.stripeSubscriptionId &&
+    runningSubscription.includes(latest.status)
+  ) {
+    await provider.cancelSubscription(latest.stripeSubscriptionId);
+  }
+  return cancelSubscription(db, userId, now);
+}
+
 export interface SweepResult {
   /** Free months that ended with a card on file: the domain is active. */
   activated: string[];

@@ -52,6 +52,9 @@ export class PaymentFailedError extends HttpError {
   }
 }
 
+/** The most pages one add-on is bought for. */
+export const maxAddOnPages = 10_000;
+
 const domainNotFound = () => new NotFoundError('Domain not found');
 const nothingDue = () =>
   new InvalidError('No payment is due for this domain: its free month or paid month still runs.');
@@ -76,6 +79,10 @@ async function price(
   if (input.addOnId !== undefined) {
     let dollars: number;
     const pages = input.pages ?? 1;
+    // An amount the provider and the payments table can hold; more pages than a site has is a typo.
+    if (pages > maxAddOnPages) {
+      throw new InvalidError(`Pages must be at most ${maxAddOnPages}`);
+    }
     try {
       dollars = addOnPrice(input.addOnId, pages);
     } catch (error) {

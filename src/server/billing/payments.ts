@@ -82,6 +82,12 @@ export interface PaymentProvider {
   setUpCard(request: CardSetupRequest): Promise<CardSetup>;
   /** The setup as the provider knows it now; undefined for an id it does not know. */
   retrieveCardSetup(id: string): Promise<CardSetup | undefined>;
+  /**
+   * Stops the provider's subscription (`CardSetup.subscriptionId`) at once, so no later month is
+   * charged; called before the account's cancel is written. Providers without recurring charges
+   * of their own (the demo) leave it out.
+   */
+  cancelSubscription?(subscriptionId: string): Promise<void>;
 }
 
 /**

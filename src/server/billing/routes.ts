@@ -109,7 +109,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     async (request) => {
       const now = new Date();
       const userId = request.caller.userId!;
-      const cancelled = await lifecycle.cancelSubscription(deps.db, userId, now);
+      const cancelled = await lifecycle.cancelPlan(deps.db, deps.payments, userId, now);
       return {
         message: 'Compliance Shield cancelled. Monitoring stopped; all scan history is kept.',
         archived: cancelled.archived,

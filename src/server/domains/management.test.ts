@@ -163,7 +163,7 @@ describe('adding a domain', () => {
       domain: { domain: 'first-free.test', status: 'trial', monthlyPrice: 49, domainIndex: 1 },
     });
     const again = await addDomain(deps, owner, { domain: 'first-free.test' }, now);
-    expect(again.domain).toEqual(first.domain);
+    expect(again).toEqual({ message: 'Domain is already monitored.', domain: first.domain });
     expect(await domainRows('first-free.test')).toHaveLength(1);
     expect(await historyOf('first-free.test')).toEqual([
       expect.objectContaining({ action: 'added', status: 'trial', trialUsed: true }),

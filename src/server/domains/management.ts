@@ -210,11 +210,11 @@ export async function addDomain(
 ): Promise<DomainChangeResponse> {
   const domain = parseNewDomain(input.domain);
   const { userId } = owner;
-  await uniqueDomain(() =>
+  const created = await uniqueDomain(() =>
     deps.db.transaction(async (tx) => {
       if (!(await lockAccount(tx, userId))) throw new NotFoundError('Account not found');
       const own = await store.findAccountDomain(tx, userId, domain);
-      if (own && ['trial', 'active', 'grace_period'].includes(own.status)) return; // a repeat
+      if (own && ['trial', 'active', 'grace_period'].includes(own.status)) return false; // a repeat
       if (own) {
         throw new ConflictError(
           `${domain} is among your ${own.status} domains: reactivate it there.`,
@@ -269,9 +269,13 @@ export async function addDomain(
         },
       });
       await recordDomainEnrolled(tx, userId, { trialEndsAt, now });
+      return true;
     }),
   );
-  return { message: 'Domain added.', domain: await getDomain(deps, userId, domain, now) };
+  return {
+    message: created ? 'Domain added.' : 'Domain is already monitored.',
+    domain: await getDomain(deps, userId, domain, now),
+  };
 }
 
 /**
