@@ -10,6 +10,7 @@ import {
   type PurchasedAddOn,
 } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
+import { findPayment } from '#db/stores/payments.js';
 import { countOwnerPages, listLatestOwnerPages } from '#db/stores/scans.js';
 import type { PagePool } from '#scanner';
 import { takePayment } from '../billing/payment-intents.js';
@@ -133,6 +134,7 @@ export async function purchase(
       `${domain} has no completed scan yet; add-ons are made from its latest scans, so scan it first.`,
     );
   }
+  await assertPaidFor(deps.db, paymentId, userId, body.addOnId, body.pages);
   const description = coverageText(addOn, domain, body.pages, available);
   let row: repo.AddOnRecord;
   try {
@@ -166,6 +168,26 @@ export async function purchase(
     message: `${addOn.name} purchased. ${description}`,
     addOn: toPurchased(row),
   };
+}
+
+/**
+ * A payment buys the add-on it was made for: two purchases can cost the same (JSON with 3
+ * engines for 5 pages and OpenACR JSON for 1 page are both $19), so the amount alone does not
+ * tell them apart. takePayment checks account, purpose, domain, amount and the provider.
+ */
+async function assertPaidFor(
+  db: AppDb,
+  paymentId: string,
+  userId: string,
+  addOnId: string,
+  pages: number,
+): Promise<void> {
+  const recorded = await findPayment(db, paymentId);
+  if (!recorded || recorded.userId !== userId || recorded.purpose !== 'add_on') return;
+  const { details } = recorded;
+  if (details.addOnId !== addOnId || details.pages !== pages) {
+    throw new InvalidError('This payment is not for this purchase; start the payment again.');
+  }
 }
 
 function already(row: repo.AddOnRecord): AddOnPurchaseResponse {
