@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { and, eq } from 'drizzle-orm';
-import dns2 from 'dns2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startAccountService,
   TestBrowser,
   type AccountService,
 } from '../../../test/support/auth.js';
+import { startDnsServer, type TestDnsServer } from '../../../test/support/dns-server.js';
 import { startServer, type TestServer } from '../../../test/support/static-server.js';
 import { DomainVerification } from '#contract/index.js';
 import { domainHistory, domains, scans, users } from '#db/schema/index.js';
@@ -31,8 +31,7 @@ let port: number;
 let published: string | undefined;
 let nextIp = 1;
 /** A DNS server on 127.0.0.1 that knows no TXT record: the DNS method fails at once. */
-let dns: ReturnType<typeof dns2.createServer>;
-let dnsServer: string;
+let dns: TestDnsServer;
 
 beforeAll(async () => {
   site = await startServer((req, res: ServerResponse) => {
@@ -43,24 +42,16 @@ beforeAll(async () => {
     }
   });
   port = Number(new URL(site.url).port);
-  dns = dns2.createServer({
-    udp: true,
-    handle: (request, send) => {
-      const response = dns2.Packet.createResponseFromRequest(request);
-      response.header.rcode = dns2.Packet.RCODE.NXDOMAIN;
-      void send(response);
-    },
-  });
-  dnsServer = `127.0.0.1:${(await dns.listen({ udp: { port: 0, address: '127.0.0.1' } })).udp!.port}`;
+  dns = await startDnsServer();
   service = await startAccountService(
     {
       allowPrivateTargets: false,
       allowedPrivateOrigins: [`http://127.0.0.1:${port}`, `https://127.0.0.1:${port}`],
-      verificationDnsServers: [dnsServer],
+      verificationDnsServers: [dns.address],
     },
     {
       verification: { ports: { https: port, http: port } },
-      verifyRateLimit: { max: 6, timeWindowMs: 60_000 },
+      verifyRateLimit: { max: 8, timeWindowMs: 60_000 },
     },
   );
 });
@@ -200,7 +191,7 @@ describe('ownership verification of a monitored domain', () => {
       check: {
         allowPrivateNetwork: false,
         allowedPrivateOrigins: [`http://127.0.0.1:${port}`],
-        dnsServers: [dnsServer],
+        dnsServers: [dns.address],
         ports: { https: port, http: port },
       },
     };
@@ -231,13 +222,24 @@ describe('ownership verification of a monitored domain', () => {
     expect((await visitor.get(`/api/public/status/${domain}`)).statusCode).toBe(200);
   });
 
+  it('verifies by a DNS TXT record on the configured DNS server', async () => {
+    const value = verificationValue((await domainRow()).verificationToken);
+    dns.txt.set(`_conformly-verification.${domain}`, [[value]]);
+    const response = await owner.browser.post(`/api/domains/${domain}/verify`, { method: 'dns' });
+    expect(response.json()).toMatchObject({ verified: true, method: 'dns', error: null });
+    expect((await domainRow()).verificationMethod).toBe('dns');
+    // A change of method is on record too.
+    expect((await historyActions()).at(-1)).toBe('ownership_verified');
+    dns.txt.clear();
+  });
+
   it('limits how often one account asks for checks', async () => {
     const { browser } = await signedIn('eager@verify.test');
     const codes: number[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 9; i++) {
       codes.push((await browser.post(`/api/domains/${domain}/verify`, {})).statusCode);
     }
-    expect(codes).toEqual([404, 404, 404, 404, 404, 404, 429]);
+    expect(codes).toEqual([...Array<number>(8).fill(404), 429]);
     // The owner's own allowance is untouched by it.
     const own = await owner.browser.post(`/api/domains/${domain}/verify`, {});
     expect(own.statusCode).toBe(200);
