@@ -17,6 +17,8 @@ export interface CardPaymentProps {
   onConfirmed: () => Promise<void>;
   /** Extra words under the demo notice (what the demo payment does here). */
   demoNote?: string;
+  /** Called just before Stripe confirms, which may leave the page for the card's bank. */
+  beforeRedirect?: () => void;
 }
 
 /** Spec §8: the provider's own words, else 'Payment could not be processed'. */
@@ -44,6 +46,7 @@ export function CardPayment({
   returnPath,
   onConfirmed,
   demoNote,
+  beforeRedirect,
 }: CardPaymentProps) {
   const useStripe = !config.demo && !!clientSecret && !!config.publishableKey;
   const mountRef = useRef<HTMLDivElement>(null);
@@ -99,6 +102,7 @@ export function CardPayment({
           redirect: 'if_required' as const,
         };
         // A free first month saves the card with a SetupIntent; anything charged now is a payment.
+        beforeRedirect?.();
         let status: string | undefined;
         if (clientSecret.startsWith('seti_')) {
           const result = await loaded.stripe.confirmSetup(options);

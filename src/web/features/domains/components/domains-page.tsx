@@ -1,13 +1,15 @@
-import { useCallback, useState } from 'react';
-import { Link } from 'react-router';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import type { Domain, DomainStatus } from '#contract/domains.js';
 import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast-store';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { useDomains } from '../api/list-domains';
 import { nextDomainPrice } from '../domain-form';
 import { AddDomainDialog } from './add-domain-dialog';
+import { takePendingPurchase, useCompletePurchase } from './complete-purchase';
 import { DomainCard } from './domain-card';
 import { PaymentDialog, type Purchase } from './payment-dialog';
 import { PricingDialog } from './pricing-dialog';
@@ -31,6 +33,7 @@ export function DomainsPage() {
   const domains = useDomains();
   const [purchase, setPurchase] = useState<Purchase | undefined>();
   const closePayment = useCallback(() => setPurchase(undefined), []);
+  useReturnFromCardRedirect();
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
@@ -105,4 +108,32 @@ function DomainGroups({
       })}
     </>
   );
+}
+
+/**
+ * Back from the card's bank (Stripe's redirect, with `payment_intent` and `redirect_status`):
+ * complete what was being bought, once, and take the parameters out of the address.
+ */
+function useReturnFromCardRedirect() {
+  const [search, setSearch] = useSearchParams();
+  const completePurchase = useCompletePurchase();
+  const handled = useRef(false);
+  const paymentIntentId = search.get('payment_intent');
+  const redirectStatus = search.get('redirect_status');
+  useEffect(() => {
+    if (!paymentIntentId || handled.current) return;
+    handled.current = true;
+    setSearch({}, { replace: true });
+    const purchase = takePendingPurchase(paymentIntentId);
+    if (!purchase) return;
+    if (redirectStatus === 'succeeded' || redirectStatus === 'processing') {
+      void completePurchase(purchase, paymentIntentId);
+    } else {
+      toast({
+        title: 'Payment Failed',
+        description: 'Payment could not be processed',
+        variant: 'destructive',
+      });
+    }
+  }, [paymentIntentId, redirectStatus, setSearch, completePurchase]);
 }

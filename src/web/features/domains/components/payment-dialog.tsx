@@ -11,12 +11,10 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { messageOf } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { toast } from '../../../lib/toast-store';
-import { usePurchaseAddOn } from '../api/add-ons';
-import { useAddDomain, useReactivateDomain } from '../api/change-domain';
 import { formatUsd } from '../domain-form';
+import { rememberPendingPurchase, useCompletePurchase } from './complete-purchase';
 
 /** What the payment dialog is paying for (spec §4 payment flow). */
 export type Purchase =
@@ -70,9 +68,7 @@ function PaymentBody({ purchase, onClose }: { purchase: Purchase; onClose: () =>
   const config = usePaymentConfig();
   const intent = useMutation({ mutationFn: createPaymentIntent });
   const asked = useRef(false);
-  const addDomain = useAddDomain();
-  const reactivate = useReactivateDomain();
-  const purchaseAddOn = usePurchaseAddOn();
+  const completePurchase = useCompletePurchase();
 
   useEffect(() => {
     // Once per opened dialog (a ref survives React's development double effect).
@@ -117,38 +113,7 @@ function PaymentBody({ purchase, onClose }: { purchase: Purchase; onClose: () =>
   const paymentIntentId = intent.data.paymentIntentId;
 
   const complete = async () => {
-    try {
-      if (purchase.kind === 'add-domain') {
-        await addDomain.mutateAsync({ domain: purchase.domain, paymentIntentId });
-        toast({
-          title: 'Domain Added',
-          description: `${purchase.domain} is now monitored by Compliance Shield.`,
-          variant: 'success',
-        });
-      } else if (purchase.kind === 'reactivate') {
-        await reactivate.mutateAsync({ domain: purchase.domain, paymentIntentId });
-        toast({
-          title: 'Domain Reactivated',
-          description: `${purchase.domain} is monitored again.`,
-          variant: 'success',
-        });
-      } else {
-        const answer = await purchaseAddOn.mutateAsync({
-          addOnId: purchase.addOn.id,
-          domain: purchase.domain,
-          paymentIntentId,
-          pages: purchase.pages,
-        });
-        toast({ title: 'Add-on Purchased', description: answer.message, variant: 'success' });
-      }
-      onClose();
-    } catch (error) {
-      toast({
-        title: completionFailure[purchase.kind],
-        description: messageOf(error, 'An unexpected error occurred'),
-        variant: 'destructive',
-      });
-    }
+    if (await completePurchase(purchase, paymentIntentId)) onClose();
   };
 
   const monthly =
@@ -176,15 +141,9 @@ function PaymentBody({ purchase, onClose }: { purchase: Purchase; onClose: () =>
         clientSecret={intent.data.clientSecret}
         returnPath={paths.dashboardDomains.getHref()}
         submitLabel={amount > 0 ? `Pay ${formatUsd(amount)}` : 'Confirm'}
+        beforeRedirect={() => rememberPendingPurchase(purchase, paymentIntentId)}
         onConfirmed={complete}
       />
     </div>
   );
 }
-
-/** Spec §8: what failed after the payment went through. */
-const completionFailure: Record<Purchase['kind'], string> = {
-  'add-domain': 'Failed to complete domain addition',
-  reactivate: 'Failed to complete reactivation',
-  'add-on': 'Failed to complete add-on purchase',
-};
