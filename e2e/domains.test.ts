@@ -258,6 +258,40 @@ describe('domains', () => {
     expect(takePageErrors()).toEqual([]);
   });
 
+  it('completes a purchase when the card issuer sends the browser back', async () => {
+    // Stripe's 3-D Secure redirect leaves the page; what the tab was buying is kept, and the
+    // return address carries the payment. Here the payment is a real one of the demo provider.
+    const paymentIntentId = await page.evaluate(async (domain) => {
+      const { csrfToken } = (await (await fetch('/api/csrf-token')).json()) as {
+        csrfToken: string;
+      };
+      const answer = await fetch('/api/create-payment-intent', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+        body: JSON.stringify({ domain, addOnId: 'openacr-json', pages: 1 }),
+      });
+      return ((await answer.json()) as { paymentIntentId: string }).paymentIntentId;
+    }, firstDomain);
+    const addOn = { id: 'openacr-json', name: 'OpenACR JSON' };
+    await page.evaluate(
+      (pending) => sessionStorage.setItem('conformly:pending-purchase', JSON.stringify(pending)),
+      {
+        purchase: { kind: 'add-on', domain: firstDomain, addOn, pages: 1, price: 19 },
+        paymentIntentId,
+      },
+    );
+    await page.goto(
+      `/app/dashboard/domains?payment_intent=${paymentIntentId}&payment_intent_client_secret=x&redirect_status=succeeded`,
+    );
+    await toastTitled(page, 'Add-on Purchased').waitFor();
+    await page.waitForURL('**/app/dashboard/domains');
+    const first = card(firstDomain);
+    await first.getByText(`Add-on reports for ${firstDomain}`).click();
+    await first.getByRole('link', { name: 'Download OpenACR JSON' }).waitFor();
+    await first.getByText(`Add-on reports for ${firstDomain}`).click();
+    expect(takePageErrors()).toEqual([]);
+  });
+
   it('archives the second domain and reactivates it', async () => {
     await card(secondDomain)
       .getByRole('button', { name: `Remove ${secondDomain}` })
