@@ -31,10 +31,10 @@ describe('accounts in the browser', () => {
     await page.getByRole('heading', { name: 'Your scans' }).waitFor();
     await screenshot(page, 'dashboard');
 
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/app/login');
     await page.goto('/app/dashboard');
-    await page.waitForURL('**/app/login');
+    await page.waitForURL('**/app/login?next=%2Fapp%2Fdashboard');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
       'Log in to your account',
     );
@@ -74,7 +74,7 @@ describe('accounts in the browser', () => {
     const email = uniqueEmail('reset');
     page = await app.freshPage();
     await signUp(page, email);
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/app/login');
 
     await page.getByRole('link', { name: 'Forgot your password?' }).click();

@@ -67,6 +67,7 @@ describe('our own screens pass our own scanner', () => {
     '/about',
     '/privacy',
     '/terms',
+    '/app/pricing',
     '/status/example.com',
     '/audit/example.com',
   ];
@@ -109,6 +110,10 @@ describe('our own screens pass our own scanner', () => {
     '/status/127.0.0.1',
     '/app/dashboard',
     '/app/scan',
+    '/app/dashboard/domains',
+    '/app/dashboard/settings',
+    '/app/dashboard/reports',
+    '/app/subscribe',
   ])('%s (with data, signed in) has no critical or serious violation', async (route) => {
     if (route.startsWith('/status/')) await enrolFixtureDomain();
     const pool = signedInPool(web.service.pool, web.baseUrl, account.cookies);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { findChromium } from '#scanner/chromium-path.js';
+import type { AppDeps } from '#server/app.js';
 import { startTestService, type TestService } from '../../test/support/service.js';
 
 export const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -21,11 +22,16 @@ export interface WebApp {
   close(): Promise<void>;
 }
 
-export async function startWebApp(): Promise<WebApp> {
+/** What a test file adds to the app's dependencies (say, where ownership checks look). */
+export interface WebAppOptions {
+  app?: Partial<AppDeps>;
+}
+
+export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   await access(`${webRoot}/index.html`).catch(() => {
     throw new Error('dist/web is missing: run `vite build` first (npm run test:e2e does)');
   });
-  const service = await startTestService({ app: { webRoot } });
+  const service = await startTestService({ app: { webRoot, ...options.app } });
   const address = await service.app.listen({ host: '127.0.0.1', port: 0 });
   const browser = await chromium.launch({
     executablePath: findChromium(),
@@ -86,7 +92,11 @@ export interface WebAppSession {
  * browser profile per test whose script errors fail that test ('fresh'), or one profile and page
  * shared by the file's tests, for a story told across them ('shared').
  */
-export function useWebApp(mode: 'fresh' | 'shared'): WebAppSession {
+export function useWebApp(
+  mode: 'fresh' | 'shared',
+  /** Read when the app starts, so a file's earlier beforeAll can prepare them. */
+  options: () => WebAppOptions = () => ({}),
+): WebAppSession {
   let web: WebApp | undefined;
   let context: BrowserContext | undefined;
   let page: Page | undefined;
@@ -111,7 +121,7 @@ export function useWebApp(mode: 'fresh' | 'shared'): WebAppSession {
     },
   };
   beforeAll(async () => {
-    web = await startWebApp();
+    web = await startWebApp(options());
     if (mode === 'shared') await session.freshPage();
   });
   if (mode === 'fresh') {

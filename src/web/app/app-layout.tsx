@@ -35,11 +35,10 @@ export function AppLayout() {
             <Button
               variant="ghost"
               size="sm"
-              onClick={() =>
-                logout.mutate(undefined, {
-                  onSettled: () => void navigate(paths.login.getHref()),
-                })
-              }
+              onClick={() => {
+                // Leave the guarded screens first (see DashboardFrame).
+                void Promise.resolve(navigate(paths.login.getHref())).then(() => logout.mutate());
+              }}
             >
               <LogOut aria-hidden="true" className="h-4 w-4" />
               Log out

@@ -12,9 +12,11 @@ export function DashboardFrame() {
   return (
     <DashboardLayout
       email={user.data?.email}
-      onSignOut={() =>
-        logout.mutate(undefined, { onSettled: () => void navigate(paths.login.getHref()) })
-      }
+      onSignOut={() => {
+        // Leave the guarded screens first: signed out on them, the guard would send the visitor
+        // to log in with this page as `next`, which someone who chose to leave does not want.
+        void Promise.resolve(navigate(paths.login.getHref())).then(() => logout.mutate());
+      }}
     />
   );
 }

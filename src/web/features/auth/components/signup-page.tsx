@@ -14,6 +14,7 @@ import { toast } from '../../../lib/toast-store';
 import { useRegister } from '../api/register';
 import { safeNextPath } from '../next-path';
 import { meetsPasswordRules } from '../password-rules';
+import { afterSignupPath, signupPlanOf } from '../signup-plan';
 import { signupFormSchema } from '../schemas';
 import { AuthCard } from './auth-card';
 import { GoogleButton } from './google-button';
@@ -37,18 +38,18 @@ export function SignupPage() {
   const password = useWatch({ control: form.control, name: 'password' });
   const websiteUrl = search.get('url');
   const next = safeNextPath(search.get('next'));
+  const plan = signupPlanOf(search.get('plan'));
 
   const onSubmit = form.handleSubmit(async (input) => {
     try {
       const answer = await register.mutateAsync(input);
-      track('sign_up', { method: 'email', plan_name: search.get('plan') ?? 'free' });
+      track('sign_up', { method: 'email', plan_name: plan ?? 'free' });
       track('user_properties', { user_id: answer.user.id, plan: answer.user.plan });
       toast({ title: 'Account created!', variant: 'success' });
       // The spec goes to the dashboard; a visitor who came with a site to check expects its scan,
-      // one who came from a page that needs an account (checkout) goes back to it.
-      await navigate(
-        next ?? (websiteUrl ? paths.scan.getHref(websiteUrl) : paths.dashboard.getHref()),
-      );
+      // one who came from a page that needs an account (checkout) goes back to it, one who chose
+      // a paid plan on the pricing page goes on to activate it.
+      await navigate(afterSignupPath({ next, plan, websiteUrl }));
     } catch (error) {
       toast({ ...signupFailure(error), variant: 'destructive' });
     }
@@ -61,6 +62,11 @@ export function SignupPage() {
         websiteUrl ? (
           <>
             Sign up to scan <strong className="break-all">{websiteUrl}</strong>.
+          </>
+        ) : plan === 'pro' || plan === 'enterprise' ? (
+          <>
+            You chose the <strong>{plan === 'pro' ? 'Pro' : 'Enterprise'}</strong> plan. Create your
+            account, then activate Compliance Shield; your first month is free.
           </>
         ) : (
           'Start your free trial: scan your site and publish your compliance page.'

@@ -1,6 +1,7 @@
 import { ShieldCheck } from 'lucide-react';
 import { Link, Outlet } from 'react-router';
 import { domainMonthlyPriceUsd } from '#contract/billing.js';
+import type { SubscriptionStatusResponse } from '#contract/domains.js';
 import {
   hasActiveSubscription,
   useSubscriptionStatus,
@@ -21,32 +22,63 @@ export function PlanGate() {
   if (status.isError) {
     return (
       <div className="mx-auto max-w-2xl px-4 py-12">
-        <p role="alert" className="rounded-md border border-bad p-4 text-bad">
+        <h1 className="text-2xl font-bold">Your plan could not be checked</h1>
+        <p role="alert" className="mt-4 rounded-md border border-bad p-4 text-bad">
           Failed to fetch subscription status
         </p>
+        <Button
+          type="button"
+          variant="outline"
+          className="mt-4"
+          onClick={() => void status.refetch()}
+        >
+          Try again
+        </Button>
       </div>
     );
   }
-  if (!hasActiveSubscription(status.data)) return <PlanRequired />;
+  if (!hasActiveSubscription(status.data)) return <PlanRequired status={status.data} />;
   return <Outlet />;
 }
 
+/**
+ * Activated (a card on file) but nothing monitored yet: the plan starts with a first domain, so
+ * the way on is the Domains page, not paying again.
+ */
+function awaitsFirstDomain(status: SubscriptionStatusResponse): boolean {
+  return status.cardAdded && status.subscriptionStatus === 'inactive';
+}
+
 /** What a section shows to an account without the plan. */
-export function PlanRequired({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
+function PlanRequired({ status }: { status: SubscriptionStatusResponse }) {
   usePageTitle('Compliance Shield Required');
-  const Heading = headingLevel === 1 ? 'h1' : 'h2';
   return (
     <div className="mx-auto max-w-2xl px-4 py-12">
-      <Heading className="text-2xl font-bold">
-        Compliance Shield required to access your dashboard
-      </Heading>
-      <PlanRequiredCard />
+      <h1 className="text-2xl font-bold">Compliance Shield required to access your dashboard</h1>
+      {awaitsFirstDomain(status) ? <FirstDomainCard /> : <PlanRequiredCard />}
     </div>
   );
 }
 
+function FirstDomainCard() {
+  return (
+    <Card className="mt-6">
+      <p className="flex items-center gap-2 text-lg font-bold">
+        <ShieldCheck aria-hidden="true" className="h-6 w-6 text-brand-600" />
+        Add your first domain
+      </p>
+      <p className="mt-2 text-slate-700">
+        Compliance Shield is activated. Add the website you want monitored; its first month is free.
+      </p>
+      <Button asChild className="mt-4">
+        <Link to={paths.dashboardDomains.getHref()}>Go to Domains</Link>
+      </Button>
+    </Card>
+  );
+}
+
 /** Spec §2: a card 'Compliance Shield Required' linking to /app/subscribe. */
-export function PlanRequiredCard() {
+function PlanRequiredCard() {
   return (
     <Card className="mt-6">
       <p className="flex items-center gap-2 text-lg font-bold">
@@ -71,7 +103,7 @@ export function PlanNotice() {
   return (
     <div className="mx-auto max-w-5xl px-4 pt-8">
       <p className="font-semibold">Compliance Shield required to access your dashboard</p>
-      <PlanRequiredCard />
+      {awaitsFirstDomain(status.data) ? <FirstDomainCard /> : <PlanRequiredCard />}
     </div>
   );
 }

@@ -1,0 +1,45 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AddOnPagesResponse } from '#contract/add-ons.js';
+import type {
+  AddOnPurchaseRequest,
+  AddOnPurchaseResponse,
+  PurchasedAddOn,
+} from '#contract/domains.js';
+import { api } from '../../../lib/api-client';
+import { domainKeys } from './keys';
+
+/** The add-ons bought for one domain, newest first, each with its download address. */
+export const listAddOns = (domain: string) =>
+  api.get<PurchasedAddOn[]>(`/api/add-ons?domain=${encodeURIComponent(domain)}`);
+
+export const addOnsQueryOptions = (domain: string) =>
+  queryOptions({ queryKey: domainKeys.addOns(domain), queryFn: () => listAddOns(domain) });
+
+export function useAddOns(domain: string, enabled: boolean) {
+  return useQuery({ ...addOnsQueryOptions(domain), enabled });
+}
+
+/** The scanned pages of the domain a document bought now is made from. */
+export const getAddOnPages = (domain: string) =>
+  api.get<AddOnPagesResponse>(`/api/add-ons/pages?domain=${encodeURIComponent(domain)}`);
+
+export function useAddOnPages(domain: string) {
+  return useQuery({
+    queryKey: [...domainKeys.addOns(domain), 'pages'],
+    queryFn: () => getAddOnPages(domain),
+    staleTime: 0,
+  });
+}
+
+/** Spec §7: after the payment succeeded; the server prices it again from the catalogue. */
+export const purchaseAddOn = (input: AddOnPurchaseRequest) =>
+  api.post<AddOnPurchaseResponse>('/api/add-ons/purchase', input);
+
+export function usePurchaseAddOn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: purchaseAddOn,
+    onSettled: (_answer, _error, input) =>
+      queryClient.invalidateQueries({ queryKey: domainKeys.addOns(input.domain) }),
+  });
+}
