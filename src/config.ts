@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
@@ -156,7 +157,36 @@ const EnvSchema = z.object({
   MONITOR_INTERVAL_HOURS: integer(168, 1, 24 * 365),
   /** Rescans queued by one run at most, so a backlog is spread over several runs. */
   MONITOR_BATCH: integer(50, 1, 10_000),
+  /**
+   * DNS servers that answer ownership-verification TXT lookups, comma-separated (`1.1.1.1`,
+   * `10.0.0.2:5353`, `[2606:4700::1111]:53`); unset: the system's resolvers.
+   */
+  VERIFICATION_DNS_SERVERS: optionalText.transform((value, ctx) => {
+    const servers: string[] = [];
+    for (const entry of (value ?? '').split(',').map((item) => item.trim())) {
+      if (!entry) continue;
+      if (!isDnsServer(entry)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${entry}" is not a DNS server address like 1.1.1.1, 10.0.0.2:5353 or [::1]:53`,
+        });
+        return z.NEVER;
+      }
+      servers.push(entry);
+    }
+    return servers;
+  }),
 });
+
+/** What dns.Resolver#setServers accepts: an IP, `ipv4:port` or `[ipv6]:port`. */
+function isDnsServer(entry: string): boolean {
+  if (isIP(entry)) return true;
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(entry);
+  if (!match) return false;
+  const host = match[1] ?? match[2] ?? '';
+  const port = Number(match[3]);
+  return (match[1] ? isIP(host) === 6 : isIP(host) === 4) && port >= 1 && port <= 65_535;
+}
 
 export interface Config {
   port: number;
@@ -186,6 +216,8 @@ export interface Config {
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** Scheduled rescans of monitored domains (src/jobs/monitor.ts). */
   monitor: { enabled: boolean; cron: string; intervalHours: number; batch: number };
+  /** VERIFICATION_DNS_SERVERS: resolvers for ownership TXT lookups; empty means the system's. */
+  verificationDnsServers: string[];
 }
 
 export class ConfigError extends Error {
@@ -262,5 +294,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       intervalHours: e.MONITOR_INTERVAL_HOURS,
       batch: e.MONITOR_BATCH,
     },
+    verificationDnsServers: e.VERIFICATION_DNS_SERVERS,
   };
 }

@@ -4,6 +4,7 @@ import { createQueue, type PgBoss } from '#jobs/boss.js';
 import { startMonitoring, stopMonitoringSchedule, type MonitoringWorker } from '#jobs/monitor.js';
 import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from '#scanner';
+import { recheckOwnership } from '#server/domains/verification-service.js';
 
 /**
  * What a server or worker process runs on: the database (migrated on open), the job queue, and,
@@ -44,7 +45,22 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
   // tick's run once (see startMonitoring). Turned off, the schedule is removed for all.
   let monitoring: MonitoringWorker | undefined;
   if (!config.monitor.enabled) await stopMonitoringSchedule(boss);
-  else if (options.scan) monitoring = await startMonitoring({ database, boss, ...config.monitor });
+  else if (options.scan) {
+    const verification = {
+      db: database.db,
+      check: {
+        dnsServers: config.verificationDnsServers,
+        allowPrivateNetwork: config.allowPrivateTargets,
+        allowedPrivateOrigins: config.allowedPrivateOrigins,
+      },
+    };
+    monitoring = await startMonitoring({
+      database,
+      boss,
+      ...config.monitor,
+      recheckOwnership: (domainId) => recheckOwnership(verification, domainId),
+    });
+  }
   return {
     database,
     boss,

@@ -20,6 +20,12 @@ export interface MonitorOptions {
   intervalHours: number;
   /** MONITOR_BATCH: rescans queued by one run at most; the rest wait for the next run. */
   batch: number;
+  /**
+   * Re-checks and records a queued domain's ownership (ADR 0007); a failure unpublishes it, its
+   * rescans go on. The server's verification service, handed in by the runtime (jobs do not
+   * import the server); unset, ownership is not re-checked.
+   */
+  recheckOwnership?: (domainId: string) => Promise<unknown>;
 }
 
 export interface QueuedMonitoringScan {
@@ -40,6 +46,7 @@ const hourMs = 3_600_000;
  * rescan once: on Postgres the second UPDATE waits for the first and then no longer matches.
  * The scan's job is sent after that commit. The address is checked by the worker like any
  * other scan's: a refused or unreachable site is a failed scan on record, tried again next time.
+ * Each queued domain's ownership is then re-checked (options.recheckOwnership).
  */
 export async function queueDueMonitoringScans(
   db: AppDb,
@@ -64,6 +71,9 @@ export async function queueDueMonitoringScans(
     });
     if (!scan) continue;
     await queueScan(db, boss, scan);
+    // After the claim, so one run checks each due domain once; after the scan is queued, so a
+    // slow site's check does not hold its rescan back.
+    await options.recheckOwnership?.(candidate.id);
     queued.push({
       domainId: candidate.id,
       domain: candidate.domain,

@@ -44,9 +44,17 @@ export {
   assertPublicTarget,
   installRequestGuard,
   UrlSafetyError,
+  createTargetPolicy,
   type RequestGuard,
+  type TargetPolicy,
   type UrlSafetyOptions,
 } from './url-safety.js';
+export {
+  safeFetchText,
+  SafeFetchError,
+  type SafeFetchOptions,
+  type SafeFetchResult,
+} from './net/safe-fetch.js';
 export {
   analyzeRawResult,
   analyzeOutputs,

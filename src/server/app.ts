@@ -35,6 +35,12 @@ import { publicRoutes } from './public/routes.js';
 import { scanRoutes } from './scans/routes.js';
 import type { ScanServiceDeps } from './scans/service.js';
 import { userRoutes } from './users/routes.js';
+import type { OwnershipCheckOptions } from './domains/verification.js';
+import {
+  defaultVerifyRateLimit,
+  verificationRoutes,
+  type VerifyRateLimit,
+} from './domains/verification-routes.js';
 
 /** Account settings have defaults (loadConfig's), so callers that do not sign anyone in omit them. */
 export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
@@ -50,6 +56,7 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       | 'mailFrom'
       | 'google'
       | 'stripeSecretKey'
+      | 'verificationDnsServers'
     >
   >;
 
@@ -77,6 +84,10 @@ export interface AppDeps {
   authLimits?: Partial<AuthLimits>;
   /** Where payments go; by default the demo provider, which charges nothing and says so. */
   payments?: PaymentProvider;
+  /** Ownership checks one account may ask for per window. */
+  verifyRateLimit?: VerifyRateLimit;
+  /** Tests point ownership checks at a fixture site's ports. */
+  verification?: Pick<OwnershipCheckOptions, 'ports' | 'timeoutMs'>;
 }
 
 /**
@@ -189,6 +200,18 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
         deps.payments ??
         createPaymentProvider({ stripeSecretKey: config.stripeSecretKey, log: app.log }),
     },
+  });
+  await app.register(verificationRoutes, {
+    deps: {
+      db: deps.database.db,
+      check: {
+        dnsServers: config.verificationDnsServers,
+        allowPrivateNetwork: config.allowPrivateTargets,
+        allowedPrivateOrigins: config.allowedPrivateOrigins,
+        ...deps.verification,
+      },
+    },
+    rateLimit: deps.verifyRateLimit ?? defaultVerifyRateLimit,
   });
   await app.register(userRoutes);
   await app.register(artifactRoutes, { db: deps.database.db });

@@ -1,4 +1,18 @@
-import { and, asc, count, eq, inArray, isNull, lt, max, ne, notExists, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  max,
+  ne,
+  notExists,
+  or,
+  sql,
+} from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppDb } from '../client.js';
 import {
@@ -195,4 +209,123 @@ export async function claimDueDomain(
     .where(and(eq(domains.id, domainId), isDue(db, dueBefore)))
     .returning({ id: domains.id });
   return claimed !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ownership verification (ADR 0007): the token an owner publishes, each check's outcome, and the
+// rule that a domain's public pages need it monitored AND verified.
+
+/** Status page, audit page, complaints and badge answer for this domain: monitored and verified. */
+const isPublished = () => and(isMonitored(), isNotNull(domains.verifiedAt));
+
+/**
+ * The account monitoring `domain` when its public pages are live (monitored and its ownership
+ * verified), with the same fields as findMonitoring; undefined otherwise.
+ */
+export async function findPublished(db: AppDb, domain: string) {
+  const [row] = await db
+    .select({
+      id: domains.id,
+      userId: domains.userId,
+      status: domains.status,
+      subscriptionId: domains.subscriptionId,
+      monthlyPrice: domains.monthlyPrice,
+      trialEndsAt: domains.trialEndsAt,
+      monitoringSince: domains.monitoringSince,
+      createdAt: domains.createdAt,
+      ownerEmail: users.email,
+      ownerName: users.name,
+      verifiedAt: domains.verifiedAt,
+    })
+    .from(domains)
+    .innerJoin(users, eq(users.id, domains.userId))
+    .where(and(eq(domains.domain, domain), isPublished()))
+    .limit(1);
+  return row;
+}
+
+const verificationColumns = {
+  id: domains.id,
+  userId: domains.userId,
+  domain: domains.domain,
+  status: domains.status,
+  subscriptionId: domains.subscriptionId,
+  verificationToken: domains.verificationToken,
+  verifiedAt: domains.verifiedAt,
+  verificationMethod: domains.verificationMethod,
+  verificationCheckedAt: domains.verificationCheckedAt,
+  verificationError: domains.verificationError,
+};
+
+/** The account's own domain (any status) with its token and verification state. */
+export async function findOwnVerification(db: AppDb, userId: string, domain: string) {
+  const [row] = await db
+    .select(verificationColumns)
+    .from(domains)
+    .where(and(eq(domains.userId, userId), eq(domains.domain, domain)));
+  return row;
+}
+
+export type DomainVerificationState = NonNullable<Awaited<ReturnType<typeof findOwnVerification>>>;
+
+/** A domain's token and verification state by id (a monitoring run re-checks it). */
+export async function findVerificationById(db: AppDb, id: string) {
+  const [row] = await db.select(verificationColumns).from(domains).where(eq(domains.id, id));
+  return row;
+}
+
+export interface VerificationOutcome {
+  verified: boolean;
+  method: 'dns' | 'meta' | 'file' | null;
+  error: string | null;
+}
+
+/**
+ * Records one ownership check of domain `id` made at `checkedAt`. Found: verified (verified_at
+ * keeps the time it was first proved while it stays proved; the method is the one that proved
+ * it now). Not found: unverified at once, whatever it was before, with the reason; its public
+ * pages stop until a check finds the token again (ADR 0007). A change either way writes a
+ * domain_history row ('ownership_verified' or 'ownership_lost'). Returns the new state.
+ */
+export async function recordVerificationCheck(
+  db: AppDb,
+  id: string,
+  outcome: VerificationOutcome,
+  checkedAt: Date,
+): Promise<DomainVerificationState | undefined> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select(verificationColumns)
+      .from(domains)
+      .where(eq(domains.id, id))
+      .for('update');
+    if (!before) return undefined;
+    const verifiedAt = outcome.verified ? (before.verifiedAt ?? checkedAt) : null;
+    const [after] = await tx
+      .update(domains)
+      .set({
+        verifiedAt,
+        verificationMethod: outcome.verified ? outcome.method : null,
+        verificationCheckedAt: checkedAt,
+        verificationError: outcome.verified ? null : outcome.error,
+      })
+      .where(eq(domains.id, id))
+      .returning(verificationColumns);
+    const wasVerified = before.verifiedAt !== null;
+    if (
+      outcome.verified !== wasVerified ||
+      (outcome.verified && outcome.method !== before.verificationMethod)
+    ) {
+      await tx.insert(domainHistory).values({
+        domain: before.domain,
+        userId: before.userId,
+        action: outcome.verified ? 'ownership_verified' : 'ownership_lost',
+        status: before.status,
+        subscriptionId: before.subscriptionId,
+        details: outcome.verified ? { method: outcome.method } : { error: outcome.error },
+        createdAt: checkedAt,
+      });
+    }
+    return after;
+  });
 }

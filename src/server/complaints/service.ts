@@ -15,6 +15,8 @@ import * as repo from './repo.js';
 /**
  * The complaint channel of the public status page (spec public-area §2, §3, §7): a visitor's
  * concern about a monitored domain is filed for its owner's dashboard and the owner is e-mailed.
+ * Only for a domain whose public pages are live (monitored and verified, ADR 0007): a visitor's
+ * name, address and message go to the owner, so the owner must have proved the site is theirs.
  */
 
 export interface ComplaintServiceDeps {
@@ -50,7 +52,7 @@ export async function submitComplaint(
   input: SubmitComplaintRequest,
 ): Promise<{ id: string }> {
   const domain = domains.normalizeDomain(input.domain);
-  const monitoring = await domains.findMonitoring(deps.db, domain);
+  const monitoring = await domains.findPublished(deps.db, domain);
   if (!monitoring) {
     throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
   }

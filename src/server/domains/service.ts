@@ -21,3 +21,15 @@ export type Monitoring = store.Monitoring;
 export async function findMonitoring(db: AppDb, domain: string): Promise<Monitoring | undefined> {
   return store.findMonitoring(db, domain);
 }
+
+/** A monitored domain whose public pages are live, and who monitors it. */
+export type Published = NonNullable<Awaited<ReturnType<typeof store.findPublished>>>;
+
+/**
+ * The one rule for a domain's public face (status page, audit page, complaints, badge): it is
+ * monitored (active, trial or grace_period) AND its owner proved they control it (ADR 0007).
+ * Undefined otherwise, so the caller answers 404 as for an unknown domain.
+ */
+export async function findPublished(db: AppDb, domain: string): Promise<Published | undefined> {
+  return store.findPublished(db, domain);
+}

@@ -12,9 +12,10 @@ import * as repo from './repo.js';
 
 /**
  * The public pages: a public scan, a domain's audit and its status page. A domain has an audit and
- * a status page only while an owner monitors it (domains.status active, trial or grace_period):
- * publishing a page under our name about a site nobody enrolled would let anyone who scans a third
- * party's site put a 'Non-Compliant' label on it. The figures come from the scans that speak for
+ * a status page only while an owner monitors it (domains.status active, trial or grace_period)
+ * and has proved they control the site (ADR 0007): publishing a page under our name about a site
+ * nobody enrolled, or that a stranger enrolled, would let anyone put a 'Non-Compliant' label on
+ * a third party's site. The figures come from the scans that speak for
  * the owner (listOwnerScans of the scan store), the latest one standing for "now".
  */
 
@@ -62,7 +63,7 @@ export async function getDomainAudit(
   input: string,
 ): Promise<DomainAuditResponse> {
   const domain = domains.normalizeDomain(input);
-  const monitoring = await domains.findMonitoring(deps.db, domain);
+  const monitoring = await domains.findPublished(deps.db, domain);
   if (!monitoring) throw monitoringNotFound(domain);
   const [latest] = await scanStore.listOwnerScans(deps.db, domain, monitoring.userId, 1);
   if (!latest) {
@@ -139,7 +140,7 @@ export async function getPublicStatus(
   input: string,
 ): Promise<PublicStatusResponse> {
   const domain = domains.normalizeDomain(input);
-  const monitoring = await domains.findMonitoring(deps.db, domain);
+  const monitoring = await domains.findPublished(deps.db, domain);
   if (!monitoring) {
     throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
   }

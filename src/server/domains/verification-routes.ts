@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { DomainParams, DomainVerification, VerifyDomainRequest } from '#contract/index.js';
+import { TooManyRequestsError, UnauthorizedError } from '../http-errors.js';
+import * as service from './verification-service.js';
+
+export interface VerifyRateLimit {
+  /** Checks one account may ask for per window. */
+  max: number;
+  timeWindowMs: number;
+}
+
+/**
+ * Each check is a DNS lookup and up to four web requests to the site: enough for an owner who
+ * publishes the token and tries a few times, too few to use us to hammer a site.
+ */
+export const defaultVerifyRateLimit: VerifyRateLimit = { max: 10, timeWindowMs: 10 * 60_000 };
+
+export interface VerificationRoutesOptions {
+  deps: service.VerificationServiceDeps;
+  rateLimit: VerifyRateLimit;
+}
+
+/** Ownership verification of the caller's domains (ADR 0007). HTTP only; rules in the service. */
+export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions> = async (
+  app,
+  options,
+) => {
+  const { deps } = options;
+
+  app.post(
+    '/api/domains/:domain/verify',
+    {
+      config: {
+        // Per account (the caller is signed in by then), under its own key.
+        rateLimit: {
+          max: options.rateLimit.max,
+          timeWindow: options.rateLimit.timeWindowMs,
+          groupId: 'verify-domain',
+          keyGenerator: (request) => request.caller.userId ?? request.ip,
+          errorResponseBuilder: (_request, context) =>
+            new TooManyRequestsError(
+              `Too many verification checks; please try again in ${context.after}.`,
+            ),
+        },
+      },
+      schema: {
+        params: DomainParams,
+        body: VerifyDomainRequest.optional(),
+        response: { 200: DomainVerification },
+      },
+      preValidation: async (request) => {
+        if (!request.session) throw new UnauthorizedError('Log in to verify a domain');
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.verifyOwnDomain(
+        deps,
+        request.caller.userId!,
+        request.params.domain,
+        request.body?.method,
+      );
+    },
+  );
+};
