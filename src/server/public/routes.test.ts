@@ -39,7 +39,16 @@ async function enroll(
 ) {
   await database.db
     .insert(domains)
-    .values({ userId, domain, status, domainIndex: 1, monitoringSince, monthlyPrice: 4900 });
+    // Verified: public pages exist only for a monitored domain whose ownership was proved.
+    .values({
+      userId,
+      domain,
+      status,
+      domainIndex: 1,
+      monitoringSince,
+      monthlyPrice: 4900,
+      verifiedAt: day(1),
+    });
 }
 
 let publicScanId: string;
