@@ -71,3 +71,27 @@ FOR EACH ROW EXECUTE FUNCTION "touch_public_version"();
 --> statement-breakpoint
 CREATE TRIGGER "complaints_public_version" AFTER INSERT OR UPDATE OR DELETE ON "complaints"
 FOR EACH ROW EXECUTE FUNCTION "touch_public_version"();
+--> statement-breakpoint
+-- A scan the owner subscribed from speaks for the owner (listOwnerScans), so a subscription that
+-- gains, loses or changes its scan moves the version of that scan's domain.
+CREATE FUNCTION "touch_public_version_of_subscribed_scan"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' AND OLD."scan_id" IS NOT NULL THEN
+    PERFORM "bump_public_version"((SELECT "domain" FROM "scans" WHERE "id" = OLD."scan_id"));
+  END IF;
+  IF TG_OP <> 'DELETE' AND NEW."scan_id" IS NOT NULL THEN
+    PERFORM "bump_public_version"((SELECT "domain" FROM "scans" WHERE "id" = NEW."scan_id"));
+  END IF;
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "subscriptions_public_version_update" AFTER UPDATE ON "subscriptions" FOR EACH ROW
+WHEN (
+  OLD."scan_id" IS DISTINCT FROM NEW."scan_id"
+  OR OLD."user_id" IS DISTINCT FROM NEW."user_id"
+)
+EXECUTE FUNCTION "touch_public_version_of_subscribed_scan"();
+--> statement-breakpoint
+CREATE TRIGGER "subscriptions_public_version_insert_delete" AFTER INSERT OR DELETE ON "subscriptions"
+FOR EACH ROW EXECUTE FUNCTION "touch_public_version_of_subscribed_scan"();

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../../test/support/db.js';
 import type { Database } from '../client.js';
-import { complaints, domains, scans, users } from '../schema/index.js';
+import { complaints, domains, scans, subscriptions, users } from '../schema/index.js';
 import { readPublicVersion } from './public-versions.js';
 
 /** Migration 0006: the triggers that keep public_versions moving with what public answers show. */
@@ -111,5 +111,17 @@ describe.each(databaseTargets)('public versions on $name', (target) => {
     before = await version('watched.test');
     await database.db.delete(complaints).where(eq(complaints.id, complaint!.id));
     expect(await version('watched.test')).toBeGreaterThan(before!);
+  });
+
+  it('moves the domain of the scan a new subscription started from', async () => {
+    const [scan] = await database.db
+      .insert(scans)
+      .values({ url: 'https://other.test/', domain: 'other.test', status: 'completed' })
+      .returning({ id: scans.id });
+    const other = await version('other.test');
+    const watched = await version('watched.test');
+    await database.db.insert(subscriptions).values({ userId, scanId: scan!.id });
+    expect(await version('other.test')).toBeGreaterThan(other!);
+    expect(await version('watched.test')).toBe(watched);
   });
 });
