@@ -10,3 +10,4 @@ export * from './billing.js';
 export * from './complaint.js';
 export * from './share-link.js';
 export * from './domains.js';
+export * from './badge.js';
