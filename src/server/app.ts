@@ -11,6 +11,7 @@ import type { PagePool } from '#scanner';
 import { createMailer, type Mailer } from '#email/mailer.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
+import { badgeRoutes } from './badges/routes.js';
 import { documentRoutes, type PdfRateLimit } from './documents/routes.js';
 import { GoogleSignIn } from './auth/google.js';
 import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
@@ -160,6 +161,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     rateLimit: deps.scanRateLimit ?? defaultScanRateLimit,
   });
   await app.register(publicRoutes, { deps: { db: deps.database.db } });
+  await app.register(badgeRoutes, { deps: { db: deps.database.db } });
 
   const mailer =
     deps.mailer ??
