@@ -66,7 +66,8 @@ export async function getBadgeSvg(
 }
 
 function toDomainBadge(row: domainStore.OwnBadge): DomainBadge {
-  const { lang: _lang, ...settings } = resolveBadgeOptions(row.badgeSettings, {});
+  // The settings without the language, which belongs to an address, not to the domain.
+  const settings = BadgeSettings.parse(resolveBadgeOptions(row.badgeSettings, {}));
   return {
     domain: row.domain,
     status: row.status,
