@@ -196,6 +196,13 @@ export function createAppRouter() {
                     (m) => m.DashboardPage,
                   ),
                 },
+                ...[paths.dashboardBadge.path, paths.badgeConfig.path].map((path) => ({
+                  path,
+                  lazy: screen(
+                    () => import('../features/badge/components/badge-page'),
+                    (m) => m.BadgePage,
+                  ),
+                })),
                 {
                   path: paths.scan.path,
                   lazy: screen(

@@ -27,6 +27,9 @@ export const paths = {
     getHref: (token: string) => `/app/reset-password/${encodeURIComponent(token)}`,
   },
   dashboard: { path: '/app/dashboard', getHref: () => '/app/dashboard' },
+  /** The badge configurator, in the dashboard and at its older address (spec §2). */
+  dashboardBadge: { path: '/app/dashboard/badge', getHref: () => '/app/dashboard/badge' },
+  badgeConfig: { path: '/app/badge-config', getHref: () => '/app/badge-config' },
   subscribe: {
     path: '/subscribe/:scanId',
     getHref: (scanId: string) => `/subscribe/${encodeURIComponent(scanId)}`,
