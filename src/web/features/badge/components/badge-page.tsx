@@ -1,10 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import {
-  type BadgeLanguage,
-  type BadgeSettings,
-  type DomainBadge,
-} from '#contract/badge.js';
+import { type BadgeLanguage, type BadgeSettings, type DomainBadge } from '#contract/badge.js';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Checkbox } from '../../../components/ui/checkbox';
