@@ -91,12 +91,33 @@ export interface VersionedAnswer {
  * newer than its version is replaced as soon as the version moves, while the reverse order could
  * label old data with a new version.
  */
+/** Reads of a domain's version under way, per database: concurrent requests share one. */
+const readsUnderWay = new WeakMap<AppDb, Map<string, Promise<number | undefined>>>();
+
+/**
+ * The domain's public version, read once for all the requests that ask while a read is under
+ * way: under load a popular badge costs one primary-key read per round trip, not one per request.
+ * A request that joins a read begun a moment before it arrived is answered as of that moment.
+ */
+export function currentPublicVersion(db: AppDb, domain: string): Promise<number | undefined> {
+  let reads = readsUnderWay.get(db);
+  if (!reads) {
+    reads = new Map();
+    readsUnderWay.set(db, reads);
+  }
+  const underWay = reads.get(domain);
+  if (underWay) return underWay;
+  const read = readPublicVersion(db, domain).finally(() => reads.delete(domain));
+  reads.set(domain, read);
+  return read;
+}
+
 export async function sendVersioned(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: VersionedAnswer,
 ) {
-  const version = await readPublicVersion(answer.db, answer.domain);
+  const version = await currentPublicVersion(answer.db, answer.domain);
   // Nothing was ever stored about the domain: render answers its 404.
   if (version === undefined) return send(reply, await answer.render());
 
