@@ -86,7 +86,7 @@ describe('the badge configurator', () => {
     expect((await loadedPreview(page)).width).toBe(32);
 
     await page.getByRole('button', { name: 'Copy badge code' }).click();
-    await page.getByText('Badge Code Copied').waitFor();
+    await page.getByText('Badge Code Copied', { exact: true }).waitFor();
     const code = await page.evaluate(() => navigator.clipboard.readText());
     const html = /^<a href="([^"]+)"><img src="([^"]+)" alt="([^"]+)"><\/a>$/.exec(code);
     expect(html, code).not.toBeNull();
@@ -98,11 +98,11 @@ describe('the badge configurator', () => {
     expect(await image.text()).toMatch(/^<svg [^>]*width="32" height="32"[^>]*role="img"/);
 
     await page.getByRole('button', { name: 'Copy status page link' }).click();
-    await page.getByText('Copied!').waitFor();
+    await page.getByText('Copied!', { exact: true }).waitFor();
 
     await page.getByLabel('Show scan date').click();
     await page.getByRole('button', { name: 'Save badge settings' }).click();
-    await page.getByText('Badge Saved').waitFor();
+    await page.getByText('Badge Saved', { exact: true }).waitFor();
     const [row] = await app.web.service.database.db
       .select({ active: domains.badgeActive, settings: domains.badgeSettings })
       .from(domains)
