@@ -7,8 +7,9 @@ import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
 
 /**
  * Checkout from a real scan: an owner subscribes to Compliance Shield with the demo payment
- * provider, lands on the domain's compliance page, and its status page is published; a visitor
- * who is not signed in is asked to log in and comes back.
+ * provider, proves the domain is theirs by publishing the verification file the success screen
+ * shows (ADR 0007), lands on the domain's compliance page, and its status page is published; a
+ * visitor who is not signed in is asked to log in and comes back.
  */
 
 const app = useWebApp('shared');
@@ -70,6 +71,22 @@ describe('checkout', () => {
     await page.getByRole('button', { name: 'Start my free month' }).click();
     await page.getByRole('heading', { name: 'Your ADA Protection Is Active' }).waitFor();
     await page.getByText(/Demo payment demo_\S+: no card was charged\./).waitFor();
+
+    // Not verified yet: the screen stays, with what to publish, instead of a page not yet live.
+    await page.getByRole('heading', { name: `Verify that you own ${domain}` }).waitFor();
+    const fileContent = page.locator('dd', { hasText: 'Content:' }).locator('code').last();
+    const value = (await fileContent.textContent()) ?? '';
+    expect(value).toMatch(/^conformly-verification=\w+$/);
+    await page.getByRole('button', { name: 'Verify now' }).click();
+    await page.getByText(/^Not verified yet\. DNS: there is no TXT record/).waitFor();
+    expect(page.url()).toContain(`/subscribe/${scanId}`);
+
+    // The owner publishes the file on the fixture site (which plays 127.0.0.1) and checks again.
+    app.web.service.verificationFile.push(value);
+    await page.getByRole('button', { name: 'Verify now' }).click();
+    await page
+      .getByText(`Verified by its verification file: the public pages of ${domain} are live.`)
+      .waitFor();
 
     await page.waitForURL(`**/audit/${domain}`);
     await page.getByRole('heading', { level: 1, name: domain }).waitFor();

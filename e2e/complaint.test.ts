@@ -30,6 +30,9 @@ async function monitoredDomain(): Promise<{ domain: string; ownerEmail: string }
     domainIndex: 1,
     monthlyPrice: 4900,
     monitoringSince: new Date(),
+    // The owner proved the site is theirs (ADR 0007): its status page is live.
+    verifiedAt: new Date(),
+    verificationMethod: 'dns',
   });
   // The owner's own scan: the status page speaks only from scans of the owning account.
   await db.insert(scans).values({

@@ -81,7 +81,7 @@ describe('our own screens pass our own scanner', () => {
     expect(result.issues.filter(blocking).map((i) => `${i.ruleKey} ${i.selector}`)).toEqual([]);
   });
 
-  /** Public pages exist only for a monitored domain: the account subscribes (idempotent). */
+  /** Public pages exist only for a monitored, verified domain: the account subscribes (idempotent). */
   async function enrolFixtureDomain() {
     const enrolled = await account.post('/api/subscribe', {
       scanId,
@@ -89,6 +89,14 @@ describe('our own screens pass our own scanner', () => {
       email: 'owner@example.com',
     });
     expect(enrolled.statusCode).toBe(200);
+    // Its pages go live once the owner proves the site is theirs (ADR 0007): the fixture site
+    // publishes the verification file.
+    const verification = await account.get('/api/domains/127.0.0.1/verification');
+    web.service.verificationFile.push(
+      (verification.json() as { file: { content: string } }).file.content,
+    );
+    const verified = await account.post('/api/domains/127.0.0.1/verify', { method: 'file' });
+    expect(verified.json()).toMatchObject({ verified: true });
   }
 
   // The checkout is scanned with its order form, before the fixture domain is enrolled; the

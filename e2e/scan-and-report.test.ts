@@ -80,6 +80,9 @@ describe('scanning a page and reading its report', () => {
       domainIndex: 1,
       monthlyPrice: 4900,
       monitoringSince: new Date(),
+      // Verified (ADR 0007), so its status page is live.
+      verifiedAt: new Date(),
+      verificationMethod: 'dns',
     });
     await page.goto(`/public/audit/${completedScanId}`);
     await page.getByText('AUDITED', { exact: true }).waitFor();

@@ -33,7 +33,26 @@ describe('loadConfig', () => {
       stripeSecretKey: undefined,
       ai: undefined,
       monitor: { enabled: true, cron: '0 * * * *', intervalHours: 168, batch: 50 },
+      verificationDnsServers: [],
     });
+  });
+
+  it('reads the DNS servers of ownership checks and refuses what is not one', () => {
+    expect(
+      loadConfig({ VERIFICATION_DNS_SERVERS: '1.1.1.1, 10.0.0.2:5353,[2606:4700::1111]:53,::1' })
+        .verificationDnsServers,
+    ).toEqual(['1.1.1.1', '10.0.0.2:5353', '[2606:4700::1111]:53', '::1']);
+    for (const bad of [
+      'dns.example',
+      '1.1.1.1:0',
+      '1.1.1.1:99999',
+      '2606:4700::1111:53x',
+      '[1.1.1.1]:53',
+    ]) {
+      expect(problemsOf({ VERIFICATION_DNS_SERVERS: bad })).toEqual([
+        `VERIFICATION_DNS_SERVERS: "${bad}" is not a DNS server address like 1.1.1.1, 10.0.0.2:5353 or [::1]:53`,
+      ]);
+    }
   });
 
   it('reads the monitoring schedule and refuses a bad one', () => {

@@ -26,7 +26,11 @@ export function subscriptionConfirmationEmail(input: {
     text: [
       `Thank you for choosing ${product} (${plan}).`,
       '',
-      `${input.domain} is now under accessibility monitoring, and its public pages are live:`,
+      `${input.domain} is now under accessibility monitoring.`,
+      '',
+      `Its public pages go live once you verify that you own ${input.domain}: publish the DNS`,
+      'record, meta tag or file shown on the checkout confirmation and in your dashboard, then',
+      'select Verify now. Until then these addresses answer "not found":',
       `Status page: ${input.statusPageUrl}`,
       `Compliance page: ${input.auditPageUrl}`,
       '',

@@ -39,7 +39,17 @@ async function enroll(
 ): Promise<string> {
   const [row] = await db
     .insert(domains)
-    .values({ userId, domain, status: 'active', domainIndex: 1, monthlyPrice: 4900, ...values })
+    .values({
+      userId,
+      domain,
+      status: 'active',
+      domainIndex: 1,
+      monthlyPrice: 4900,
+      // Verified (ADR 0007): its status page is live once a rescan lands.
+      verifiedAt: new Date(),
+      verificationMethod: 'dns',
+      ...values,
+    })
     .returning({ id: domains.id });
   return row!.id;
 }

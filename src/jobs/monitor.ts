@@ -46,7 +46,7 @@ const hourMs = 3_600_000;
  * rescan once: on Postgres the second UPDATE waits for the first and then no longer matches.
  * The scan's job is sent after that commit. The address is checked by the worker like any
  * other scan's: a refused or unreachable site is a failed scan on record, tried again next time.
- * Each queued domain's ownership is then re-checked (options.recheckOwnership).
+ * Each queued domain's ownership is then re-checked (options.recheckOwnership, ADR 0007).
  */
 export async function queueDueMonitoringScans(
   db: AppDb,
@@ -71,9 +71,6 @@ export async function queueDueMonitoringScans(
     });
     if (!scan) continue;
     await queueScan(db, boss, scan);
-    // After the claim, so one run checks each due domain once; after the scan is queued, so a
-    // slow site's check does not hold its rescan back.
-    await options.recheckOwnership?.(candidate.id);
     queued.push({
       domainId: candidate.id,
       domain: candidate.domain,
@@ -82,7 +79,22 @@ export async function queueDueMonitoringScans(
       url,
     });
   }
+  // After the claims, so one run checks each due domain once; after every rescan is queued, so
+  // slow sites do not hold rescans back. A few at a time: each check may wait on a slow site for
+  // seconds, and a full batch must end well within the run's 5-minute lease.
+  const recheck = options.recheckOwnership;
+  if (recheck) await inParallel(queued, ownershipChecksAtOnce, (item) => recheck(item.domainId));
   return queued;
+}
+
+const ownershipChecksAtOnce = 8;
+
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<unknown>) {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 export interface MonitoringWorkerOptions extends MonitorOptions {

@@ -9,6 +9,8 @@ import { buildApp, type AppDeps } from '#server/app.js';
 import { createSharedPagePool } from './browser.js';
 import { openTestPglite } from './db.js';
 import { fixtureSiteRoot } from '../scanner/expectations.js';
+import { verificationFilePath } from '#server/domains/verification-instructions.js';
+import { startDnsServer, type TestDnsServer } from './dns-server.js';
 import { startStaticServer, type TestServer } from './static-server.js';
 
 /**
@@ -23,6 +25,14 @@ export interface TestService {
   pool: PagePool;
   worker: ScanWorker;
   site: TestServer;
+  /**
+   * Lines the fixture site serves at /.well-known/conformly-verification.txt (404 while empty):
+   * a test publishes a domain's verification value here to prove "127.0.0.1" is its owner's
+   * through the real check (ADR 0007).
+   */
+  verificationFile: string[];
+  /** The DNS server ownership checks ask (TXT records a test publishes go in `dns.txt`). */
+  dns: TestDnsServer;
   /** Errors the worker reported (a test decides whether any are expected). */
   workerErrors: unknown[];
   close(): Promise<void>;
@@ -40,7 +50,19 @@ export async function startTestService(
     config?: Partial<typeof testConfig>;
   } = {},
 ): Promise<TestService> {
-  const site = await startStaticServer(fixtureSiteRoot, { routes: options.routes ?? {} });
+  const verificationFile: string[] = [];
+  const site = await startStaticServer(fixtureSiteRoot, {
+    routes: {
+      [verificationFilePath]: (_req, res) => {
+        res
+          .writeHead(verificationFile.length ? 200 : 404, { 'content-type': 'text/plain' })
+          .end(verificationFile.join('\n'));
+      },
+      ...options.routes,
+    },
+  });
+  const sitePort = Number(new URL(site.url).port);
+  const dns = await startDnsServer();
   const database = await openTestPglite();
   const boss = await createQueue(database, {
     retry: { 'scan-page': { retryDelay: 1 } },
@@ -57,8 +79,16 @@ export async function startTestService(
     onError: (error) => workerErrors.push(error),
   });
   const app = await buildApp(
-    { ...testConfig, ...options.config },
-    { database, boss, pool, scanWaits: { pollMs: 100 }, ...options.app },
+    { ...testConfig, verificationDnsServers: [dns.address], ...options.config },
+    {
+      database,
+      boss,
+      pool,
+      scanWaits: { pollMs: 100 },
+      // Ownership checks of the domain "127.0.0.1" reach the fixture site on its port.
+      verification: { ports: { https: sitePort, http: sitePort } },
+      ...options.app,
+    },
   );
   return {
     app,
@@ -67,6 +97,8 @@ export async function startTestService(
     pool,
     worker,
     site,
+    verificationFile,
+    dns,
     workerErrors,
     async close() {
       await app.close();
@@ -75,6 +107,7 @@ export async function startTestService(
       await pool.close();
       await database.close();
       await site.close();
+      await dns.close();
     },
   };
 }

@@ -52,7 +52,7 @@ const domainRows = (domain: string) =>
   service.database.db.select().from(domains).where(eq(domains.domain, domain));
 
 describe('POST /api/subscribe', () => {
-  it('subscribes a signed-in owner and opens the public pages of the domain', async () => {
+  it('subscribes a signed-in owner, whose domain gets public pages once verified', async () => {
     const { browser, userId } = await signedIn('shop-owner@example.com');
     const scanId = await addScan('shop.test', userId);
     expect((await browser.get('/api/public/status/shop.test')).statusCode).toBe(404);
@@ -85,6 +85,14 @@ describe('POST /api/subscribe', () => {
     expect((await browser.get('/api/user/me')).json()).toMatchObject({
       subscriptionStatus: 'trialing',
     });
+
+    // Enrolled, but the public pages wait until the owner proves the site is theirs (ADR 0007);
+    // the verification itself is tested in src/server/domains/verification-routes.test.ts.
+    expect((await browser.get('/api/public/status/shop.test')).statusCode).toBe(404);
+    await service.database.db
+      .update(domains)
+      .set({ verifiedAt: new Date(), verificationMethod: 'dns' })
+      .where(eq(domains.domain, 'shop.test'));
 
     const status = await browser.get('/api/public/status/shop.test');
     expect(status.statusCode).toBe(200);

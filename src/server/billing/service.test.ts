@@ -207,6 +207,9 @@ describe('subscribe', () => {
       .where(eq(outboxEmails.to, 'billing@example.com'));
     expect(mail!.subject).toBe('Compliance Shield is now monitoring first.test');
     expect(mail!.text).toContain('https://conformly.test/status/first.test');
+    expect(mail!.text).toContain(
+      'Its public pages go live once you verify that you own first.test',
+    );
     expect(mail!.text).toContain('Your first month is free. From February 28, 2026');
     expect(mail!.text).toContain('no card was charged');
     expect(mail!.text).toContain(answer.payment!.transactionId);

@@ -66,6 +66,9 @@ beforeAll(async () => {
     domainIndex: 1,
     monthlyPrice: 4900,
     monitoringSince: new Date(Date.UTC(2026, 0, 1)),
+    // Its owner proved the site is theirs (ADR 0007): its status page takes concerns.
+    verifiedAt: new Date(Date.UTC(2026, 0, 1)),
+    verificationMethod: 'dns',
   });
   await database.db.insert(scans).values([
     {

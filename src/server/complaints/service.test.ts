@@ -27,6 +27,9 @@ async function monitor(domain: string, ownerEmail: string, status: DomainStatus)
     status,
     domainIndex: 1,
     monthlyPrice: 4900,
+    // Verified (ADR 0007): only the status decides here whether concerns are taken.
+    verifiedAt: new Date(),
+    verificationMethod: 'dns',
   });
 }
 

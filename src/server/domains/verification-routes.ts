@@ -20,12 +20,29 @@ export interface VerificationRoutesOptions {
   rateLimit: VerifyRateLimit;
 }
 
-/** Ownership verification of the caller's domains (ADR 0007). HTTP only; rules in the service. */
+/**
+ * Ownership verification of the caller's domains (ADR 0007): where it stands and what to publish
+ * (GET), and a check now (POST). HTTP only; the rules are in the service.
+ */
 export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions> = async (
   app,
   options,
 ) => {
   const { deps } = options;
+
+  app.get(
+    '/api/domains/:domain/verification',
+    {
+      schema: { params: DomainParams, response: { 200: DomainVerification } },
+      preValidation: async (request) => {
+        if (!request.session) throw new UnauthorizedError('Log in to see your domains');
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.getOwnVerification(deps.db, request.caller.userId!, request.params.domain);
+    },
+  );
 
   app.post(
     '/api/domains/:domain/verify',
@@ -45,7 +62,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
       },
       schema: {
         params: DomainParams,
-        body: VerifyDomainRequest.optional(),
+        // The web client may send no body at all: every method is tried then.
+        body: VerifyDomainRequest.nullish(),
         response: { 200: DomainVerification },
       },
       preValidation: async (request) => {

@@ -12,6 +12,8 @@ import { verificationValue } from './verification-instructions.js';
  */
 
 const { Packet } = dns2;
+/** DNS response codes (RFC 1035 §4.1.1); dns2 has them as Packet.RCODE but its types do not. */
+const rcode = { SERVFAIL: 2, NXDOMAIN: 3 } as const;
 
 /** TXT records the DNS server answers, by name; a name not here is NXDOMAIN. */
 const txtRecords = new Map<string, string[][]>();
@@ -35,9 +37,9 @@ beforeAll(async () => {
       const [question] = request.questions;
       const name = question?.name.toLowerCase() ?? '';
       if (failingNames.has(name)) {
-        response.header.rcode = Packet.RCODE.SERVFAIL;
+        response.header.rcode = rcode.SERVFAIL;
       } else if (!txtRecords.has(name)) {
-        response.header.rcode = Packet.RCODE.NXDOMAIN;
+        response.header.rcode = rcode.NXDOMAIN;
       } else {
         for (const data of txtRecords.get(name)!) {
           response.answers.push({
@@ -46,7 +48,7 @@ beforeAll(async () => {
             class: Packet.CLASS.IN,
             ttl: 60,
             data,
-          });
+          } as (typeof response.answers)[number]);
         }
       }
       void send(response);

@@ -30,6 +30,8 @@ describe('text no column can store', () => {
       domainIndex: 1,
       monthlyPrice: 4900,
       monitoringSince: new Date(Date.UTC(2026, 0, 1)),
+      verifiedAt: new Date(Date.UTC(2026, 0, 1)),
+      verificationMethod: 'dns',
     });
   });
   afterAll(async () => service?.close());

@@ -36,19 +36,18 @@ async function enroll(
   domain: string,
   status: 'active' | 'trial' | 'grace_period' | 'expired' | 'archived',
   monitoringSince = day(1),
+  verifiedAt: Date | null = day(1),
 ) {
-  await database.db
-    .insert(domains)
-    // Verified: public pages exist only for a monitored domain whose ownership was proved.
-    .values({
-      userId,
-      domain,
-      status,
-      domainIndex: 1,
-      monitoringSince,
-      monthlyPrice: 4900,
-      verifiedAt: day(1),
-    });
+  await database.db.insert(domains).values({
+    userId,
+    domain,
+    status,
+    domainIndex: 1,
+    monitoringSince,
+    monthlyPrice: 4900,
+    verifiedAt,
+    verificationMethod: verifiedAt ? 'dns' : null,
+  });
 }
 
 let publicScanId: string;
@@ -72,6 +71,8 @@ beforeAll(async () => {
   await enroll(acmeOwner, 'fresh.test', 'trial', day(4));
   await enroll(stranger, 'expired.test', 'expired');
   await enroll(stranger, 'archived.test', 'archived');
+  // Monitored, but its owner never proved the site is theirs (ADR 0007): no public pages.
+  await enroll(stranger, 'unverified.test', 'active', day(1), null);
 
   // Scanned anonymously, then the owner subscribed from it: it speaks for the owner.
   publicScanId = await addScan({
@@ -125,7 +126,7 @@ beforeAll(async () => {
     completedAt: day(2),
   });
   // Scanned, even by an account, but nobody monitors these: no public page about them.
-  for (const domain of ['unenrolled.test', 'expired.test', 'archived.test']) {
+  for (const domain of ['unenrolled.test', 'expired.test', 'archived.test', 'unverified.test']) {
     await addScan({ userId: stranger, domain, accessibilityScore: 20, completedAt: day(2) });
   }
   await database.db.insert(complaints).values([
@@ -234,8 +235,8 @@ describe('GET /api/audit/:domain', () => {
     });
   });
 
-  it.each(['unknown.test', 'unenrolled.test', 'expired.test', 'archived.test'])(
-    'answers 404 for %s, which nobody monitors',
+  it.each(['unknown.test', 'unenrolled.test', 'expired.test', 'archived.test', 'unverified.test'])(
+    'answers 404 for %s, which nobody monitors with a verified ownership',
     async (domain) => {
       const response = await get(`/api/audit/${domain}`);
       expect(response.statusCode).toBe(404);
@@ -324,8 +325,8 @@ describe('GET /api/public/status/:domain', () => {
     });
   });
 
-  it.each(['unknown.test', 'unenrolled.test', 'expired.test', 'archived.test'])(
-    'answers 404 for %s, which nobody monitors',
+  it.each(['unknown.test', 'unenrolled.test', 'expired.test', 'archived.test', 'unverified.test'])(
+    'answers 404 for %s, which nobody monitors with a verified ownership',
     async (domain) => {
       const response = await get(`/api/public/status/${domain}`);
       expect(response.statusCode).toBe(404);

@@ -9,6 +9,8 @@ import {
   type CheckoutResponse,
   type SubscribeResponse,
 } from '#contract/billing.js';
+import { useDomainVerification } from '../../../api/domains/domain-verification';
+import { DomainVerificationPanel } from '../../../components/domain-verification-panel';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
@@ -23,7 +25,11 @@ import { useCheckout } from '../api/get-checkout';
 import { useSubscribe } from '../api/subscribe';
 import { purchaseEvent, subscriptionSelectedEvent } from '../checkout-analytics';
 
-/** Spec §9: after the payment the visitor goes to the domain's audit page after 2 s. */
+/**
+ * Spec §9: after the payment the visitor goes to the domain's audit page after 2 s; that page is
+ * live only once the owner proved the domain is theirs (ADR 0007), so until then the success
+ * screen shows how to prove it and goes on once a check finds the token.
+ */
 const redirectDelayMs = 2000;
 
 /** The order form checks what the server checks, with the same words. */
@@ -301,12 +307,21 @@ function Success({ answer }: { answer: SubscribeResponse }) {
   const navigate = useNavigate();
   const heading = useRef<HTMLHeadingElement>(null);
   const auditHref = paths.audit.getHref(answer.domain);
+  const verification = useDomainVerification(answer.domain);
+  const verified = verification.data?.verified === true;
+  // Once shown, the instructions stay, so the owner reads that the check found the token.
+  const [askedToVerify, setAskedToVerify] = useState(false);
+  if (verification.data && !verification.data.verified && !askedToVerify) setAskedToVerify(true);
 
   useEffect(() => {
     heading.current?.focus();
+  }, []);
+
+  useEffect(() => {
+    if (!verified) return;
     const timer = setTimeout(() => void navigate(auditHref), redirectDelayMs);
     return () => clearTimeout(timer);
-  }, [navigate, auditHref]);
+  }, [navigate, auditHref, verified]);
 
   return (
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
@@ -325,12 +340,33 @@ function Success({ answer }: { answer: SubscribeResponse }) {
           Demo payment {answer.payment.transactionId}: no card was charged.
         </p>
       )}
-      <p role="status" className="mt-6 font-semibold">
-        Taking you to your compliance page…
-      </p>
-      <Button asChild variant="link" className="mt-2">
-        <Link to={auditHref}>Go there now</Link>
-      </Button>
+      {askedToVerify && verification.data && (
+        <div className="mt-8">
+          <DomainVerificationPanel domain={answer.domain} verification={verification.data} />
+          {!verified && (
+            <Button asChild variant="link" className="mt-4">
+              <Link to={paths.dashboard.getHref()}>Go to your dashboard</Link>
+            </Button>
+          )}
+        </div>
+      )}
+      {verified ? (
+        <>
+          <p role="status" className="mt-6 font-semibold">
+            Taking you to your compliance page…
+          </p>
+          <Button asChild variant="link" className="mt-2">
+            <Link to={auditHref}>Go there now</Link>
+          </Button>
+        </>
+      ) : verification.data ? null : verification.isError ? (
+        <p role="alert" className="mt-6">
+          {messageOf(verification.error, 'Your domain could not be loaded.')} Its public pages go
+          live once you verify that you own it, from your dashboard.
+        </p>
+      ) : (
+        <Spinner label="Checking whether you have verified this domain" />
+      )}
     </div>
   );
 }
