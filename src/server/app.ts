@@ -33,6 +33,7 @@ import { textInputPlugin } from './plugins/text-input.js';
 import { sessionPlugin } from './plugins/session.js';
 import { webPlugin } from './plugins/web.js';
 import { publicRoutes } from './public/routes.js';
+import { PublicVersions } from './public/versions.js';
 import { scanRoutes } from './scans/routes.js';
 import type { ScanServiceDeps } from './scans/service.js';
 import { userRoutes } from './users/routes.js';
@@ -160,8 +161,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     rateLimit: deps.scanRateLimit ?? defaultScanRateLimit,
   });
-  await app.register(publicRoutes, { deps: { db: deps.database.db } });
-  await app.register(badgeRoutes, { deps: { db: deps.database.db } });
+  // Public answers and badges are confirmed from versions kept in memory while notified.
+  const versions = await PublicVersions.watch(deps.database, (error) =>
+    app.log.warn({ err: error }, 'public versions are read per request: LISTEN failed'),
+  );
+  app.addHook('onClose', () => versions.close());
+  await app.register(publicRoutes, { deps: { db: deps.database.db }, versions });
+  await app.register(badgeRoutes, { deps: { db: deps.database.db }, versions });
 
   const mailer =
     deps.mailer ??

@@ -1,5 +1,6 @@
 -- Moves a domain's public_versions row whenever something its public answers (status page, audit
--- page, badge) show changes: its enrolment, its scans, its complaints. The new version comes from
+-- page, badge) show changes: its enrolment, its scans, its complaints, and notifies channel
+-- public_versions with the domain name. The new version comes from
 -- the table's own sequence (the insert's default, read back as excluded.version), so no sequence
 -- or schema is named here and an isolated test schema works the same. Unqualified names resolve
 -- through the session's search_path, as every other query of ours does.
@@ -11,6 +12,8 @@ BEGIN
   INSERT INTO "public_versions" ("domain") VALUES ("name")
   ON CONFLICT ("domain") DO UPDATE
     SET "version" = excluded."version", "changed_at" = excluded."changed_at";
+  -- Servers that keep versions in memory drop this domain's once the change commits.
+  PERFORM pg_notify('public_versions', "name");
 END;
 $$;
 --> statement-breakpoint

@@ -8,12 +8,15 @@ import {
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
 import { AnswerCache, sendVersioned } from '../public/cache.js';
+import { PublicVersions } from '../public/versions.js';
 import * as service from './service.js';
 
 export interface BadgeRoutesOptions {
   deps: service.BadgeServiceDeps;
   /** Rendered badges kept in this process; a default-sized one when omitted. */
   cache?: AnswerCache;
+  /** The domains' public versions; without one, each request reads the version. */
+  versions?: PublicVersions;
 }
 
 /**
@@ -23,6 +26,7 @@ export interface BadgeRoutesOptions {
 export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app, options) => {
   const { deps } = options;
   const cache = options.cache ?? new AnswerCache();
+  const versions = options.versions ?? new PublicVersions(deps.db);
 
   for (const path of ['/api/badge/:domain', '/badge/:domain']) {
     app.get(
@@ -35,7 +39,7 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
           .header('cross-origin-resource-policy', 'cross-origin')
           .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
         return sendVersioned(request, reply, {
-          db: deps.db,
+          versions,
           cache,
           domain,
           shape: service.badgeShape(request.query),

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDb } from '#db/client.js';
-import { readPublicVersion } from '#db/stores/public-versions.js';
+import type { PublicVersions } from './versions.js';
 
 /**
  * Public pages are read far more than they change, and by anyone: shared caches may keep an
@@ -73,7 +72,7 @@ export class AnswerCache {
 const processTag = randomBytes(6).toString('base64url');
 
 export interface VersionedAnswer {
-  db: AppDb;
+  versions: PublicVersions;
   cache: AnswerCache;
   /** Already normalized. */
   domain: string;
@@ -85,39 +84,17 @@ export interface VersionedAnswer {
 
 /**
  * Answers a public read keyed by the domain's public version (kept by database triggers, see
- * src/db/stores/public-versions.ts): the ETag is the version plus the answer's shape, so a
- * revalidation costs one primary-key read and a 304, and a repeated read the same one read plus
- * an in-process cache hit. The version is read before rendering: an answer rendered from data
+ * versions.ts): the ETag is the version plus the answer's shape, so a revalidation costs at most
+ * one primary-key read and a 304, and a repeated read the same plus an in-process cache hit. The version is read before rendering: an answer rendered from data
  * newer than its version is replaced as soon as the version moves, while the reverse order could
  * label old data with a new version.
  */
-/** Reads of a domain's version under way, per database: concurrent requests share one. */
-const readsUnderWay = new WeakMap<AppDb, Map<string, Promise<number | undefined>>>();
-
-/**
- * The domain's public version, read once for all the requests that ask while a read is under
- * way: under load a popular badge costs one primary-key read per round trip, not one per request.
- * A request that joins a read begun a moment before it arrived is answered as of that moment.
- */
-export function currentPublicVersion(db: AppDb, domain: string): Promise<number | undefined> {
-  let reads = readsUnderWay.get(db);
-  if (!reads) {
-    reads = new Map();
-    readsUnderWay.set(db, reads);
-  }
-  const underWay = reads.get(domain);
-  if (underWay) return underWay;
-  const read = readPublicVersion(db, domain).finally(() => reads.delete(domain));
-  reads.set(domain, read);
-  return read;
-}
-
 export async function sendVersioned(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: VersionedAnswer,
 ) {
-  const version = await currentPublicVersion(answer.db, answer.domain);
+  const version = await answer.versions.get(answer.domain);
   // Nothing was ever stored about the domain: render answers its 404.
   if (version === undefined) return send(reply, await answer.render());
 

@@ -9,11 +9,14 @@ import {
 } from '#contract/index.js';
 import { AnswerCache, sendCached, sendVersioned, type RenderedAnswer } from './cache.js';
 import * as service from './service.js';
+import { PublicVersions } from './versions.js';
 
 export interface PublicRoutesOptions {
   deps: service.PublicServiceDeps;
   /** Rendered answers kept in this process; a default-sized one when omitted. */
   cache?: AnswerCache;
+  /** The domains' public versions; without one, each request reads the version. */
+  versions?: PublicVersions;
 }
 
 /** A JSON answer checked against its contract once, when rendered, then sent as stored text. */
@@ -32,6 +35,7 @@ function json<T extends z.ZodType>(schema: T, value: z.input<T>): RenderedAnswer
 export const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (app, options) => {
   const { deps } = options;
   const cache = options.cache ?? new AnswerCache();
+  const versions = options.versions ?? new PublicVersions(deps.db);
 
   app.get(
     '/api/public/scan/:scanId',
@@ -46,7 +50,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (a
     async (request, reply) => {
       const domain = service.publicDomainOf(request.params.domain);
       return sendVersioned(request, reply, {
-        db: deps.db,
+        versions,
         cache,
         domain,
         shape: 'audit',
@@ -61,7 +65,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (a
     async (request, reply) => {
       const domain = service.publicDomainOf(request.params.domain);
       return sendVersioned(request, reply, {
-        db: deps.db,
+        versions,
         cache,
         domain,
         shape: 'status',
