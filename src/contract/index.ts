@@ -11,3 +11,4 @@ export * from './complaint.js';
 export * from './share-link.js';
 export * from './domains.js';
 export * from './add-ons.js';
+export * from './badge.js';

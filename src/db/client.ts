@@ -29,6 +29,16 @@ export interface Database {
   schema: string;
   /** Set on Postgres, so pg-boss can open its own pool to the same database. */
   connectionString: string | undefined;
+  /**
+   * Calls `onNotify` with the payload of each NOTIFY on `channel` (after its transaction
+   * commits); `onLost` when notifications may have been missed (the listening connection ended).
+   * Resolves to a function that stops listening.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onLost: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -84,6 +94,8 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
     executeSql: pgliteExecuteSql(client),
     schema: 'public',
     connectionString: undefined,
+    // One process owns an embedded database, and PGlite calls listeners as the commit returns.
+    listen: async (channel, onNotify) => client.listen(channel, onNotify),
     close: () => client.close(),
   };
 }
@@ -142,6 +154,30 @@ async function openPostgres(
     },
     schema: schemaName,
     connectionString,
+    listen: async (channel, onNotify, onLost) => {
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`Bad channel "${channel}"`);
+      const client = await pool.connect();
+      let lost = false;
+      const lose = () => {
+        if (lost) return;
+        lost = true;
+        onLost();
+      };
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      client.on('error', lose);
+      client.on('end', lose);
+      await client.query(`listen ${channel}`);
+      return async () => {
+        lost = true;
+        try {
+          await client.query(`unlisten ${channel}`);
+        } finally {
+          client.release();
+        }
+      };
+    },
     close: () => pool.end(),
   };
 }

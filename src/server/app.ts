@@ -12,6 +12,7 @@ import { createMailer, type Mailer } from '#email/mailer.js';
 import { addOnRoutes } from './addons/routes.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
+import { badgeRoutes } from './badges/routes.js';
 import { documentRoutes, type PdfRateLimit } from './documents/routes.js';
 import { GoogleSignIn } from './auth/google.js';
 import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
@@ -36,6 +37,7 @@ import { textInputPlugin } from './plugins/text-input.js';
 import { sessionPlugin } from './plugins/session.js';
 import { webPlugin } from './plugins/web.js';
 import { publicRoutes } from './public/routes.js';
+import { PublicVersions } from './public/versions.js';
 import { scanRoutes } from './scans/routes.js';
 import type { ScanServiceDeps } from './scans/service.js';
 import { userRoutes } from './users/routes.js';
@@ -166,7 +168,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     rateLimit: deps.scanRateLimit ?? defaultScanRateLimit,
   });
-  await app.register(publicRoutes, { deps: { db: deps.database.db } });
+  // Public answers and badges are confirmed from versions kept in memory while notified.
+  const versions = await PublicVersions.watch(deps.database, (error) =>
+    app.log.warn({ err: error }, 'public versions are read per request: LISTEN failed'),
+  );
+  app.addHook('onClose', () => versions.close());
+  await app.register(publicRoutes, { deps: { db: deps.database.db }, versions });
+  await app.register(badgeRoutes, { deps: { db: deps.database.db }, versions });
 
   const mailer =
     deps.mailer ??

@@ -29,6 +29,8 @@ export type VerificationMethod = (typeof verificationMethods)[number];
 /** Badge configurator settings (spec dashboard-area §3, "Badge config"). */
 export interface BadgeSettings {
   variant?: string;
+  /** badge-maker's look: flat, flat-square, plastic, for-the-badge. */
+  style?: string;
   size?: string;
   iconSize?: 16 | 24 | 32;
   orientation?: string;

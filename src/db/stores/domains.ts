@@ -17,6 +17,7 @@ import {
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppDb } from '../client.js';
 import {
+  type BadgeSettings,
   domainHistory,
   domains,
   monitoredDomainStatuses,
@@ -560,4 +561,56 @@ export async function recordVerificationCheck(
     }
     return after;
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The live badge: the published domain's owner and saved settings, and the configurator's reads
+// and writes of an account's own domains.
+
+/** The owner and badge settings of `domain` while its public pages are live; else undefined. */
+export async function findPublishedBadge(db: AppDb, domain: string) {
+  const [row] = await db
+    .select({ userId: domains.userId, badgeSettings: domains.badgeSettings })
+    .from(domains)
+    .where(and(eq(domains.domain, domain), isPublished()))
+    .limit(1);
+  return row;
+}
+
+const badgeColumns = {
+  domain: domains.domain,
+  status: domains.status,
+  /** Published: the badge answers. */
+  live: sql<boolean>`(${isPublished()})`.mapWith(Boolean),
+  badgeActive: domains.badgeActive,
+  badgeSettings: domains.badgeSettings,
+};
+
+/** The account's domains with their badge settings, in the order they were added. */
+export async function listOwnBadges(db: AppDb, userId: string) {
+  return db
+    .select(badgeColumns)
+    .from(domains)
+    .where(eq(domains.userId, userId))
+    .orderBy(asc(domains.domainIndex), asc(domains.createdAt));
+}
+
+export type OwnBadge = Awaited<ReturnType<typeof listOwnBadges>>[number];
+
+/**
+ * Stores the account's badge settings for its own `domain` and marks the badge installed;
+ * undefined when the account has no such domain.
+ */
+export async function saveOwnBadge(
+  db: AppDb,
+  userId: string,
+  domain: string,
+  settings: BadgeSettings,
+): Promise<OwnBadge | undefined> {
+  const [row] = await db
+    .update(domains)
+    .set({ badgeSettings: settings, badgeActive: true })
+    .where(and(eq(domains.userId, userId), eq(domains.domain, domain)))
+    .returning(badgeColumns);
+  return row;
 }

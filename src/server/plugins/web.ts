@@ -21,7 +21,9 @@ export const webPlugin = fp<WebOptions>(
     }
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
-      if (root && request.method === 'GET' && !path.startsWith('/api/')) {
+      // /badge/{domain} is an image, not a page: a wrong badge address gets the JSON 404 too.
+      const isPage = !path.startsWith('/api/') && !path.startsWith('/badge/');
+      if (root && request.method === 'GET' && isPage) {
         return reply.header('cache-control', 'no-cache').sendFile('index.html');
       }
       return reply.status(404).send({ message: `No such address: ${request.method} ${path}` });

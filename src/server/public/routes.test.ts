@@ -370,6 +370,46 @@ describe('caching', () => {
     expect(after.statusCode).toBe(200);
     expect(after.json()).toMatchObject({ status: 'needs_work', complianceScore: 75 });
   });
+
+  it.each([['/api/public/status/acme.test'], ['/api/audit/acme.test']])(
+    '%s confirms a held answer, and repeats a rendered one, without reading the scans',
+    async (url) => {
+      const first = await get(url);
+      expect(first.statusCode).toBe(200);
+      // With the scans table out of reach any read of it fails the request.
+      await database.executeSql('alter table scans rename to scans_out_of_reach');
+      try {
+        const confirmed = await get(url, { 'if-none-match': first.headers.etag as string });
+        expect(confirmed.statusCode).toBe(304);
+        const repeated = await get(url);
+        expect(repeated.statusCode).toBe(200);
+        expect(repeated.body).toBe(first.body);
+        expect(repeated.headers['content-type']).toMatch(/^application\/json/);
+      } finally {
+        await database.executeSql('alter table scans_out_of_reach rename to scans');
+      }
+    },
+  );
+
+  it('gives a new ETag when a complaint arrives or the domain stops being monitored', async () => {
+    const before = (await get('/api/public/status/poor.test')).headers.etag as string;
+    await database.db
+      .insert(complaints)
+      .values({ domain: 'poor.test', message: 'Contrast', submitterEmail: 'v@example.org' });
+    const after = await get('/api/public/status/poor.test', { 'if-none-match': before });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().complaintSummary.total).toBe(1);
+
+    await database.db
+      .update(domains)
+      .set({ status: 'expired' })
+      .where(eq(domains.domain, 'poor.test'));
+    const gone = await get('/api/public/status/poor.test', {
+      'if-none-match': after.headers.etag as string,
+    });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers.etag).toBeUndefined();
+  });
 });
 
 describe('bad input', () => {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import {
   DomainAuditResponse,
   DomainParams,
@@ -6,16 +7,35 @@ import {
   PublicScanResponse,
   PublicStatusResponse,
 } from '#contract/index.js';
-import { sendCached } from './cache.js';
+import { AnswerCache, sendCached, sendVersioned, type RenderedAnswer } from './cache.js';
 import * as service from './service.js';
+import { PublicVersions } from './versions.js';
 
 export interface PublicRoutesOptions {
   deps: service.PublicServiceDeps;
+  /** Rendered answers kept in this process; a default-sized one when omitted. */
+  cache?: AnswerCache;
+  /** The domains' public versions; without one, each request reads the version. */
+  versions?: PublicVersions;
 }
 
-/** The public pages' calls (spec public-area §7): read-heavy, cached, no session needed. */
+/** A JSON answer checked against its contract once, when rendered, then sent as stored text. */
+function json<T extends z.ZodType>(schema: T, value: z.input<T>): RenderedAnswer {
+  return {
+    contentType: 'application/json; charset=utf-8',
+    body: JSON.stringify(schema.parse(value)),
+  };
+}
+
+/**
+ * The public pages' calls (spec public-area §7): read-heavy, cached, no session needed. A
+ * domain's audit and status answers are keyed by its public version (see cache.ts): a
+ * revalidation is one primary-key read.
+ */
 export const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (app, options) => {
   const { deps } = options;
+  const cache = options.cache ?? new AnswerCache();
+  const versions = options.versions ?? new PublicVersions(deps.db);
 
   app.get(
     '/api/public/scan/:scanId',
@@ -27,14 +47,30 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (a
   app.get(
     '/api/audit/:domain',
     { schema: { params: DomainParams, response: { 200: DomainAuditResponse } } },
-    async (request, reply) =>
-      sendCached(request, reply, await service.getDomainAudit(deps, request.params.domain)),
+    async (request, reply) => {
+      const domain = service.publicDomainOf(request.params.domain);
+      return sendVersioned(request, reply, {
+        versions,
+        cache,
+        domain,
+        shape: 'audit',
+        render: async () => json(DomainAuditResponse, await service.getDomainAudit(deps, domain)),
+      });
+    },
   );
 
   app.get(
     '/api/public/status/:domain',
     { schema: { params: DomainParams, response: { 200: PublicStatusResponse } } },
-    async (request, reply) =>
-      sendCached(request, reply, await service.getPublicStatus(deps, request.params.domain)),
+    async (request, reply) => {
+      const domain = service.publicDomainOf(request.params.domain);
+      return sendVersioned(request, reply, {
+        versions,
+        cache,
+        domain,
+        shape: 'status',
+        render: async () => json(PublicStatusResponse, await service.getPublicStatus(deps, domain)),
+      });
+    },
   );
 };

@@ -26,6 +26,9 @@ export interface PublicServiceDeps {
 /** Spec: "Stated standard WCAG 2.1 AA" on report and audit pages. */
 export const publicStandard = 'WCAG 2.1 AA';
 
+/** The domain a public address names, as stored (400 for something that is not a domain). */
+export const publicDomainOf = domains.normalizeDomain;
+
 const trailScans = 10;
 const trailComplaints = 10;
 

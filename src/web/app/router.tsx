@@ -208,6 +208,13 @@ export function createAppRouter() {
                   ),
                 },
                 {
+                  path: paths.badgeConfig.path,
+                  lazy: screen(
+                    () => import('../features/badge/components/badge-page'),
+                    (m) => m.BadgePage,
+                  ),
+                },
+                {
                   path: paths.scan.path,
                   lazy: screen(
                     () => import('../features/scans/components/scan-page'),
@@ -253,7 +260,13 @@ export function createAppRouter() {
                         (m) => m.ComplaintsPage,
                       ),
                     },
-                    { path: paths.dashboardBadge.path, element: <ComingSoon title="Badge" /> },
+                    {
+                      path: paths.dashboardBadge.path,
+                      lazy: screen(
+                        () => import('../features/badge/components/badge-page'),
+                        (m) => m.BadgePage,
+                      ),
+                    },
                     {
                       path: paths.dashboardAnalytics.path,
                       element: <ComingSoon title="Analytics" />,

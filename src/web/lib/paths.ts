@@ -38,6 +38,8 @@ export const paths = {
   appSubscribe: { path: '/app/subscribe', getHref: () => '/app/subscribe' },
   /** Spec public-area §9: the Free/Pro/Enterprise pricing page. */
   pricing: { path: '/app/pricing', getHref: () => '/app/pricing' },
+  /** The badge configurator at its older address (spec §2); the same screen as dashboardBadge. */
+  badgeConfig: { path: '/app/badge-config', getHref: () => '/app/badge-config' },
   subscribe: {
     path: '/subscribe/:scanId',
     getHref: (scanId: string) => `/subscribe/${encodeURIComponent(scanId)}`,

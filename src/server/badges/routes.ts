@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  BadgeQuery,
+  DomainBadge,
+  DomainBadgeList,
+  DomainParams,
+  SaveBadgeBody,
+} from '#contract/index.js';
+import { UnauthorizedError } from '../http-errors.js';
+import { AnswerCache, sendVersioned } from '../public/cache.js';
+import { PublicVersions } from '../public/versions.js';
+import * as service from './service.js';
+
+export interface BadgeRoutesOptions {
+  deps: service.BadgeServiceDeps;
+  /** Rendered badges kept in this process; a default-sized one when omitted. */
+  cache?: AnswerCache;
+  /** The domains' public versions; without one, each request reads the version. */
+  versions?: PublicVersions;
+}
+
+/**
+ * The badge image (spec §7 `GET /api/badge/{domain}`, and `/badge/{domain}` that the copied HTML
+ * names) and the configurator's calls. HTTP only; rules in the service.
+ */
+export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app, options) => {
+  const { deps } = options;
+  const cache = options.cache ?? new AnswerCache();
+  const versions = options.versions ?? new PublicVersions(deps.db);
+
+  for (const path of ['/api/badge/:domain', '/badge/:domain']) {
+    app.get(
+      path,
+      { schema: { params: DomainParams, querystring: BadgeQuery } },
+      async (request, reply) => {
+        const domain = service.badgeDomainOf(request.params.domain);
+        // Other sites embed the badge; as a document of its own it may run and load nothing.
+        reply
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+        return sendVersioned(request, reply, {
+          versions,
+          cache,
+          domain,
+          shape: service.badgeShape(request.query),
+          render: async () => ({
+            contentType: 'image/svg+xml; charset=utf-8',
+            body: await service.getBadgeSvg(deps, domain, request.query),
+          }),
+        });
+      },
+    );
+  }
+
+  const signedIn = async (request: { session: unknown }) => {
+    if (!request.session) throw new UnauthorizedError('Log in to configure a badge');
+  };
+
+  app.get(
+    '/api/badges',
+    { schema: { response: { 200: DomainBadgeList } }, preValidation: signedIn },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.listOwnBadges(deps, request.caller.userId!);
+    },
+  );
+
+  app.put(
+    '/api/domains/:domain/badge',
+    {
+      schema: { params: DomainParams, body: SaveBadgeBody, response: { 200: DomainBadge } },
+      preValidation: signedIn,
+    },
+    async (request) =>
+      service.saveOwnBadge(
+        deps,
+        request.caller.userId!,
+        request.params.domain,
+        request.body.settings,
+      ),
+  );
+};
