@@ -13,6 +13,7 @@ import {
   notExists,
   or,
   sql,
+  type SQL,
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppDb } from '../client.js';
@@ -40,6 +41,11 @@ const isMonitored = () => inArray(domains.status, [...monitoredDomainStatuses]);
  * nobody does (a site is monitored by one account at a time: domains_monitored_domain_key).
  */
 export async function findMonitoring(db: AppDb, domain: string) {
+  return findHolder(db, domain, isMonitored());
+}
+
+/** The enrolment of `domain` that meets `condition`, with the owner's address. */
+async function findHolder(db: AppDb, domain: string, condition: SQL | undefined) {
   const [row] = await db
     .select({
       id: domains.id,
@@ -50,12 +56,13 @@ export async function findMonitoring(db: AppDb, domain: string) {
       trialEndsAt: domains.trialEndsAt,
       monitoringSince: domains.monitoringSince,
       createdAt: domains.createdAt,
+      verifiedAt: domains.verifiedAt,
       ownerEmail: users.email,
       ownerName: users.name,
     })
     .from(domains)
     .innerJoin(users, eq(users.id, domains.userId))
-    .where(and(eq(domains.domain, domain), isMonitored()))
+    .where(and(eq(domains.domain, domain), condition))
     .limit(1);
   return row;
 }
@@ -456,25 +463,7 @@ const isPublished = () => and(isMonitored(), isNotNull(domains.verifiedAt));
  * verified), with the same fields as findMonitoring; undefined otherwise.
  */
 export async function findPublished(db: AppDb, domain: string) {
-  const [row] = await db
-    .select({
-      id: domains.id,
-      userId: domains.userId,
-      status: domains.status,
-      subscriptionId: domains.subscriptionId,
-      monthlyPrice: domains.monthlyPrice,
-      trialEndsAt: domains.trialEndsAt,
-      monitoringSince: domains.monitoringSince,
-      createdAt: domains.createdAt,
-      ownerEmail: users.email,
-      ownerName: users.name,
-      verifiedAt: domains.verifiedAt,
-    })
-    .from(domains)
-    .innerJoin(users, eq(users.id, domains.userId))
-    .where(and(eq(domains.domain, domain), isPublished()))
-    .limit(1);
-  return row;
+  return findHolder(db, domain, isPublished());
 }
 
 const verificationColumns = {
