@@ -19,6 +19,8 @@ async function ownerWithDomains(page: Page) {
   await signUp(page, email);
   const { db } = app.web.service.database;
   const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  // An owner of a monitored domain holds the plan: the dashboard's Badge section opens for them.
+  await db.update(users).set({ subscriptionStatus: 'active' }).where(eq(users.id, owner!.id));
   const domain = `shop-${Date.now().toString(36)}.test`;
   const pending = `pending-${Date.now().toString(36)}.test`;
   await db.insert(domains).values([

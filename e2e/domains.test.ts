@@ -320,7 +320,10 @@ describe('domains', () => {
   it('moves lapsed months to the grace period, then to expired, and brings one back', async () => {
     const publicStatus = () =>
       page.request.get(`/api/public/status/${secondDomain}`).then((answer) => answer.status());
+    const badge = () =>
+      page.request.get(`/badge/${secondDomain}`).then((answer) => answer.status());
     expect(await publicStatus()).toBe(200);
+    expect(await badge()).toBe(200);
 
     // The clock moves through the hourly lifecycle sweep (no card on file: no month is charged).
     const dayMs = 86_400_000;
@@ -343,8 +346,9 @@ describe('domains', () => {
     await page.reload();
     await page.getByRole('heading', { level: 2, name: 'Expired Domains (2)' }).waitFor();
     await card(secondDomain).getByText('Expired', { exact: true }).waitFor();
-    // Its public status page is gone.
+    // Its public status page and its badge are gone.
     expect(await publicStatus()).toBe(404);
+    expect(await badge()).toBe(404);
     const visitor = await (await app.web.newContext()).newPage();
     await visitor.goto(`/status/${secondDomain}`);
     await visitor.getByRole('heading', { name: 'Domain Not Found' }).waitFor();
