@@ -71,6 +71,20 @@ export class AnswerCache {
  */
 const processTag = randomBytes(6).toString('base64url');
 
+/** A short digest of an answer's shape for its ETag; the few shapes in use are hashed once. */
+const shapeTags = new Map<string, string>();
+const shapeTagLimit = 1000;
+
+function shapeTagOf(shape: string): string {
+  let tag = shapeTags.get(shape);
+  if (tag === undefined) {
+    tag = createHash('sha1').update(shape).digest('base64url').slice(0, 10);
+    if (shapeTags.size >= shapeTagLimit) shapeTags.clear();
+    shapeTags.set(shape, tag);
+  }
+  return tag;
+}
+
 export interface VersionedAnswer {
   versions: PublicVersions;
   cache: AnswerCache;
@@ -98,7 +112,7 @@ export async function sendVersioned(
   // Nothing was ever stored about the domain: render answers its 404.
   if (version === undefined) return send(reply, await answer.render());
 
-  const shapeTag = createHash('sha1').update(answer.shape).digest('base64url').slice(0, 10);
+  const shapeTag = shapeTagOf(answer.shape);
   const etag = `"${version}-${shapeTag}-${processTag}"`;
   reply.header('etag', etag).header('cache-control', publicCacheControl);
   // The version moves with everything the answer shows (being published included), so a caller
