@@ -156,6 +156,8 @@ async function measure(
         url: base + path,
         connections,
         duration,
+        // The load is made on a thread of its own, so it does not take the server's event loop.
+        workers: 1,
         ...(headers ? { headers } : {}),
       });
       measurements.push({
