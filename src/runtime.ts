@@ -7,7 +7,7 @@ import { startMonitoring, stopMonitoringSchedule, type MonitoringWorker } from '
 import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from '#scanner';
 import { sweepLifecycle } from '#server/billing/lifecycle.js';
-import { createPaymentProvider } from '#server/billing/payments.js';
+import { createPaymentProvider, type PaymentProvider } from '#server/billing/payments.js';
 import { recheckOwnership } from '#server/domains/verification-service.js';
 
 /**
@@ -23,6 +23,8 @@ export interface Runtime {
   monitoring: MonitoringWorker | undefined;
   /** Hourly plan lifecycle runs (trial and grace ends), in scanning processes. */
   lifecycle: LifecycleWorker | undefined;
+  /** The process's one payment provider: the lifecycle sweeps and the HTTP app share it. */
+  payments: PaymentProvider;
   /** Stops taking jobs, lets running scans finish, then closes browser, queue and database. */
   close(): Promise<void>;
 }
@@ -30,6 +32,13 @@ export interface Runtime {
 export async function startRuntime(config: Config, options: { scan: boolean }): Promise<Runtime> {
   const database = await openDatabase(config);
   const boss = await createQueue(database);
+  const payments = createPaymentProvider({
+    stripeSecretKey: config.stripeSecretKey,
+    stripeWebhookSecret: config.stripeWebhookSecret,
+    stripePublishableKey: config.stripePublishableKey,
+    stripeApiBase: config.stripeApiBase,
+    log: Fastify({ logger: { level: config.logLevel } }).log,
+  });
   let pool: PagePool | undefined;
   let worker: ScanWorker | undefined;
   if (options.scan) {
@@ -71,13 +80,6 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
   // scanning process is free; the demo provider charges renewals there, Stripe by itself.
   let lifecycle: LifecycleWorker | undefined;
   if (options.scan) {
-    const payments = createPaymentProvider({
-      stripeSecretKey: config.stripeSecretKey,
-      stripeWebhookSecret: config.stripeWebhookSecret,
-      stripePublishableKey: config.stripePublishableKey,
-      stripeApiBase: config.stripeApiBase,
-      log: Fastify({ logger: { level: config.logLevel } }).log,
-    });
     lifecycle = await startLifecycleSweeps({
       boss,
       sweep: (now) => sweepLifecycle(database.db, payments, now),
@@ -90,6 +92,7 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
     worker,
     monitoring,
     lifecycle,
+    payments,
     async close() {
       await monitoring?.stop();
       await lifecycle?.stop();

@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const app = await buildApp(config, {
     database: runtime.database,
     boss: runtime.boss,
+    payments: runtime.payments,
     ...(runtime.pool ? { pool: runtime.pool } : {}),
     webRoot: fileURLToPath(new URL('../../dist/web', import.meta.url)),
   });
