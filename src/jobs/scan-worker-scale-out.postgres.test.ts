@@ -186,34 +186,39 @@ describe.skipIf(!testDatabaseUrl)('two worker processes sharing 100 scans (Postg
     expect(clean.filter((row) => findings.get(row.id)?.count !== perScan)).toEqual([]);
     expect(stored.filter((row) => row.count !== row.distinct || row.count > perScan)).toEqual([]);
 
-    // The killed worker's in-flight scans were restarted; no other page was scanned twice.
+    // The killed worker held at most its two tabs' jobs. Each was retried by the survivor: a scan
+    // the victim had not finished was restarted and scanned again; one it had finished (killed
+    // before telling the queue) was left as it was. No other page was scanned twice.
+    const jobs = await database.executeSql(
+      `select state, retry_count, started_on from ${bossSchema}.job where name = 'scan-page' and id = any($1::uuid[])`,
+      [ids],
+    );
+    expect(jobs.rows.map((job) => job.state)).toEqual(Array(pageCount).fill('completed'));
+    const retried = jobs.rows.filter((job) => Number(job.retry_count) > 0);
+    expect(retried.length).toBeGreaterThanOrEqual(1);
+    expect(retried.length).toBeLessThanOrEqual(2);
+
     const restarted = rows.filter((row) =>
       row.logs.some((log) => /restarted \(attempt 2\)/.test(log.message)),
     );
-    expect(restarted.length).toBeGreaterThanOrEqual(1);
-    expect(restarted.length).toBeLessThanOrEqual(2);
+    expect(restarted.length).toBeLessThanOrEqual(retried.length);
     const restartedPaths = new Set(restarted.map((row) => new URL(row.url).pathname));
     const loadedTwice = [...loads].filter(([, count]) => count > 1).map(([path]) => path);
     expect(loadedTwice.filter((path) => !restartedPaths.has(path))).toEqual([]);
     expect([...loads.values()].every((count) => count <= 2)).toBe(true);
     expect(loads.size).toBe(pageCount);
 
-    const jobs = await database.executeSql(
-      `select state, retry_count from ${bossSchema}.job where name = 'scan-page' and id = any($1::uuid[])`,
-      [ids],
+    // Each retried job started again within a minute of the kill (the README's promise).
+    const reclaimMs = Math.max(
+      ...retried.map((job) => new Date(job.started_on as string).getTime() - killedAt),
     );
-    expect(jobs.rows.map((job) => job.state)).toEqual(Array(pageCount).fill('completed'));
-    expect(jobs.rows.filter((job) => Number(job.retry_count) > 0)).toHaveLength(restarted.length);
-
-    // The restarted attempt started within a minute of the kill (the README's promise).
-    const reclaimMs = Math.max(...restarted.map((row) => row.startedAt!.getTime() - killedAt));
     expect(reclaimMs).toBeLessThan(60_000);
 
     const seconds = (finished - started) / 1000;
     console.log(
       `scale-out: ${pageCount} pages in ${seconds.toFixed(1)} s ` +
         `(${((pageCount / seconds) * 60).toFixed(1)} pages/min) on 2 workers × 2 tabs, axe only; ` +
-        `killed at ${((killedAt - started) / 1000).toFixed(1)} s, ${restarted.length} scan(s) ` +
+        `killed at ${((killedAt - started) / 1000).toFixed(1)} s, ${retried.length} job(s) ` +
         `reclaimed ${(reclaimMs / 1000).toFixed(1)} s after the kill; ` +
         `${pageCount - clean.length} page(s) with an engine error`,
     );
