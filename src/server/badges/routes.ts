@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   BadgeQuery,
@@ -7,7 +8,7 @@ import {
   SaveBadgeBody,
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
-import { AnswerCache, sendVersioned } from '../public/cache.js';
+import { AnswerCache, sendHeld, sendVersioned, type HeldAnswer } from '../public/cache.js';
 import { PublicVersions } from '../public/versions.js';
 import * as service from './service.js';
 
@@ -28,26 +29,44 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
   const cache = options.cache ?? new AnswerCache();
   const versions = options.versions ?? new PublicVersions(deps.db);
 
+  // Badge addresses already answered, as requested (path and query), with the domain and shape
+  // they name. Sites embed one address each, so a few thousand cover every popular badge.
+  const addresses = new Map<string, HeldAnswer>();
+  const rememberAddress = (url: string, held: HeldAnswer) => {
+    if (addresses.has(url)) return;
+    if (addresses.size >= cache.maxEntries) addresses.delete(addresses.keys().next().value!);
+    addresses.set(url, held);
+  };
+  // Other sites embed the badge; as a document of its own it may run and load nothing.
+  const embeddable = (reply: FastifyReply) =>
+    reply
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+
   for (const path of ['/api/badge/:domain', '/badge/:domain']) {
     app.get(
       path,
-      { schema: { params: DomainParams, querystring: BadgeQuery } },
+      {
+        schema: { params: DomainParams, querystring: BadgeQuery },
+        // An address answered before skips validation and parsing: what this process holds
+        // under the domain's current version (a 304 or the drawn badge) is sent as is.
+        onRequest: async (request, reply) => {
+          const held = addresses.get(request.url);
+          if (held && (await sendHeld(request, embeddable(reply), held))) return reply;
+        },
+      },
       async (request, reply) => {
         const domain = service.badgeDomainOf(request.params.domain);
-        // Other sites embed the badge; as a document of its own it may run and load nothing.
-        reply
-          .header('cross-origin-resource-policy', 'cross-origin')
-          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
-        return sendVersioned(request, reply, {
-          versions,
-          cache,
-          domain,
-          shape: service.badgeShape(request.query),
+        const answer = { versions, cache, domain, shape: service.badgeShape(request.query) };
+        const sent = await sendVersioned(request, embeddable(reply), {
+          ...answer,
           render: async () => ({
             contentType: 'image/svg+xml; charset=utf-8',
             body: await service.getBadgeSvg(deps, domain, request.query),
           }),
         });
+        rememberAddress(request.url, answer);
+        return sent;
       },
     );
   }

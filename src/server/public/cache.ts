@@ -96,12 +96,24 @@ export interface VersionedAnswer {
   render: () => Promise<RenderedAnswer>;
 }
 
+/** Where a versioned answer lives: its domain, its shape and the caches that hold it. */
+export type HeldAnswer = Omit<VersionedAnswer, 'render'>;
+
+/** The ETag and cache key of an answer under a version of its domain. */
+function versionedKeys(answer: HeldAnswer, version: number) {
+  return {
+    etag: `"${version}-${shapeTagOf(answer.shape)}-${processTag}"`,
+    key: `${answer.shape}\n${answer.domain}\n${version}`,
+  };
+}
+
 /**
  * Answers a public read keyed by the domain's public version (kept by database triggers, see
  * versions.ts): the ETag is the version plus the answer's shape, so a revalidation costs at most
- * one primary-key read and a 304, and a repeated read the same plus an in-process cache hit. The version is read before rendering: an answer rendered from data
- * newer than its version is replaced as soon as the version moves, while the reverse order could
- * label old data with a new version.
+ * one primary-key read and a 304, and a repeated read the same plus an in-process cache hit. The
+ * version is read before rendering: an answer rendered from data newer than its version is
+ * replaced as soon as the version moves, while the reverse order could label old data with a new
+ * version.
  */
 export async function sendVersioned(
   request: FastifyRequest,
@@ -112,14 +124,12 @@ export async function sendVersioned(
   // Nothing was ever stored about the domain: render answers its 404.
   if (version === undefined) return send(reply, await answer.render());
 
-  const shapeTag = shapeTagOf(answer.shape);
-  const etag = `"${version}-${shapeTag}-${processTag}"`;
+  const { etag, key } = versionedKeys(answer, version);
   reply.header('etag', etag).header('cache-control', publicCacheControl);
   // The version moves with everything the answer shows (being published included), so a caller
   // holding this ETag holds the current answer: no need to render or even look in the cache.
   if (matches(request.headers['if-none-match'], etag)) return reply.status(304).send();
 
-  const key = `${answer.shape}\n${answer.domain}\n${version}`;
   let rendered = answer.cache.get(key);
   if (!rendered) {
     try {
@@ -132,6 +142,29 @@ export async function sendVersioned(
     answer.cache.set(key, rendered);
   }
   return send(reply, rendered);
+}
+
+/**
+ * Sends what this process already holds for the answer under its domain's current version: a 304
+ * to a caller holding it, or the cached rendering. False when it holds nothing (the caller then
+ * goes the whole way, sendVersioned). Lets a hot public read skip validation and parsing.
+ */
+export async function sendHeld(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: HeldAnswer,
+): Promise<boolean> {
+  const version = await answer.versions.get(answer.domain);
+  if (version === undefined) return false;
+  const { etag, key } = versionedKeys(answer, version);
+  if (matches(request.headers['if-none-match'], etag)) {
+    reply.header('etag', etag).header('cache-control', publicCacheControl).status(304).send();
+    return true;
+  }
+  const rendered = answer.cache.get(key);
+  if (!rendered) return false;
+  send(reply.header('etag', etag).header('cache-control', publicCacheControl), rendered);
+  return true;
 }
 
 function send(reply: FastifyReply, rendered: RenderedAnswer) {
