@@ -111,8 +111,9 @@ async function main(): Promise<void> {
   });
   const app = await buildApp(config, { database, boss, pool, webRoot });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  // The recorded visitor uses a full browser; the scans behind it run on the scanner's choice.
   const browser = await chromium.launch({
-    executablePath,
+    executablePath: findChromium(config.chromiumPath, { fullBrowser: true }),
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', resolverRule],
   });
   const framesDir = await mkdtemp(join(tmpdir(), 'landing-video-'));

@@ -33,8 +33,10 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
   });
   const service = await startTestService({ app: { webRoot, ...options.app } });
   const address = await service.app.listen({ host: '127.0.0.1', port: 0 });
+  // The visitor's browser is a full Chromium, as people browse with; the service's scans run
+  // on the shared test browser, the headless shell the scanner prefers.
   const browser = await chromium.launch({
-    executablePath: findChromium(),
+    executablePath: findChromium(undefined, { fullBrowser: true }),
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
   await mkdir(screenshotDir, { recursive: true });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type LaunchOptions } from 'puppeteer-core';
-import { findChromium } from './chromium-path.js';
+import { findChromium, isHeadlessShell } from './chromium-path.js';
 import { startEgressProxy } from './net/egress-proxy.js';
 
 /**
@@ -48,9 +48,11 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
   const fallbackProxy = await startEgressProxy();
   let browser: Browser;
   try {
+    // The headless shell when installed (chromium-path.ts); it takes the plain `--headless`.
+    const executablePath = options.executablePath ?? findChromium();
     browser = await puppeteer.launch({
-      executablePath: findChromium(),
-      headless: true,
+      executablePath,
+      headless: isHeadlessShell(executablePath) ? 'shell' : true,
       // Over a pipe, Chromium exits by itself when this process dies, even by SIGKILL; a
       // WebSocket-only browser would live on as an orphan. Pass `pipe: false` to share it.
       pipe: true,

@@ -3,7 +3,14 @@
  * imports the server, database or web app.
  */
 export type { PagePool, PoolStats, ScanOptions, ScanProgressEvent, ScanStage } from './types.js';
-export { findChromium, chromiumCandidates, ChromiumNotFoundError } from './chromium-path.js';
+export {
+  findChromium,
+  chromiumCandidates,
+  fullChromiumCandidates,
+  headlessShellCandidates,
+  isHeadlessShell,
+  ChromiumNotFoundError,
+} from './chromium-path.js';
 export { launchChromium, chromiumArgs, type LaunchedChromium } from './browser-launch.js';
 export {
   createPagePool,
