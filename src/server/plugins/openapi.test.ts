@@ -173,7 +173,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     expect(mediaTypes('/api/artifacts/{id}')).toContain('application/zip');
   });
 
-  it('marks the calls that need a sign-in, and each refuses an anonymous caller with 401', async () => {
+  it('marks exactly the reads that need a sign-in: those refuse an anonymous caller with 401', async () => {
     const document = await openApiDocument();
     const visitor = new TestBrowser(app, '10.77.0.1');
     const token = await visitor.token();
@@ -193,6 +193,20 @@ describe('the OpenAPI document at /api/openapi.json', () => {
       );
       expect(response.json()).toEqual({ message: expect.any(String) });
       expect(Object.keys(operation.responses)).toContain('401');
+    }
+    // And the other reads answer an anonymous caller without asking for a sign-in.
+    const open = operations(document).filter(
+      ({ method, operation }) =>
+        method === 'get' && !signedIn.some((o) => o.operation === operation),
+    );
+    for (const { path, operation } of open) {
+      const response = await app.inject({
+        method: 'GET',
+        url: concretePath(path) + requiredQuery(operation),
+        headers: { cookie: visitor.cookieHeader },
+        remoteAddress: '10.77.0.1',
+      });
+      expect(response.statusCode, `GET ${path}`).not.toBe(401);
     }
   });
 
