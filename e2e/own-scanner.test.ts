@@ -82,6 +82,18 @@ describe('our own screens pass our own scanner', () => {
     expect(result.issues.filter(blocking).map((i) => `${i.ruleKey} ${i.selector}`)).toEqual([]);
   });
 
+  // Swagger UI has no <main>; it is scanned as a visitor first sees it, its areas folded
+  // (e2e/api-docs.test.ts checks an opened call with axe).
+  it('/api/docs (the API reference) has no critical or serious violation', async () => {
+    const result = await scanPage(web.service.pool, `${web.baseUrl}/api/docs`, {
+      allowPrivateNetwork: true,
+      screenshots: false,
+      waitForSelector: 'h3.opblock-tag',
+    });
+    expect(result.engineErrors).toEqual({});
+    expect(result.issues.filter(blocking).map((i) => `${i.ruleKey} ${i.selector}`)).toEqual([]);
+  });
+
   /** Public pages exist only for a monitored, verified domain: the account subscribes (idempotent). */
   async function enrolFixtureDomain() {
     const enrolled = await account.post('/api/subscribe', {

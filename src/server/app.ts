@@ -31,6 +31,7 @@ import type { AuditServiceDeps } from './audits/service.js';
 import { callerPlugin } from './plugins/caller.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin, redactUrl } from './plugins/errors.js';
+import { openApiPlugin } from './plugins/openapi.js';
 import { defaultScanRateLimit, rateLimitPlugin, type ScanRateLimit } from './plugins/rate-limit.js';
 import { securityPlugin } from './plugins/security.js';
 import { textInputPlugin } from './plugins/text-input.js';
@@ -133,6 +134,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  // Before any route: the API description learns each route as it is added.
+  await app.register(openApiPlugin, { publicUrl: config.publicUrl ?? 'http://localhost:3000' });
   await app.register(textInputPlugin);
   await app.register(securityPlugin);
   await app.register(sessionPlugin, {

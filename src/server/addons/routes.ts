@@ -11,6 +11,7 @@ import {
   PurchasedAddOn,
 } from '#contract/index.js';
 import { TooManyRequestsError } from '../http-errors.js';
+import { docxMediaType, fileResponse, signedIn } from '../plugins/openapi.js';
 import * as service from './service.js';
 
 export interface AddOnRoutesOptions {
@@ -31,26 +32,54 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
 
   app.get(
     '/api/add-ons/catalogue',
-    { schema: { response: { 200: AddOnCatalogueResponse } } },
+    {
+      schema: {
+        summary: 'The add-ons on sale, with their prices',
+        tags: ['Add-ons'],
+        response: { 200: AddOnCatalogueResponse },
+      },
+    },
     async () => service.catalogue(),
   );
 
   app.get(
     '/api/add-ons',
-    { schema: { querystring: AddOnListQuery, response: { 200: z.array(PurchasedAddOn) } } },
+    {
+      schema: {
+        summary: 'The add-ons the caller bought',
+        tags: ['Add-ons'],
+        security: signedIn,
+        querystring: AddOnListQuery,
+        response: { 200: z.array(PurchasedAddOn) },
+      },
+    },
     async (request) => service.listAddOns(deps, request.caller, request.query.domain),
   );
 
   app.get(
     '/api/add-ons/pages',
-    { schema: { querystring: AddOnPagesQuery, response: { 200: AddOnPagesResponse } } },
+    {
+      schema: {
+        summary: "A domain's scanned pages an add-on can cover",
+        tags: ['Add-ons'],
+        security: signedIn,
+        querystring: AddOnPagesQuery,
+        response: { 200: AddOnPagesResponse },
+      },
+    },
     async (request) => service.pagesFor(deps, request.caller, request.query.domain),
   );
 
   app.post(
     '/api/add-ons/purchase',
     {
-      schema: { body: AddOnPurchaseRequest, response: { 200: AddOnPurchaseResponse } },
+      schema: {
+        summary: 'Buy an add-on for a domain',
+        tags: ['Add-ons'],
+        security: signedIn,
+        body: AddOnPurchaseRequest,
+        response: { 200: AddOnPurchaseResponse },
+      },
       // Before the body is read: an anonymous caller learns first that it must log in.
       preValidation: async (request) => {
         if (!request.session) throw service.loginRequired();
@@ -73,7 +102,19 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
             ),
         },
       },
-      schema: { params: AddOnParams },
+      schema: {
+        summary: 'Download a bought add-on document',
+        tags: ['Add-ons'],
+        security: signedIn,
+        params: AddOnParams,
+        response: {
+          200: fileResponse('The document, as an attachment.', [
+            'application/pdf',
+            'application/json',
+            docxMediaType,
+          ]),
+        },
+      },
     },
     async (request, reply) => {
       const file = await service.download(deps, request.caller, request.params.id);

@@ -4,6 +4,7 @@ import type { AppDb } from '#db/client.js';
 import { ShareTokenQuery } from '#contract/index.js';
 import { findArtifact, findArtifactAccess } from '#db/stores/artifacts.js';
 import { NotFoundError } from '../http-errors.js';
+import { emptyResponse, fileResponse } from '../plugins/openapi.js';
 import { mayRead, privateNoStore } from '../scans/access.js';
 
 export interface ArtifactRoutesOptions {
@@ -22,7 +23,17 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
   app,
   options,
 ) => {
-  const schema = { params: ArtifactParams, querystring: ShareTokenQuery };
+  const schema = {
+    summary: 'A file a scan or an audit produced (screenshot, ZIP archive)',
+    description: 'Readable by whoever may read its scan or audit; `share` is the share token.',
+    tags: ['Files'],
+    params: ArtifactParams,
+    querystring: ShareTokenQuery,
+    response: {
+      200: fileResponse('The file.', ['image/jpeg', 'application/zip']),
+      304: emptyResponse('The copy the caller holds (If-None-Match) is current.'),
+    },
+  };
   app.get('/api/artifacts/:id', { schema }, async (request, reply) => {
     const { id } = request.params;
     const artifact = await findArtifact(options.db, id);

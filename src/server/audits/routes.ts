@@ -35,7 +35,13 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
     '/api/discover-pages',
     {
       config: startLimit,
-      schema: { body: DiscoverPagesRequest, response: { 200: DiscoveryResult } },
+      schema: {
+        summary: "Find a site's most important pages",
+        description: 'Ranks same-site links by where they appear, the sitemap and their text.',
+        tags: ['Audits'],
+        body: DiscoverPagesRequest,
+        response: { 200: DiscoveryResult },
+      },
     },
     async (request, reply) =>
       service.discover(deps, request.body.url, closedSignal(request, reply)),
@@ -43,10 +49,22 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
 
   // The smart scan's second step and the multi-page audit are the same audit; the spec keeps two
   // paths for its two screens.
+  const auditSummaries: Record<string, string> = {
+    '/api/smart-scan': 'Scan the pages a discovery chose, and wait for the audit',
+    '/api/multi-page-audit': 'Scan up to 10 pages of one site, and wait for the audit',
+  };
   for (const path of ['/api/smart-scan', '/api/multi-page-audit']) {
     app.post(
       path,
-      { config: startLimit, schema: { body: AuditRequest, response: { 200: AuditResponse } } },
+      {
+        config: startLimit,
+        schema: {
+          summary: auditSummaries[path],
+          tags: ['Audits'],
+          body: AuditRequest,
+          response: { 200: AuditResponse },
+        },
+      },
       async (request, reply) =>
         service.runAudit(deps, request.caller, request.body.urls, closedSignal(request, reply)),
     );
@@ -54,7 +72,13 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
 
   app.get(
     '/api/audit-progress',
-    { schema: { response: { 200: AuditProgress } } },
+    {
+      schema: {
+        summary: "The caller's latest audit: progress per page",
+        tags: ['Audits'],
+        response: { 200: AuditProgress },
+      },
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return service.getAuditProgress(deps, request.caller);

@@ -14,6 +14,7 @@ import {
   VerifyResetCodeRequest,
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
+import { emptyResponse } from '../plugins/openapi.js';
 import {
   decodePending,
   encodePending,
@@ -99,9 +100,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     };
   }
 
+  const tags = ['Account'];
+
   app.post(
     '/api/auth/register',
-    { schema: { body: RegisterRequest, response: { 201: SignedInResponse } } },
+    {
+      schema: {
+        summary: 'Create an account with a password and sign in',
+        tags,
+        body: RegisterRequest,
+        response: { 201: SignedInResponse },
+      },
+    },
     async (request, reply) => {
       const user = await service.register(deps, caller(request), request.body);
       const signedIn = await signIn(request, reply, user);
@@ -111,7 +121,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/api/auth/signup',
-    { schema: { body: SignupRequest, response: { 201: SignupResponse } } },
+    {
+      schema: {
+        summary: 'Sign up from a scan: the account waits for its e-mailed link',
+        tags,
+        body: SignupRequest,
+        response: { 201: SignupResponse },
+      },
+    },
     async (request, reply) => {
       const { scanId } = await service.signup(deps, caller(request), request.body);
       // Nobody is signed in: the e-mailed link proves the address first.
@@ -121,7 +138,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/api/auth/login',
-    { schema: { body: LoginRequest, response: { 200: SignedInResponse } } },
+    {
+      schema: {
+        summary: 'Log in; the answer carries the session and its CSRF token',
+        tags,
+        body: LoginRequest,
+        response: { 200: SignedInResponse },
+      },
+    },
     async (request, reply) => {
       const user = await service.login(deps, caller(request), request.body);
       return { ...(await signIn(request, reply, user)), message: 'Logged in' };
@@ -130,7 +154,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/api/auth/logout',
-    { schema: { body: z.unknown().optional(), response: { 200: AuthMessageResponse } } },
+    {
+      schema: {
+        summary: 'Log out',
+        tags,
+        body: z.unknown().optional(),
+        response: { 200: AuthMessageResponse },
+      },
+    },
     async (request, reply) => {
       const session = request.session;
       await app.sessions.end(request, reply);
@@ -148,7 +179,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/api/auth/reset-password-request',
-    { schema: { body: ResetPasswordRequest, response: { 200: AuthMessageResponse } } },
+    {
+      schema: {
+        summary: 'E-mail a password reset code and link',
+        tags,
+        body: ResetPasswordRequest,
+        response: { 200: AuthMessageResponse },
+      },
+    },
     async (request, reply) => {
       await reset.requestPasswordReset(deps, caller(request), request.body.email);
       // Set for every address, known or not, so the answer gives nothing away.
@@ -169,7 +207,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/api/auth/verify-reset-code',
-    { schema: { body: VerifyResetCodeRequest, response: { 200: AuthMessageResponse } } },
+    {
+      schema: {
+        summary: 'Check an e-mailed reset code',
+        tags,
+        body: VerifyResetCodeRequest,
+        response: { 200: AuthMessageResponse },
+      },
+    },
     async (request) => {
       const email = resetEmailOf(request, request.body.email);
       await reset.verifyResetCode(deps, caller(request), email, request.body.code);
@@ -179,7 +224,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/api/auth/reset-password-complete',
-    { schema: { body: ResetPasswordCompleteRequest, response: { 200: AuthMessageResponse } } },
+    {
+      schema: {
+        summary: 'Choose a new password with the e-mailed code',
+        tags,
+        body: ResetPasswordCompleteRequest,
+        response: { 200: AuthMessageResponse },
+      },
+    },
     async (request, reply) => {
       const user = await reset.completeResetWithCode(deps, caller(request), {
         email: resetEmailOf(request, request.body.email),
@@ -194,7 +246,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/api/auth/reset-password',
-    { schema: { body: ResetPasswordWithTokenRequest, response: { 200: AuthMessageResponse } } },
+    {
+      schema: {
+        summary: "Choose a new password with the e-mailed link's token",
+        tags,
+        body: ResetPasswordWithTokenRequest,
+        response: { 200: AuthMessageResponse },
+      },
+    },
     async (request, reply) => {
       const user = await reset.completeResetWithToken(deps, caller(request), request.body);
       await trustThisBrowser(request, reply, user);
@@ -202,14 +261,26 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
   );
 
-  app.get('/api/auth/google/initiate', async (request, reply) => {
+  const googleInitiate = {
+    summary: 'Start signing in with Google (a browser redirect)',
+    description: 'Answers 404 when Google sign-in is not configured.',
+    tags,
+    response: { 302: emptyResponse("Off to Google's sign-in page.") },
+  };
+  app.get('/api/auth/google/initiate', { schema: googleInitiate }, async (request, reply) => {
     if (!options.google) throw notConfigured();
     const { url, pending } = await options.google.start();
     reply.setCookie(googleCookieName, encodePending(pending), cookieOptions(request, 10 * 60));
     return reply.header('cache-control', 'no-store').redirect(url.href, 302);
   });
 
-  app.get('/api/auth/google/callback', async (request, reply) => {
+  const googleCallback = {
+    summary: 'Where Google sends the browser back (OAuth code and state)',
+    description: 'Signs the browser in and redirects to the dashboard, or back to log-in.',
+    tags,
+    response: { 302: emptyResponse('To /app/dashboard, or /app/login?error=google.') },
+  };
+  app.get('/api/auth/google/callback', { schema: googleCallback }, async (request, reply) => {
     if (!options.google) throw notConfigured();
     const pending = decodePending(request.cookies[googleCookieName]);
     reply.clearCookie(googleCookieName, cookieOptions(request));

@@ -8,6 +8,7 @@ import {
   SaveBadgeBody,
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
+import { emptyResponse, signedIn as signedInSecurity, textResponse } from '../plugins/openapi.js';
 import { AnswerCache, sendHeld, sendVersioned, type HeldAnswer } from '../public/cache.js';
 import { PublicVersions } from '../public/versions.js';
 import * as service from './service.js';
@@ -47,7 +48,19 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
     app.get(
       path,
       {
-        schema: { params: DomainParams, querystring: BadgeQuery },
+        schema: {
+          summary: "A monitored domain's accessibility badge",
+          description: path.startsWith('/api/')
+            ? 'The SVG image other sites embed; the query chooses its look.'
+            : 'The same badge at the address the copied embed code names.',
+          tags: ['Badge'],
+          params: DomainParams,
+          querystring: BadgeQuery,
+          response: {
+            200: textResponse('The badge.', 'image/svg+xml'),
+            304: emptyResponse('The copy the caller holds (If-None-Match) is current.'),
+          },
+        },
         // An address answered before skips validation and parsing: what this process holds
         // under the domain's current version (a 304 or the drawn badge) is sent as is.
         onRequest: async (request, reply) => {
@@ -77,7 +90,15 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
 
   app.get(
     '/api/badges',
-    { schema: { response: { 200: DomainBadgeList } }, preValidation: signedIn },
+    {
+      schema: {
+        summary: "The caller's domains with their badge settings",
+        tags: ['Badge'],
+        security: signedInSecurity,
+        response: { 200: DomainBadgeList },
+      },
+      preValidation: signedIn,
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return service.listOwnBadges(deps, request.caller.userId!);
@@ -87,7 +108,14 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
   app.put(
     '/api/domains/:domain/badge',
     {
-      schema: { params: DomainParams, body: SaveBadgeBody, response: { 200: DomainBadge } },
+      schema: {
+        summary: "Save a domain's badge settings",
+        tags: ['Badge'],
+        security: signedInSecurity,
+        params: DomainParams,
+        body: SaveBadgeBody,
+        response: { 200: DomainBadge },
+      },
       preValidation: signedIn,
     },
     async (request) =>

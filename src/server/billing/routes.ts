@@ -14,6 +14,7 @@ import {
   SubscriptionStatusResponse,
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
+import { signedIn } from '../plugins/openapi.js';
 import * as lifecycle from './lifecycle.js';
 import * as intents from './payment-intents.js';
 import * as service from './service.js';
@@ -40,7 +41,14 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
 
   app.get(
     '/api/checkout/:scanId',
-    { schema: { params: CheckoutParams, response: { 200: CheckoutResponse } } },
+    {
+      schema: {
+        summary: 'The checkout of a scanned site: plan, price and what is included',
+        tags: ['Billing'],
+        params: CheckoutParams,
+        response: { 200: CheckoutResponse },
+      },
+    },
     async (request, reply) => {
       // The answer depends on who asks.
       reply.header('cache-control', 'no-store');
@@ -51,7 +59,13 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
   app.post(
     '/api/subscribe',
     {
-      schema: { body: SubscribeRequest, response: { 200: SubscribeResponse } },
+      schema: {
+        summary: 'Subscribe a domain to monitoring (Compliance Shield)',
+        tags: ['Billing'],
+        security: signedIn,
+        body: SubscribeRequest,
+        response: { 200: SubscribeResponse },
+      },
       // Before the body is read: an anonymous caller learns first that it must log in.
       preValidation: async (request) => {
         if (!request.session) throw new UnauthorizedError('Log in to subscribe');
@@ -68,26 +82,54 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     '/api/create-payment-intent',
     {
       ...own,
-      schema: { body: CreatePaymentIntentRequest, response: { 200: CreatePaymentIntentResponse } },
+      schema: {
+        summary: 'Start a payment for a plan or a domain',
+        tags: ['Billing'],
+        security: signedIn,
+        body: CreatePaymentIntentRequest,
+        response: { 200: CreatePaymentIntentResponse },
+      },
     },
     async (request) => intents.createPaymentIntent(deps, payerOf(request), request.body),
   );
 
   app.post(
     '/api/create-subscription',
-    { ...own, schema: { response: { 200: CreateSubscriptionResponse } } },
+    {
+      ...own,
+      schema: {
+        summary: 'Start the monthly subscription',
+        tags: ['Billing'],
+        security: signedIn,
+        response: { 200: CreateSubscriptionResponse },
+      },
+    },
     async (request) => intents.createSubscription(deps, payerOf(request)),
   );
 
   app.get(
     '/api/payments/config',
-    { schema: { response: { 200: PaymentConfigResponse } } },
+    {
+      schema: {
+        summary: 'Which payment provider is on (demo or Stripe) and its public key',
+        tags: ['Billing'],
+        response: { 200: PaymentConfigResponse },
+      },
+    },
     async () => intents.paymentConfig(deps.payments, options.publishableKey),
   );
 
   app.get(
     '/api/subscription-status',
-    { ...own, schema: { response: { 200: SubscriptionStatusResponse } } },
+    {
+      ...own,
+      schema: {
+        summary: "The caller's subscription: status, period, grace",
+        tags: ['Billing'],
+        security: signedIn,
+        response: { 200: SubscriptionStatusResponse },
+      },
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return lifecycle.subscriptionStatus(deps.db, request.caller.userId!, new Date());
@@ -96,7 +138,15 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
 
   app.get(
     '/api/core-plan-status',
-    { ...own, schema: { response: { 200: CorePlanStatusResponse } } },
+    {
+      ...own,
+      schema: {
+        summary: "The caller's core plan and its domains",
+        tags: ['Billing'],
+        security: signedIn,
+        response: { 200: CorePlanStatusResponse },
+      },
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return lifecycle.corePlanStatus(deps.db, request.caller.userId!);
@@ -105,7 +155,15 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
 
   app.post(
     '/api/subscription/cancel',
-    { ...own, schema: { response: { 200: CancelSubscriptionResponse } } },
+    {
+      ...own,
+      schema: {
+        summary: 'Cancel Compliance Shield (monitoring stops; history is kept)',
+        tags: ['Billing'],
+        security: signedIn,
+        response: { 200: CancelSubscriptionResponse },
+      },
+    },
     async (request) => {
       const now = new Date();
       const userId = request.caller.userId!;

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import Stripe from 'stripe';
+import { z } from 'zod';
 import type { AppDb } from '#db/client.js';
 import { InvalidError, NotFoundError } from '../http-errors.js';
 import type { PaymentProvider } from './payments.js';
 import { StripePaymentProvider } from './stripe-provider.js';
-import { handleStripeEvent } from './stripe-webhook.js';
+import { handleStripeEvent, type WebhookOutcome } from './stripe-webhook.js';
 
 export interface StripeWebhookRoutesOptions {
   db: AppDb;
@@ -31,7 +32,37 @@ export const stripeWebhookRoutes: FastifyPluginAsync<StripeWebhookRoutesOptions>
     (_request, body, done) => done(null, body),
   );
 
-  app.post('/api/stripe/webhook', { config: { csrf: false } }, async (request, reply) => {
+  const schema = {
+    summary: "Stripe's events: payments, subscriptions, invoices",
+    description:
+      'Called by Stripe, not by browsers: the `Stripe-Signature` header is checked against ' +
+      'STRIPE_WEBHOOK_SECRET over the exact body. 404 unless Stripe payments are configured.',
+    tags: ['Webhooks'],
+    // Loose: a validated part replaces the request's, and the other headers must stay.
+    headers: z.looseObject({
+      'stripe-signature': z.string().optional().meta({ description: "Stripe's signature." }),
+    }),
+    response: {
+      200: z.object({
+        received: z.literal(true),
+        outcome: z.enum([
+          'handled',
+          'replayed',
+          'ignored',
+          'unknown_account',
+        ] satisfies WebhookOutcome[]),
+      }),
+    },
+  };
+  const config = {
+    csrf: false,
+    openApiBody: {
+      mediaType: 'application/json',
+      schema: z.looseObject({ id: z.string(), type: z.string(), data: z.looseObject({}) }),
+      description: 'A Stripe event object (https://docs.stripe.com/api/events/object).',
+    },
+  };
+  app.post('/api/stripe/webhook', { schema, config }, async (request, reply) => {
     const provider = options.payments;
     if (!(provider instanceof StripePaymentProvider)) {
       throw new NotFoundError('Card payments through Stripe are not switched on here');

@@ -16,6 +16,7 @@ import {
   UpdateComplaintStatusRequest,
 } from '#contract/index.js';
 import { InvalidError, TooManyRequestsError, UnauthorizedError } from '../http-errors.js';
+import { signedIn as signedInSecurity } from '../plugins/openapi.js';
 import * as service from './service.js';
 
 export interface ComplaintRateLimit {
@@ -79,7 +80,13 @@ export const complaintRoutes: FastifyPluginAsyncZod<ComplaintRoutesOptions> = as
             ),
         },
       },
-      schema: { body: SubmitComplaintRequest, response: { 201: SubmitComplaintResponse } },
+      schema: {
+        summary: "Send an accessibility concern to a monitored domain's owner",
+        description: 'From the public status page; the owner is e-mailed.',
+        tags: ['Complaints'],
+        body: SubmitComplaintRequest,
+        response: { 201: SubmitComplaintResponse },
+      },
     },
     async (request, reply) => {
       const { id } = await service.submitComplaint(deps, request.body);
@@ -111,12 +118,18 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'private, no-store');
   });
+  const doc = { tags: ['Complaints'], security: signedInSecurity };
 
   app.get(
     '/api/complaints',
     {
       ...signedIn,
-      schema: { querystring: ComplaintListQuery, response: { 200: ComplaintListResponse } },
+      schema: {
+        ...doc,
+        summary: "The complaints about the caller's domains, filtered and paged",
+        querystring: ComplaintListQuery,
+        response: { 200: ComplaintListResponse },
+      },
     },
     async (request) => service.listComplaints(deps, actorOf(request), request.query),
   );
@@ -125,7 +138,12 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
     '/api/complaints/:id',
     {
       ...signedIn,
-      schema: { params: ComplaintIdParams, response: { 200: ComplaintDetailsResponse } },
+      schema: {
+        ...doc,
+        summary: 'One complaint with its replies and history',
+        params: ComplaintIdParams,
+        response: { 200: ComplaintDetailsResponse },
+      },
     },
     async (request) => service.getComplaint(deps, actorOf(request), request.params.id),
   );
@@ -135,6 +153,8 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
     {
       ...signedIn,
       schema: {
+        ...doc,
+        summary: "Change a complaint's status",
         params: ComplaintIdParams,
         body: UpdateComplaintStatusRequest,
         response: { 200: ComplaintResponse },
@@ -155,6 +175,8 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
     {
       ...signedIn,
       schema: {
+        ...doc,
+        summary: "Save a complaint's internal notes",
         params: ComplaintIdParams,
         body: UpdateComplaintNotesRequest,
         response: { 200: ComplaintResponse },
@@ -170,6 +192,8 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
     {
       ...signedIn,
       schema: {
+        ...doc,
+        summary: 'Assign a complaint to someone',
         params: ComplaintIdParams,
         body: AssignComplaintRequest,
         response: { 200: ComplaintResponse },
@@ -185,6 +209,8 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
     {
       ...signedIn,
       schema: {
+        ...doc,
+        summary: 'Add a reply (e-mailed to the visitor) or an internal note to a complaint',
         params: ComplaintIdParams,
         body: ComplaintReplyRequest,
         response: { 201: ComplaintResponse },

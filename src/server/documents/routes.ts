@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { EngineId, ReportParams, ShareTokenQuery } from '#contract/index.js';
 import { OpenAcrError } from '#reports/vpat/openacr.js';
 import { NotFoundError, TooManyRequestsError } from '../http-errors.js';
+import { docxMediaType, ErrorResponse, fileResponse, textResponse } from '../plugins/openapi.js';
 import { assertReadable } from '../scans/access.js';
 import { reportNotFound } from '../scans/report-model.js';
 import * as service from './service.js';
@@ -132,10 +133,19 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
   await app.register(multipart, {
     limits: { fileSize: uploadLimitBytes, files: 1, fields: 5, parts: 6 },
   });
+  const docx = fileResponse('The Word document, as an attachment.', [docxMediaType]);
 
   app.get(
     '/api/html-report/:scanId',
-    { schema: { params: ReportParams, querystring: ShareTokenQuery } },
+    {
+      schema: {
+        summary: "A scan's report as one HTML page",
+        tags: ['Reports'],
+        params: ReportParams,
+        querystring: ShareTokenQuery,
+        response: { 200: textResponse('The report page.', 'text/html') },
+      },
+    },
     async (request, reply) => {
       await assertCanRead(deps, request, request.params.scanId, request.query.share);
       const html = await service.htmlReport(deps, request.params.scanId);
@@ -167,7 +177,13 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
             ),
         },
       },
-      schema: { params: ReportParams, querystring: ShareTokenQuery },
+      schema: {
+        summary: "The accessibility statement of a scan's site, as a PDF",
+        tags: ['Reports'],
+        params: ReportParams,
+        querystring: ShareTokenQuery,
+        response: { 200: fileResponse('The statement.', ['application/pdf']) },
+      },
     },
     async (request, reply) => {
       await assertCanRead(deps, request, request.params.scanId, request.query.share);
@@ -178,7 +194,23 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
 
   app.get(
     '/api/report/:scanId/export/:format',
-    { schema: { params: ExportParams, querystring: ShareTokenQuery } },
+    {
+      schema: {
+        summary: "A scan's issues as CSV, JSON, Markdown, SARIF or JUnit XML",
+        tags: ['Reports'],
+        params: ExportParams,
+        querystring: ShareTokenQuery,
+        response: {
+          200: fileResponse('The export, as an attachment.', [
+            'text/csv',
+            'application/json',
+            'text/markdown',
+            'application/sarif+json',
+            'application/xml',
+          ]),
+        },
+      },
+    },
     async (request, reply) => {
       await assertCanRead(deps, request, request.params.scanId, request.query.share);
       return sendFile(
@@ -190,7 +222,15 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
 
   app.get(
     '/api/report/:scanId/raw/:engine',
-    { schema: { params: RawParams, querystring: ShareTokenQuery } },
+    {
+      schema: {
+        summary: "One engine's raw output for a scan",
+        tags: ['Reports'],
+        params: RawParams,
+        querystring: ShareTokenQuery,
+        response: { 200: fileResponse('The raw JSON, as an attachment.', ['application/json']) },
+      },
+    },
     async (request, reply) => {
       await assertCanRead(deps, request, request.params.scanId, request.query.share);
       return sendFile(
@@ -202,7 +242,15 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
 
   app.post(
     '/api/generate-vpat-from-scan',
-    { schema: { body: ScanIdBody, querystring: ShareTokenQuery } },
+    {
+      schema: {
+        summary: 'A VPAT 2.4 report (Word) filled from a scan',
+        tags: ['VPAT'],
+        body: ScanIdBody,
+        querystring: ShareTokenQuery,
+        response: { 200: docx },
+      },
+    },
     async (request, reply) => {
       await assertCanRead(deps, request, request.body.scanId, request.query.share);
       return sendFile(
@@ -214,7 +262,15 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
 
   app.post(
     '/api/fill-vpat-template',
-    { schema: { body: ScanIdBody, querystring: ShareTokenQuery } },
+    {
+      schema: {
+        summary: "The VPAT 2.4 template (Word) with a scan's findings, to finish by hand",
+        tags: ['VPAT'],
+        body: ScanIdBody,
+        querystring: ShareTokenQuery,
+        response: { 200: docx },
+      },
+    },
     async (request, reply) => {
       await assertCanRead(deps, request, request.body.scanId, request.query.share);
       return sendFile(
@@ -224,25 +280,72 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
     },
   );
 
-  app.post('/api/test-openacr', async (request, reply) =>
-    withUploadErrors(reply, async () => {
-      const { bytes, fileName } = await readUpload(request);
-      const checked = service.checkUpload(bytes, fileName);
-      return reply.send({
-        data: {
-          totalCriteria: checked.totalCriteria,
-          chaptersCount: checked.chaptersCount,
-          title: checked.report.title,
-          catalog: checked.catalogName,
-        },
-      });
+  const uploadConfig = {
+    openApiBody: {
+      mediaType: 'multipart/form-data',
+      schema: z.object({
+        openacr: z.string().meta({ format: 'binary', description: 'The .json or .yaml file.' }),
+      }),
+      description: 'An OpenACR report (JSON or YAML, under 10 MB) in the field `openacr`.',
+    },
+  };
+  const uploadErrors = {
+    413: ErrorResponse.meta({ description: 'The file is 10 MB or larger.' }),
+    415: ErrorResponse.meta({ description: 'Not a .json or .yaml file.' }),
+    422: ErrorResponse.extend({ path: z.string().nullable() }).meta({
+      description: 'Not a valid OpenACR report; `path` points at the first problem.',
     }),
+  };
+  const testOpenAcr = {
+    summary: 'Check an OpenACR file and tell what it holds',
+    tags: ['VPAT'],
+    response: {
+      200: z.object({
+        data: z.object({
+          totalCriteria: z.number(),
+          chaptersCount: z.number(),
+          title: z.string(),
+          catalog: z.string(),
+        }),
+      }),
+      ...uploadErrors,
+    },
+  };
+  // Both answer through `reply` (the file, or the upload's error), so the handler returns it.
+  app.post(
+    '/api/test-openacr',
+    { schema: testOpenAcr, config: uploadConfig },
+    async (request, reply) => {
+      await withUploadErrors(reply, async () => {
+        const { bytes, fileName } = await readUpload(request);
+        const checked = service.checkUpload(bytes, fileName);
+        return reply.send({
+          data: {
+            totalCriteria: checked.totalCriteria,
+            chaptersCount: checked.chaptersCount,
+            title: checked.report.title,
+            catalog: checked.catalogName,
+          },
+        });
+      });
+      return reply;
+    },
   );
 
-  app.post('/api/generate-vpat', async (request, reply) =>
-    withUploadErrors(reply, async () => {
-      const { bytes, fileName } = await readUpload(request);
-      return sendFile(reply, await service.vpatFromOpenAcr(bytes, fileName));
-    }),
+  const generateVpat = {
+    summary: 'A VPAT 2.4 report (Word) from an OpenACR file',
+    tags: ['VPAT'],
+    response: { 200: docx, ...uploadErrors },
+  };
+  app.post(
+    '/api/generate-vpat',
+    { schema: generateVpat, config: uploadConfig },
+    async (request, reply) => {
+      await withUploadErrors(reply, async () => {
+        const { bytes, fileName } = await readUpload(request);
+        return sendFile(reply, await service.vpatFromOpenAcr(bytes, fileName));
+      });
+      return reply;
+    },
   );
 };

@@ -11,6 +11,7 @@ import {
   ReactivateDomainRequest,
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
+import { signedIn } from '../plugins/openapi.js';
 import * as management from './management.js';
 
 export interface DomainRoutesOptions {
@@ -55,21 +56,40 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     reply.header('cache-control', 'no-store');
   });
 
+  const doc = { tags: ['Domains'], security: signedIn };
+
   app.get(
     '/api/domains',
-    { schema: { response: { 200: DomainList, 402: PaymentRequiredResponse } } },
+    {
+      schema: {
+        ...doc,
+        summary: "The caller's monitored domains, with scores and prices",
+        response: { 200: DomainList, 402: PaymentRequiredResponse },
+      },
+    },
     async (request, reply) =>
       answer(reply, () => management.listDomains(deps, request.caller.userId!)),
   );
 
-  app.get('/api/domains/list', { schema: { response: { 200: DomainNames } } }, async (request) =>
-    management.listDomainNames(deps.db, request.caller.userId!),
+  app.get(
+    '/api/domains/list',
+    {
+      schema: {
+        ...doc,
+        summary: "The names of the caller's domains",
+        response: { 200: DomainNames },
+      },
+    },
+    async (request) => management.listDomainNames(deps.db, request.caller.userId!),
   );
 
   app.post(
     '/api/domains',
     {
       schema: {
+        ...doc,
+        summary: 'Add a domain to monitoring',
+        description: 'Answers 402 with what to pay when the domain is beyond the plan.',
         body: AddDomainBody,
         response: { 200: DomainChangeResponse, 402: PaymentRequiredResponse },
       },
@@ -80,7 +100,14 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
 
   app.delete(
     '/api/domains/:domain',
-    { schema: { params: DomainPathParams, response: { 200: DomainChangeResponse } } },
+    {
+      schema: {
+        ...doc,
+        summary: 'Archive a domain (monitoring stops; history is kept)',
+        params: DomainPathParams,
+        response: { 200: DomainChangeResponse },
+      },
+    },
     async (request) =>
       management.archiveDomain(deps, request.caller.userId!, request.params.domain),
   );
@@ -89,6 +116,9 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     '/api/domains/:domain/reactivate',
     {
       schema: {
+        ...doc,
+        summary: 'Reactivate an archived domain',
+        description: 'Answers 402 with what to pay when the domain is beyond the plan.',
         params: DomainPathParams,
         body: ReactivateDomainRequest.optional(),
         response: { 200: DomainChangeResponse, 402: PaymentRequiredResponse },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DomainParams, DomainVerification, VerifyDomainRequest } from '#contract/index.js';
 import { TooManyRequestsError, UnauthorizedError } from '../http-errors.js';
+import { signedIn } from '../plugins/openapi.js';
 import * as service from './verification-service.js';
 
 export interface VerifyRateLimit {
@@ -33,7 +34,13 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
   app.get(
     '/api/domains/:domain/verification',
     {
-      schema: { params: DomainParams, response: { 200: DomainVerification } },
+      schema: {
+        summary: "Whether a domain's ownership is proven, and what to publish to prove it",
+        tags: ['Domains'],
+        security: signedIn,
+        params: DomainParams,
+        response: { 200: DomainVerification },
+      },
       preValidation: async (request) => {
         if (!request.session) throw new UnauthorizedError('Log in to see your domains');
       },
@@ -61,6 +68,9 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
         },
       },
       schema: {
+        summary: "Check a domain's ownership now (DNS TXT record, file or meta tag)",
+        tags: ['Domains'],
+        security: signedIn,
         params: DomainParams,
         // The web client may send no body at all: every method is tried then.
         body: VerifyDomainRequest.nullish(),

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
 import { ForbiddenError } from '../http-errors.js';
 import { sessionCsrfToken } from '../auth/sessions.js';
 import { sameSecret } from '../auth/tokens.js';
@@ -90,7 +91,13 @@ export const csrfPlugin = fp<CsrfOptions>(
       }
     });
 
-    app.get('/api/csrf-token', async (request, reply) => {
+    const schema = {
+      summary: 'The CSRF token to send as X-CSRF-Token on every call other than GET',
+      description: "Sets the anonymous visitor's client cookie the token is bound to, if missing.",
+      tags: ['Account'],
+      response: { 200: z.object({ csrfToken: z.string() }) },
+    };
+    app.get('/api/csrf-token', { schema }, async (request, reply) => {
       const clientId = ensureClientId(request, reply);
       reply.header('cache-control', 'no-store');
       return {

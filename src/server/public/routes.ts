@@ -7,6 +7,7 @@ import {
   PublicScanResponse,
   PublicStatusResponse,
 } from '#contract/index.js';
+import { emptyResponse } from '../plugins/openapi.js';
 import { AnswerCache, sendCached, sendVersioned, type RenderedAnswer } from './cache.js';
 import * as service from './service.js';
 import { PublicVersions } from './versions.js';
@@ -36,17 +37,32 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (a
   const { deps } = options;
   const cache = options.cache ?? new AnswerCache();
   const versions = options.versions ?? new PublicVersions(deps.db);
+  const notModified = emptyResponse('The copy the caller holds (If-None-Match) is current.');
 
   app.get(
     '/api/public/scan/:scanId',
-    { schema: { params: PublicScanParams, response: { 200: PublicScanResponse } } },
+    {
+      schema: {
+        summary: 'A public scan, as its public audit page shows it',
+        tags: ['Public'],
+        params: PublicScanParams,
+        response: { 200: PublicScanResponse, 304: notModified },
+      },
+    },
     async (request, reply) =>
       sendCached(request, reply, await service.getPublicScan(deps, request.params.scanId)),
   );
 
   app.get(
     '/api/audit/:domain',
-    { schema: { params: DomainParams, response: { 200: DomainAuditResponse } } },
+    {
+      schema: {
+        summary: "A monitored domain's public audit page",
+        tags: ['Public'],
+        params: DomainParams,
+        response: { 200: DomainAuditResponse, 304: notModified },
+      },
+    },
     async (request, reply) => {
       const domain = service.publicDomainOf(request.params.domain);
       return sendVersioned(request, reply, {
@@ -61,7 +77,14 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (a
 
   app.get(
     '/api/public/status/:domain',
-    { schema: { params: DomainParams, response: { 200: PublicStatusResponse } } },
+    {
+      schema: {
+        summary: "A monitored domain's public status page",
+        tags: ['Public'],
+        params: DomainParams,
+        response: { 200: PublicStatusResponse, 304: notModified },
+      },
+    },
     async (request, reply) => {
       const domain = service.publicDomainOf(request.params.domain);
       return sendVersioned(request, reply, {

@@ -23,6 +23,7 @@ import {
   StartScanResponse,
 } from '#contract/index.js';
 import { ensureClientId } from '../plugins/csrf.js';
+import { emptyResponse, textResponse } from '../plugins/openapi.js';
 import type { ScanRateLimit } from '../plugins/rate-limit.js';
 import { privateNoStore } from './access.js';
 import * as service from './service.js';
@@ -46,12 +47,19 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
   const startLimit = {
     rateLimit: { max: options.rateLimit.max, timeWindow: options.rateLimit.timeWindowMs },
   };
+  const tags = ['Scans'];
 
   app.post(
     '/api/scans',
     {
       config: startLimit,
-      schema: { body: StartScanRequest, response: { 202: StartScanResponse } },
+      schema: {
+        summary: 'Start a scan of one page',
+        description: 'Queues the scan and answers at once; follow it with the progress calls.',
+        tags,
+        body: StartScanRequest,
+        response: { 202: StartScanResponse },
+      },
     },
     async (request, reply) => {
       const started = await service.startScan(deps, request.caller, request.body.url);
@@ -59,14 +67,29 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     },
   );
 
-  app.get('/api/scans', { schema: { response: { 200: ScanListResponse } } }, async (request) => ({
-    scans: await service.listScans(deps, request.caller),
-  }));
+  app.get(
+    '/api/scans',
+    {
+      schema: {
+        summary: "The caller's scans, newest first",
+        tags,
+        response: { 200: ScanListResponse },
+      },
+    },
+    async (request) => ({ scans: await service.listScans(deps, request.caller) }),
+  );
 
   app.get(
     '/api/report/:scanId',
     {
-      schema: { params: ReportParams, querystring: ReportQuery, response: { 200: ReportResponse } },
+      schema: {
+        summary: "A scan's report",
+        description: 'Readable by its owner, by anyone for a public scan, or with its share link.',
+        tags: ['Reports'],
+        params: ReportParams,
+        querystring: ReportQuery,
+        response: { 200: ReportResponse },
+      },
     },
     async (request, reply) => {
       const report = await service.getReport(deps, request.caller, request.params.scanId, {
@@ -81,7 +104,14 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
 
   app.post(
     '/api/scans/:id/share-link',
-    { schema: { params: ScanIdParams, response: { 201: ShareLinkResponse } } },
+    {
+      schema: {
+        summary: 'Create a share link for a scan',
+        tags,
+        params: ScanIdParams,
+        response: { 201: ShareLinkResponse },
+      },
+    },
     async (request, reply) => {
       const link = await service.shareScan(deps, request.caller, request.params.id);
       return reply.status(201).header('cache-control', privateNoStore).send(link);
@@ -90,7 +120,14 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
 
   app.delete(
     '/api/scans/:id/share-link',
-    { schema: { params: ScanIdParams } },
+    {
+      schema: {
+        summary: "Revoke a scan's share link",
+        tags,
+        params: ScanIdParams,
+        response: { 204: emptyResponse('The link no longer opens the scan.') },
+      },
+    },
     async (request, reply) => {
       await service.unshareScan(deps, request.caller, request.params.id);
       return reply.status(204).send();
@@ -101,6 +138,8 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/scans/:id/visibility',
     {
       schema: {
+        summary: 'Make a scan public or private',
+        tags,
         params: ScanIdParams,
         body: ScanVisibilityRequest,
         response: { 200: ScanVisibilityResponse },
@@ -112,14 +151,30 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
 
   app.post(
     '/api/analyze',
-    { config: startLimit, schema: { body: StartScanRequest, response: { 200: ReportResponse } } },
+    {
+      config: startLimit,
+      schema: {
+        summary: 'Scan one page and wait for its report',
+        tags,
+        body: StartScanRequest,
+        response: { 200: ReportResponse },
+      },
+    },
     async (request, reply) =>
       service.analyze(deps, request.caller, request.body.url, closedSignal(request, reply)),
   );
 
   app.post(
     '/api/raw-scan',
-    { config: startLimit, schema: { body: StartScanRequest, response: { 200: RawScanResult } } },
+    {
+      config: startLimit,
+      schema: {
+        summary: "Scan one page and wait for each engine's raw results",
+        tags,
+        body: StartScanRequest,
+        response: { 200: RawScanResult },
+      },
+    },
     async (request, reply) =>
       service.rawScan(deps, request.caller, request.body.url, closedSignal(request, reply)),
   );
@@ -128,7 +183,12 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/real-live-scan/start',
     {
       config: startLimit,
-      schema: { body: StartLiveScanRequest, response: { 202: StartLiveScanResponse } },
+      schema: {
+        summary: 'Start a live scan (the scan screens)',
+        tags,
+        body: StartLiveScanRequest,
+        response: { 202: StartLiveScanResponse },
+      },
     },
     async (request, reply) => {
       const { id } = await service.startScan(deps, request.caller, request.body.url);
@@ -138,7 +198,15 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
 
   app.get(
     '/api/real-live-scan/progress',
-    { schema: { querystring: OptionalScanIdQuery, response: { 200: ScanProgress } } },
+    {
+      schema: {
+        summary: "A scan's progress: stage, current engine, percent, log",
+        description: "Without `scanId`, the caller's latest scan.",
+        tags,
+        querystring: OptionalScanIdQuery,
+        response: { 200: ScanProgress },
+      },
+    },
     async (request, reply) => {
       reply.header('cache-control', privateNoStore);
       return service.getProgress(deps, request.caller, request.query.scanId, request.query.share);
@@ -147,7 +215,15 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
 
   app.get(
     '/api/real-live-scan/results',
-    { schema: { querystring: OptionalScanIdQuery, response: { 200: ScanResults } } },
+    {
+      schema: {
+        summary: "A live scan's results",
+        description: "Without `scanId`, the caller's latest scan.",
+        tags,
+        querystring: OptionalScanIdQuery,
+        response: { 200: ScanResults },
+      },
+    },
     async (request, reply) => {
       reply.header('cache-control', privateNoStore);
       return service.getResults(deps, request.caller, request.query.scanId, request.query.share);
@@ -156,17 +232,38 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
 
   app.post(
     '/api/real-live-scan/abort',
-    { schema: { body: AbortScanRequest, response: { 200: MessageResponse } } },
+    {
+      schema: {
+        summary: 'Abort a running scan',
+        tags,
+        body: AbortScanRequest,
+        response: { 200: MessageResponse },
+      },
+    },
     async (request) => service.abortScan(deps, request.caller, request.body?.scanId),
   );
 
   app.post(
     '/api/real-live-scan/reset',
-    { schema: { body: z.unknown().optional(), response: { 200: MessageResponse } } },
+    {
+      schema: {
+        summary: "Abort the caller's running scans",
+        tags,
+        body: z.unknown().optional(),
+        response: { 200: MessageResponse },
+      },
+    },
     async (request) => service.resetScans(deps, request.caller),
   );
 
-  app.get('/api/scans/:id/events', { schema: { params: ScanIdParams } }, async (request, reply) => {
+  const eventsSchema = {
+    summary: "A scan's progress as Server-Sent Events",
+    description: 'One `progress` event per change, until the scan ends.',
+    tags,
+    params: ScanIdParams,
+    response: { 200: textResponse('A stream of `progress` events.', 'text/event-stream') },
+  };
+  app.get('/api/scans/:id/events', { schema: eventsSchema }, async (request, reply) => {
     const events = await service.progressEvents(
       deps,
       request.caller,
