@@ -95,7 +95,8 @@ export function scanOptionsFrom(
     ...targetRules(options),
     // Screenshots only travel in JSON with --include-raw; skip the work otherwise.
     screenshots: options.format === 'json' && options.includeRaw === true,
-    fingerprints: options.baseline !== undefined,
+    // Baselines key on them, and SARIF gives them to code scanning to track alerts across runs.
+    fingerprints: options.baseline !== undefined || options.format === 'sarif',
     signal,
   };
 }
