@@ -56,8 +56,24 @@ export const PageSettings = z.strictObject({
 export type PageSettings = z.infer<typeof PageSettings>;
 
 const Url = z.string().min(1);
-export const UrlEntry = z.union([Url, PageSettings.extend({ url: Url })], {
-  error: 'Expected a URL string or an object with "url" and page settings',
+const UrlObject = PageSettings.extend({ url: Url });
+/** A URL, or an object with its settings: an object's problems are reported field by field. */
+export const UrlEntry = z.custom<string | z.infer<typeof UrlObject>>().superRefine((value, ctx) => {
+  const schema =
+    typeof value === 'string'
+      ? Url
+      : typeof value === 'object' && value !== null
+        ? UrlObject
+        : undefined;
+  if (!schema) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'Expected a URL string or an object with "url" and page settings',
+    });
+    return;
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue } as never);
 });
 export type UrlEntry = z.infer<typeof UrlEntry>;
 
