@@ -65,6 +65,17 @@ function bakery(root: string) {
         .end();
       return;
     }
+    if (path === '/sitemap.xml') {
+      // Production addresses, as sitemaps have them; --sitemap-find/--sitemap-replace fix them.
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(
+        `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>https://bakery.example/login</loc></url>
+<url><loc>https://bakery.example/account</loc></url>
+</urlset>`,
+      );
+      return;
+    }
     const page = path === '/login' ? 'login.html' : path === '/account' ? 'account.html' : null;
     if (path === '/account' && !signedIn) {
       res.writeHead(303, { location: '/login' }).end();
@@ -121,6 +132,35 @@ describe('conformly ci with a pa11y-ci config', () => {
     );
     // Rendered only after sign-in, and seen by more than one engine.
     expect(missingAlt?.engines.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("tests a sitemap's pages instead of the config's, with find, replace and exclude", async () => {
+    const run = await conformly(
+      work,
+      'ci',
+      '--sitemap',
+      `${site.url}/sitemap.xml`,
+      '--sitemap-find',
+      'https://bakery\\.example',
+      '--sitemap-replace',
+      site.url,
+      '--sitemap-exclude',
+      '/account$',
+      '--engines',
+      'axe',
+      '--allow-origin',
+      site.url,
+      '--json',
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const pages = (JSON.parse(run.stdout) as { url: string; finalUrl: string }[]).map((page) => [
+      page.url,
+      page.finalUrl,
+    ]);
+    // The sign-in form itself, without the config's actions: its fields are labelled.
+    expect(pages).toEqual([[`${site.url}/login`, `${site.url}/login`]]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('1/1 URLs passed');
   });
 
   it('records a baseline, passes on the same issues, and fails only on a new one', async () => {
