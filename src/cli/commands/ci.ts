@@ -67,7 +67,7 @@ export async function ciCommand(
   );
   return finish(outcome, options, context, {
     failIfAnyPageFailed: true,
-    threshold: (url) => thresholds.get(url) ?? 0,
+    threshold: (url) => thresholds.get(url) ?? plan.defaultThreshold ?? 0,
     runThreshold: flags.threshold,
   });
 }

@@ -66,8 +66,11 @@ export async function checkTargets(
 ): Promise<CheckedTarget[]> {
   if (targets.length === 0) {
     throw new CliError(
-      'No pages to scan: give their URLs, or list them under "urls" in conformly.config.json.',
+      'No pages to scan: give their URLs, or list them under "urls" in the config file (conformly.config.json, or .pa11yci for conformly ci).',
     );
+  }
+  if (options.updateBaseline && !options.baseline) {
+    throw new CliError('--update-baseline needs the baseline file: add --baseline <file>.');
   }
   const checked: CheckedTarget[] = [];
   for (const target of targets) {

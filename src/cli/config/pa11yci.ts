@@ -25,6 +25,8 @@ export interface Pa11yCiPlan {
   config: ConformlyConfig;
   /** pa11y-ci's per-URL `threshold` (errors a page may have and still pass), by URL as written. */
   thresholds: Map<string, number>;
+  /** `defaults.threshold`: for pages given as paths or found in a sitemap. */
+  defaultThreshold?: number;
   /** Set by `defaults.reporters` (json, with its fileName). */
   format?: Format;
   output?: string;
@@ -223,5 +225,12 @@ export function translatePa11yCi(file: string, input: unknown): Pa11yCiPlan {
   if (problems.length > 0) throw invalidConfig(file, problems);
   const checked = ConformlyConfig.safeParse(config);
   if (!checked.success) throw invalidConfig(file, describeIssues(checked.error));
-  return { config: checked.data, thresholds, format, output, warnings };
+  return {
+    config: checked.data,
+    thresholds,
+    defaultThreshold: defaults.threshold,
+    format,
+    output,
+    warnings,
+  };
 }
