@@ -14,6 +14,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startStaticServer, type TestServer } from '../../test/support/static-server.js';
+import { ConformlyConfig } from './config/schema.js';
 
 const repo = new URL('../../', import.meta.url);
 const bin = fileURLToPath(new URL('bin/conformly.js', repo));
@@ -101,6 +102,15 @@ describe('docs/ci.md', () => {
     const text = await docs('ci.md');
     expect(text).toContain('](ci/github-actions.yml)');
     expect(text).toContain('](ci/gitlab-ci.yml)');
+  });
+
+  it("shows config files conformly accepts (the recipes' and the README's)", async () => {
+    const recipe = JSON.parse(await docs('ci/conformly.config.json')) as unknown;
+    expect(ConformlyConfig.safeParse(recipe).error).toBeUndefined();
+    const readme = await readFile(new URL('README.md', repo), 'utf8');
+    const section = readme.slice(readme.indexOf('### Config file'));
+    const example = /```json\n([\s\S]*?)\n```/.exec(section)?.[1];
+    expect(ConformlyConfig.safeParse(JSON.parse(example ?? 'null')).error).toBeUndefined();
   });
 
   it('GitHub Actions: a workflow that scans and uploads the SARIF it wrote to code scanning', async () => {
