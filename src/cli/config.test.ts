@@ -159,6 +159,7 @@ describe('a pa11y-ci config', () => {
         {
           url: 'https://b.example/',
           screenCapture: 'b.png',
+          timeout: 1000,
           threshold: 5,
           viewport: { width: 320, height: 480, isMobile: true },
         },
@@ -192,6 +193,7 @@ describe('a pa11y-ci config', () => {
         expect.stringMatching(/^defaults\.chromeLaunchConfig: not applied/),
         'defaults.standard: WCAG2AAA not applied; conformly tests WCAG 2.1 A and AA',
         'urls[1].viewport.isMobile: not applied (width and height are)',
+        expect.stringMatching(/^urls\[1\]\.timeout: 1000 ms not applied; too short/),
         expect.stringMatching(/^defaults\.reporters: "pa11y-reporter-html" not available/),
       ]),
     );
