@@ -207,11 +207,22 @@ async function readFacts(state: ScanState): Promise<void> {
     state.engines.map((engine) => engine.id),
     state.options.engineRegistry,
   );
-  state.facts = await readElementFacts(
-    state.page!,
-    findings.map((finding) => finding.selector),
-    ignoreSelectors,
-  );
+  try {
+    state.facts = await readElementFacts(
+      state.page!,
+      findings.map((finding) => finding.selector),
+      ignoreSelectors,
+    );
+  } catch (error) {
+    throwIfAborted(state.signal);
+    const crash = crashOf(state);
+    if (crash) throw crash;
+    // Without facts, fingerprints come from the engines' HTML snippets; but leaving an ignored
+    // area in the results would be wrong, so that fails the scan with the reason.
+    if (ignoreSelectors.length > 0) {
+      throw new PageLoadError(`Could not check the ignored areas: ${messageOf(error)}`);
+    }
+  }
 }
 
 async function navigate(state: ScanState): Promise<void> {
