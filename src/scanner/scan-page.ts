@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Browser, CDPSession, Page } from 'puppeteer-core';
+import type { Browser, CDPSession, HTTPRequest, Page } from 'puppeteer-core';
 import {
   type AxeRaw,
   type EngineId,
@@ -82,8 +82,8 @@ interface ScanState {
   screenshots: Screenshot[];
   /** Read from the page after the engines, when the scan ignores areas or wants fingerprints. */
   facts?: ElementFacts;
-  /** Headers were set on the tab and must be taken off before it serves another scan. */
-  headersSet?: boolean;
+  /** Adds the caller's headers to the page's own requests; taken off when the scan ends. */
+  onHeaders?: (request: HTTPRequest) => void;
 }
 
 /**
@@ -160,8 +160,27 @@ async function prepareTab(state: ScanState): Promise<void> {
   state.guard = await installRequestGuard(page, safetyOptions(state.options));
   const { headers, cookies } = state.options;
   if (headers && Object.keys(headers).length > 0) {
-    await page.setExtraHTTPHeaders({ ...headers });
-    state.headersSet = true;
+    // Only to the page's own origin: a login token must not travel to every CDN and analytics
+    // host the page loads from (Chromium's extra headers would send it everywhere).
+    const origin = state.url.origin;
+    const extra = Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    state.onHeaders = (request) => {
+      if (request.isInterceptResolutionHandled()) return;
+      const overrides = request.continueRequestOverrides();
+      // The request guard continues with these same overrides, or aborts above this priority.
+      void request
+        .continue(
+          originOf(request.url()) === origin
+            ? { ...overrides, headers: { ...request.headers(), ...extra } }
+            : overrides,
+          0,
+        )
+        .catch(() => undefined);
+    };
+    await page.setRequestInterception(true);
+    page.on('request', state.onHeaders);
   }
   if (cookies && cookies.length > 0) {
     // The tab's own browser context: the pool clears its cookies when the tab is returned.
@@ -344,8 +363,10 @@ async function cleanUp(state: ScanState): Promise<void> {
     work && withTimeout(work, cleanupTimeoutMs, 'cleanup timed out').catch(() => undefined);
   // An abort can land while an engine loops in the page; the tab reset needs it stopped first.
   if (state.signal.aborted) await bounded(stopPageScripts(state));
+  if (state.onHeaders) state.page?.off('request', state.onHeaders);
   await bounded(state.guard?.dispose());
-  if (state.headersSet) await bounded(state.page?.setExtraHTTPHeaders({}));
+  // Turned on for the headers alone when the guard had nothing to intercept.
+  if (state.onHeaders) await bounded(state.page?.setRequestInterception(false));
   await bounded(state.cdp?.detach());
 }
 
@@ -408,6 +429,14 @@ function keptFindings(state: ScanState, engines: readonly EngineId[]) {
 }
 
 /* ---------- plumbing shared by the steps ---------- */
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
 
 function viewportOf(options: ScanOptions): { width: number; height: number } {
   return options.viewport ?? scanDefaults.viewport;

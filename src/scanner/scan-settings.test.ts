@@ -19,10 +19,17 @@ const offers = (extra = '') => `<!doctype html>
 </main></body></html>`;
 
 let site: TestServer;
+/** Another origin the private page loads a picture from: it must not see the token. */
+let cdn: TestServer;
+const cdnTokens: (string | undefined)[] = [];
 let pool: PagePool;
 let page = offers();
 
 beforeAll(async () => {
+  cdn = await startServer((req, res) => {
+    cdnTokens.push(req.headers['x-team-token'] as string | undefined);
+    res.writeHead(404).end();
+  });
   site = await startServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/offers') {
@@ -35,7 +42,9 @@ beforeAll(async () => {
       res
         .writeHead(ok ? 200 : 403, { 'content-type': 'text/html' })
         .end(
-          '<!doctype html><html lang="en"><head><title>Private</title></head><body><main><h1>Members</h1><button id="more" onclick="document.getElementById(\'extra\').hidden=false">More</button><div id="extra" hidden><input id="q" type="text"></div><script>document.title="Private "+innerWidth+"x"+innerHeight</script></main></body></html>',
+          '<!doctype html><html lang="en"><head><title>Private</title></head><body><main><h1>Members</h1><button id="more" onclick="document.getElementById(\'extra\').hidden=false">More</button><div id="extra" hidden><input id="q" type="text"></div><img alt="" src="' +
+            cdn.url +
+            '/pixel.png"><script>document.title="Private "+innerWidth+"x"+innerHeight</script></main></body></html>',
         );
       return;
     }
@@ -46,6 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.close();
   await site?.close();
+  await cdn?.close();
 });
 
 const axeOnly: ScanOptions = { engines: ['axe'], allowPrivateNetwork: true, screenshots: false };
@@ -86,23 +96,42 @@ describe('scan settings', () => {
     expect(ignored.score.value).toBe(100);
   });
 
-  it('sends cookies and headers, runs the actions, sets the viewport, and forgets them after', async () => {
-    const result = await scanPage(pool, `${site.url}/private`, {
-      ...axeOnly,
-      headers: { 'X-Team-Token': 't0k3n' },
-      cookies: [{ name: 'session', value: 'ok' }],
-      viewport: { width: 800, height: 600 },
-      actions: ['click element #more', 'wait for element #q to be visible'].map((text) =>
-        parsePageAction(text)!,
-      ),
-    });
-    expect(result.title).toBe('Private 800x600');
-    // The field without a label exists only after the click.
-    expect(violations(result).map((issue) => issue.selector)).toContain('#q');
+  // Both ways a scan reaches the network: everything allowed (no interception but ours), and
+  // origins allowed one by one (the request guard intercepts every request too).
+  it.each([
+    ['every address allowed', () => ({ allowPrivateNetwork: true })],
+    [
+      'origins allowed one by one',
+      () => ({ allowPrivateNetwork: false, allowedPrivateOrigins: [site.url, cdn.url] }),
+    ],
+  ])(
+    'sends cookies and headers, runs the actions, sets the viewport, and forgets them after (%s)',
+    async (_name, rules) => {
+      cdnTokens.length = 0;
+      const result = await scanPage(pool, `${site.url}/private`, {
+        ...axeOnly,
+        ...rules(),
+        headers: { 'X-Team-Token': 't0k3n' },
+        cookies: [{ name: 'session', value: 'ok' }],
+        viewport: { width: 800, height: 600 },
+        actions: ['click element #more', 'wait for element #q to be visible'].map((text) =>
+          parsePageAction(text)!,
+        ),
+      });
+      expect(result.title).toBe('Private 800x600');
+      // The field without a label exists only after the click.
+      expect(violations(result).map((issue) => issue.selector)).toContain('#q');
 
-    // The same tab, next scan: neither the cookie nor the header is still there.
-    await expect(scanPage(pool, `${site.url}/private`, axeOnly)).rejects.toThrow(PageLoadError);
-  });
+      // The header went to the page's own origin only.
+      expect(cdnTokens.length).toBeGreaterThan(0);
+      expect(cdnTokens).toEqual(cdnTokens.map(() => undefined));
+
+      // The same tab, next scan: neither the cookie nor the header is still there.
+      await expect(
+        scanPage(pool, `${site.url}/private`, { ...axeOnly, ...rules() }),
+      ).rejects.toThrow(PageLoadError);
+    },
+  );
 
   it('names the action that failed', async () => {
     await expect(

@@ -41,7 +41,7 @@ export interface ScanOptions {
   screenshots?: boolean;
   /** Browser window size, default 1280 x 1024. */
   viewport?: { width: number; height: number };
-  /** HTTP headers sent with every request the page makes (e.g. a login token). */
+  /** HTTP headers sent with every request to the page's own origin (e.g. a login token). */
   headers?: Readonly<Record<string, string>>;
   /** Cookies set before the page loads (e.g. a session for pages behind a login). */
   cookies?: readonly ScanCookie[];
