@@ -211,7 +211,7 @@ describe('conformly scan', () => {
       conformly('--version'),
     ]);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Usage: conformly scan [options] <url...>');
+    expect(help.stdout).toContain('Usage: conformly scan [options] [url...]');
     expect(version.code).toBe(0);
     const pkg = JSON.parse(
       await readFile(new URL('../../package.json', import.meta.url), 'utf8'),

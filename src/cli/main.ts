@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
+import type { CiOptions } from './commands/ci.js';
 import type { CrawlOptions } from './commands/crawl.js';
 import type { CliContext } from './commands/run-scan.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -21,12 +22,20 @@ function packageVersion(): string {
 
 type Action = (context: CliContext) => Promise<ExitCode>;
 
-function addCommonOptions(command: Command): Command {
+/** What every command writes, and how it fails. `shortFormat` is off for `ci`, where -f is pa11y-ci's. */
+function addOutputOptions(command: Command, shortFormat = true): Command {
   return command
     .addOption(
-      new Option('-f, --format <format>', 'output format').choices(formats).default('pretty'),
+      new Option(
+        `${shortFormat ? '-f, ' : ''}--format <format>`,
+        'output format (default: pretty)',
+      ).choices(formats),
     )
     .option('-o, --output <file>', 'write the results to a file instead of stdout')
+    .option(
+      '--output-dir <dir>',
+      'also write the HTML report there: one file per page and an index.html',
+    )
     .addOption(
       new Option(
         '--fail-on <impact>',
@@ -34,9 +43,29 @@ function addCommonOptions(command: Command): Command {
       ).choices(impacts),
     )
     .option(
+      '--baseline <file>',
+      "known issues: records today's when the file does not exist, else fails only on new ones",
+    )
+    .option('--update-baseline', "record today's issues in the --baseline file, replacing it")
+    .option(
       '--engines <list>',
       'engines to run, comma-separated (default: axe,pa11y,ibm)',
       parseEngines,
+    )
+    .option('--allow-private', 'allow localhost and private-network addresses (local testing)')
+    .option(
+      '--allow-origin <url>',
+      'allow this one private origin and nothing else private, e.g. http://localhost:3000 (repeatable)',
+      collectOrigin,
+    )
+    .option('--include-review', 'also report needs-review items and best practices');
+}
+
+function addCommonOptions(command: Command): Command {
+  return addOutputOptions(command)
+    .option(
+      '--config <file>',
+      'config file (default: the nearest conformly.config.json, .mjs or .js upwards)',
     )
     .option(
       '-c, --concurrency <n>',
@@ -49,13 +78,6 @@ function addCommonOptions(command: Command): Command {
       positiveInteger(1000),
     )
     .option('--wait-for <selector>', 'wait for this CSS selector after load (single-page apps)')
-    .option('--allow-private', 'allow localhost and private-network addresses (local testing)')
-    .option(
-      '--allow-origin <url>',
-      'allow this one private origin and nothing else private, e.g. http://localhost:3000 (repeatable)',
-      collectOrigin,
-    )
-    .option('--include-review', 'also report needs-review items and best practices')
     .option('--include-raw', 'JSON only: keep screenshots and raw engine output');
 }
 
@@ -72,22 +94,25 @@ function buildProgram(version: string, chosen: { action?: Action }): Command {
       'after',
       `
 Exit codes:
-  0  scanned, and nothing met --fail-on
-  1  a violation at or above the --fail-on impact was found
+  0  scanned, and nothing met --fail-on (with --baseline: no new violation; ci: every page passed)
+  1  a violation at or above the --fail-on impact was found (with --baseline: a new one; ci: a
+     page has more violations than its threshold)
   2  bad input, a refused or unreachable URL, or no page could be scanned
 
 Examples:
   npx conformly scan https://example.com
   npx conformly scan https://example.com/ https://example.com/contact --format sarif -o a11y.sarif
   npx conformly crawl https://example.com --max-pages 5 --fail-on serious
-  npx conformly scan http://localhost:3000 --allow-origin http://localhost:3000 --format json | jq '.[0].score'`,
+  npx conformly scan http://localhost:3000 --allow-origin http://localhost:3000 --format json | jq '.[0].score'
+  npx conformly scan --baseline .conformly-baseline.json     # the urls of conformly.config.json
+  npx conformly ci --format sarif -o a11y.sarif             # the pages of .pa11yci`,
     );
 
   addCommonOptions(
     program
       .command('scan')
-      .description('scan one or more pages')
-      .argument('<url...>', 'pages to scan (https:// is added when no scheme is given)'),
+      .description('scan one or more pages (default: the urls of conformly.config.json)')
+      .argument('[url...]', 'pages to scan (https:// is added when no scheme is given)'),
   ).action((urls: string[], options: CommonOptions) => {
     // Loaded on use: usage errors and --help then answer without loading the browser stack.
     chosen.action = async (context) =>
@@ -103,6 +128,42 @@ Examples:
   ).action((url: string, options: CrawlOptions) => {
     chosen.action = async (context) =>
       (await import('./commands/crawl.js')).crawlCommand(url, options, context);
+  });
+
+  addOutputOptions(
+    program
+      .command('ci')
+      .description(
+        "pa11y-ci's command: read .pa11yci (defaults, urls, actions) and test every page with all engines",
+      )
+      .argument('[paths...]', 'more pages to test, before those of the config')
+      .option(
+        '-c, --config <path>',
+        'the path to a JSON or JavaScript config file (default: .pa11yci)',
+      )
+      .option('-s, --sitemap <url>', "test the sitemap's pages instead of the config's urls")
+      .option(
+        '-f, --sitemap-find <pattern>',
+        'a pattern to find in sitemap URLs; use with --sitemap-replace',
+      )
+      .option('-r, --sitemap-replace <string>', 'the replacement for --sitemap-find')
+      .option('-x, --sitemap-exclude <pattern>', 'leave out sitemap URLs that match this pattern')
+      .option('-j, --json', 'output results as JSON (--format json)')
+      .option(
+        '-T, --threshold <number>',
+        'fail only when the failing pages hold at least this many violations in all',
+        positiveInteger(0),
+      )
+      .option('--reporter <reporter>', 'cli (default) or json')
+      .option(
+        '--concurrency <n>',
+        'browser tabs working at once (default: auto)',
+        positiveInteger(1),
+      ),
+    false,
+  ).action((paths: string[], options: CiOptions) => {
+    chosen.action = async (context) =>
+      (await import('./commands/ci.js')).ciCommand(paths, options, context);
   });
 
   return program;

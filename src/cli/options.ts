@@ -2,12 +2,13 @@ import { InvalidArgumentError } from 'commander';
 import { engineIds, impacts, type EngineId, type Impact } from '#contract/index.js';
 import type { UrlSafetyOptions } from '#scanner';
 
-export const formats = ['pretty', 'json', 'sarif', 'junit', 'csv', 'markdown'] as const;
+export const formats = ['pretty', 'json', 'sarif', 'junit', 'csv', 'markdown', 'html'] as const;
 export type Format = (typeof formats)[number];
 
 /** Options shared by `scan` and `crawl`, as commander hands them over after parsing. */
 export interface CommonOptions {
-  format: Format;
+  /** Default `pretty`; unset here until the config file had its say. */
+  format?: Format;
   output?: string;
   failOn?: Impact;
   engines?: EngineId[];
@@ -19,6 +20,14 @@ export interface CommonOptions {
   allowOrigin?: string[];
   includeReview?: boolean;
   includeRaw?: boolean;
+  /** --config: the config file, instead of looking for conformly.config.* upwards. */
+  config?: string;
+  /** --output-dir: the HTML report, one file per page plus index.html. */
+  outputDir?: string;
+  /** --baseline: known issues; only new ones fail. */
+  baseline?: string;
+  /** --update-baseline: record today's issues in the baseline file, replacing it. */
+  updateBaseline?: boolean;
 }
 
 export { impacts };

@@ -1,5 +1,10 @@
 import type { FindingKind, PageScanResult } from '#contract/index.js';
 import { toCsv } from '#reports/csv.js';
+import {
+  renderHtmlReport,
+  renderReportIndexHtml,
+  renderSiteReportHtml,
+} from '#reports/html-report.js';
 import { toJson } from '#reports/json.js';
 import { toJunit } from '#reports/junit.js';
 import { toMarkdown } from '#reports/markdown.js';
@@ -38,5 +43,9 @@ export function render(results: readonly PageScanResult[], options: RenderOption
       return toCsv(models, { ...common, pageColumn: models.length > 1 });
     case 'markdown':
       return toMarkdown(models, common);
+    case 'html':
+      // The service's own report: one page as its report, several as the site report.
+      if (models.length === 0) return renderReportIndexHtml([], options.failures);
+      return models.length === 1 ? renderHtmlReport(models[0]!) : renderSiteReportHtml(models);
   }
 }

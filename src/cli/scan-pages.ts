@@ -15,13 +15,12 @@ export interface ScanOutcome {
  */
 export async function scanPages(
   pool: PagePool,
-  urls: readonly string[],
-  options: ScanOptions,
+  pages: readonly { url: string; options: ScanOptions }[],
   progress: Progress,
 ): Promise<ScanOutcome> {
   type Settled = { url: string; result: PageScanResult } | { url: string; error: string };
   const settled = await Promise.all(
-    urls.map(async (url): Promise<Settled> => {
+    pages.map(async ({ url, options }): Promise<Settled> => {
       try {
         const result = await scanPage(pool, url, options);
         progress.pageDone(url, result);

@@ -75,5 +75,11 @@ export const Issue = z.object({
   /** The engine rule ids that reported it, e.g. {axe: ['image-alt'], ibm: ['img_alt_valid']}. */
   rules: z.partialRecord(EngineId, z.array(z.string())),
   findings: z.array(Finding),
+  /**
+   * The element's fingerprint (landmarks, tag, id, text hash; see scanner/element-facts.ts), set
+   * only by scans that ask for it (the CLI's baseline): unlike the selector, it survives edits
+   * elsewhere on the page.
+   */
+  fingerprint: z.string().optional(),
 });
 export type Issue = z.infer<typeof Issue>;

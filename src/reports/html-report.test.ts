@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Issue } from '#contract/index.js';
-import { renderHtmlReport, renderSiteReportHtml } from './html-report.js';
+import { renderHtmlReport, renderReportIndexHtml, renderSiteReportHtml } from './html-report.js';
 import type { ReportModel } from './model.js';
 
 const contrast: Issue = {
@@ -88,5 +88,24 @@ describe('report of several pages', () => {
       expect(ids).toContain(target);
     }
     expect(renderSiteReportHtml([home, about], { whiteLabel: true })).not.toMatch(/conformly/i);
+  });
+});
+
+describe('renderReportIndexHtml', () => {
+  it('links each page report, lists pages that failed, and escapes what the site wrote', () => {
+    const shop = { ...page('https://shop.example/', 's1', null), pageTitle: 'Shop <b>now</b>' };
+    const html = renderReportIndexHtml(
+      [
+        { model: shop, href: 'page-1-shop-example.html' },
+        { model: page('https://shop.example/cart', 's2', null), href: 'page-2-cart.html' },
+      ],
+      [{ url: 'https://shop.example/gone', error: 'answered HTTP 404 <Not Found>' }],
+    );
+    expect(html).toContain('<a href="page-1-shop-example.html">Shop &lt;b&gt;now&lt;/b&gt;</a>');
+    expect(html).toContain('<a href="page-2-cart.html">Shop</a>');
+    expect(html).toContain('<h2 id="pages-heading">Pages (2)</h2>');
+    expect(html).toContain('2 violations in all');
+    expect(html).toContain('https://shop.example/gone: answered HTTP 404 &lt;Not Found&gt;');
+    expect(html).toContain('<html lang="en">');
   });
 });

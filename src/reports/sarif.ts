@@ -127,7 +127,14 @@ function toResult(issue: Issue, page: ReportModel, ruleIndex: number): Sarif.Res
         ],
       },
     ],
-    partialFingerprints: { 'conformlyIssue/v1': issue.id },
+    partialFingerprints: {
+      'conformlyIssue/v1': issue.id,
+      // Page path, rule and element fingerprint: code scanning keeps an alert's identity when
+      // edits elsewhere on the page move its CSS selector (scans that compute fingerprints).
+      ...(issue.fingerprint
+        ? { 'conformlyElement/v1': `${pathOf(page.url)} ${issue.ruleKey} ${issue.fingerprint}` }
+        : {}),
+    },
     properties: {
       impact: issue.impact,
       kind: issue.kind,
@@ -139,6 +146,15 @@ function toResult(issue: Issue, page: ReportModel, ruleIndex: number): Sarif.Res
       pageTitle: page.pageTitle,
     },
   };
+}
+
+function pathOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
+  }
 }
 
 function executionNotifications(

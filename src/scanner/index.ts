@@ -2,7 +2,20 @@
  * The scanner library: everything the CLI, the job workers and the benchmarks use. Nothing here
  * imports the server, database or web app.
  */
-export type { PagePool, PoolStats, ScanOptions, ScanProgressEvent, ScanStage } from './types.js';
+export type {
+  PagePool,
+  PoolStats,
+  ScanCookie,
+  ScanOptions,
+  ScanProgressEvent,
+  ScanStage,
+} from './types.js';
+export {
+  parsePageAction,
+  runPageActions,
+  PageActionError,
+  type PageAction,
+} from './page-actions.js';
 export {
   findChromium,
   chromiumCandidates,
@@ -70,3 +83,4 @@ export {
   type PageAnalysis,
 } from './analysis/index.js';
 export { discoverPages, DiscoveryError, type DiscoverOptions } from './discover/discover-pages.js';
+export { readSitemaps, type SitemapHarvest } from './discover/sitemap.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Browser, CDPSession, Page } from 'puppeteer-core';
+import type { Browser, CDPSession, HTTPRequest, Page } from 'puppeteer-core';
 import {
   type AxeRaw,
   type EngineId,
@@ -12,10 +12,12 @@ import {
   type Screenshot,
 } from '#contract/index.js';
 import { delay, throwIfAborted, untilAborted, withTimeout } from './abort.js';
-import { analyzeOutputs, type EngineOutputs } from './analysis/index.js';
+import { analyzeFindings, normalizeOutputs, type EngineOutputs } from './analysis/index.js';
+import { fingerprintFromHtml, readElementFacts, type ElementFacts } from './element-facts.js';
 import type { AnyEngine } from './engines/engine.js';
 import { builtInEngines, getEngine } from './engines/registry.js';
 import { egressFailure } from './net/egress-proxy.js';
+import { PageActionError, runPageActions } from './page-actions.js';
 import { takeScreenshots } from './screenshots.js';
 import type { PagePool, ScanOptions, ScanProgressEvent } from './types.js';
 import {
@@ -78,6 +80,10 @@ interface ScanState {
   engineErrors: Partial<Record<EngineId, string>>;
   raw: EngineOutputs;
   screenshots: Screenshot[];
+  /** Read from the page after the engines, when the scan ignores areas or wants fingerprints. */
+  facts?: ElementFacts;
+  /** Adds the caller's headers to the page's own requests; taken off when the scan ends. */
+  onHeaders?: (request: HTTPRequest) => void;
 }
 
 /**
@@ -120,8 +126,10 @@ export async function scanPage(
       await step(state, prepareTab);
       await step(state, navigate);
       await step(state, settle);
+      await step(state, runActions);
       await step(state, readPage);
       await step(state, runEngines);
+      await step(state, readFacts);
       await step(state, captureScreenshots);
     } finally {
       budget.stop();
@@ -145,11 +153,95 @@ async function prepareTab(state: ScanState): Promise<void> {
   page.once('error', state.onCrash);
   state.browser!.once('disconnected', state.onDisconnect);
   state.signal = AbortSignal.any([state.signal, crashed.signal]);
-  await page.setViewport(scanDefaults.viewport);
+  await page.setViewport(viewportOf(state.options));
   // Engines are injected as page scripts; a strict Content-Security-Policy must not stop them.
   await page.setBypassCSP(true);
   state.cdp = await page.createCDPSession();
   state.guard = await installRequestGuard(page, safetyOptions(state.options));
+  const { headers, cookies } = state.options;
+  if (headers && Object.keys(headers).length > 0) {
+    // Only to the page's own origin: a login token must not travel to every CDN and analytics
+    // host the page loads from (Chromium's extra headers would send it everywhere).
+    const origin = state.url.origin;
+    const extra = Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    state.onHeaders = (request) => {
+      if (request.isInterceptResolutionHandled()) return;
+      const overrides = request.continueRequestOverrides();
+      // The request guard continues with these same overrides, or aborts above this priority.
+      void request
+        .continue(
+          originOf(request.url()) === origin
+            ? { ...overrides, headers: { ...request.headers(), ...extra } }
+            : overrides,
+          0,
+        )
+        .catch(() => undefined);
+    };
+    await page.setRequestInterception(true);
+    page.on('request', state.onHeaders);
+  }
+  if (cookies && cookies.length > 0) {
+    // The tab's own browser context: the pool clears its cookies when the tab is returned.
+    await page.browserContext().setCookie(
+      ...cookies.map((cookie) => ({
+        ...cookie,
+        domain: cookie.domain ?? state.url.hostname,
+        path: cookie.path ?? '/',
+      })),
+    );
+  }
+}
+
+/** The page's own actions (log in, open a menu), after it settled and before any engine. */
+async function runActions(state: ScanState): Promise<void> {
+  const actions = state.options.actions ?? [];
+  if (actions.length === 0) return;
+  const started = performance.now();
+  try {
+    await runPageActions(state.page!, actions, {
+      signal: state.signal,
+      checkUrl: async (url) => {
+        await assertPublicTarget(normalizeTargetUrl(url), safetyOptions(state.options));
+      },
+    });
+  } catch (error) {
+    throwIfAborted(state.signal);
+    throw (
+      crashOf(state) ??
+      (error instanceof PageActionError ? error : new PageActionError(messageOf(error)))
+    );
+  } finally {
+    state.times.load += elapsed(started);
+  }
+}
+
+/** Where the findings' elements sit: in an ignored area, and their fingerprints. */
+async function readFacts(state: ScanState): Promise<void> {
+  const ignoreSelectors = state.options.ignore?.selectors ?? [];
+  if (ignoreSelectors.length === 0 && !state.options.fingerprints) return;
+  const findings = normalizeOutputs(
+    state.raw,
+    state.engines.map((engine) => engine.id),
+    state.options.engineRegistry,
+  );
+  try {
+    state.facts = await readElementFacts(
+      state.page!,
+      findings.map((finding) => finding.selector),
+      ignoreSelectors,
+    );
+  } catch (error) {
+    throwIfAborted(state.signal);
+    const crash = crashOf(state);
+    if (crash) throw crash;
+    // Without facts, fingerprints come from the engines' HTML snippets; but leaving an ignored
+    // area in the results would be wrong, so that fails the scan with the reason.
+    if (ignoreSelectors.length > 0) {
+      throw new PageLoadError(`Could not check the ignored areas: ${messageOf(error)}`);
+    }
+  }
 }
 
 async function navigate(state: ScanState): Promise<void> {
@@ -211,7 +303,11 @@ async function readPage(state: ScanState): Promise<void> {
 
 async function runEngines(state: ScanState): Promise<void> {
   const page = state.page!;
-  const context = { browser: state.browser!, url: state.finalUrl, viewport: scanDefaults.viewport };
+  const context = {
+    browser: state.browser!,
+    url: state.finalUrl,
+    viewport: viewportOf(state.options),
+  };
   const timeoutMs = state.options.engineTimeoutMs ?? scanDefaults.engineTimeoutMs;
   for (const [index, engine] of state.engines.entries()) {
     const id = engine.id;
@@ -249,7 +345,7 @@ async function captureScreenshots(state: ScanState): Promise<void> {
   if (state.options.screenshots === false) return;
   report(state, { stage: 'screenshots', percent: 88, message: 'Taking screenshots' });
   try {
-    state.screenshots = await takeScreenshots(state.page!, scanDefaults.viewport);
+    state.screenshots = await takeScreenshots(state.page!, viewportOf(state.options));
   } catch {
     throwIfAborted(state.signal);
     // Screenshots illustrate a report; a page that cannot be captured still gets its findings.
@@ -267,7 +363,10 @@ async function cleanUp(state: ScanState): Promise<void> {
     work && withTimeout(work, cleanupTimeoutMs, 'cleanup timed out').catch(() => undefined);
   // An abort can land while an engine loops in the page; the tab reset needs it stopped first.
   if (state.signal.aborted) await bounded(stopPageScripts(state));
+  if (state.onHeaders) state.page?.off('request', state.onHeaders);
   await bounded(state.guard?.dispose());
+  // Turned on for the headers alone when the guard had nothing to intercept.
+  if (state.onHeaders) await bounded(state.page?.setRequestInterception(false));
   await bounded(state.cdp?.detach());
 }
 
@@ -291,11 +390,18 @@ function buildResult(state: ScanState): PageScanResult {
     ibmRaw: (state.raw.ibm as IbmRaw | undefined) ?? getEngine('ibm').failed(notSelected),
   };
   const engines = state.engines.map((engine) => engine.id);
-  const { issues, summary, score } = analyzeOutputs(
-    state.raw,
+  const { issues, summary, score } = analyzeFindings(
+    keptFindings(state, engines),
     engines,
-    state.options.engineRegistry,
+    state.options.ignore?.rules ?? [],
   );
+  if (state.options.fingerprints) {
+    for (const issue of issues) {
+      issue.fingerprint = issue.selector
+        ? (state.facts?.fingerprints.get(issue.selector) ?? fingerprintFromHtml(issue.html))
+        : '(page)';
+    }
+  }
   return {
     url: state.url.href,
     finalUrl: state.finalUrl,
@@ -314,7 +420,27 @@ function buildResult(state: ScanState): PageScanResult {
   };
 }
 
+/** Every selected engine's findings, less those on elements inside an ignored area. */
+function keptFindings(state: ScanState, engines: readonly EngineId[]) {
+  const findings = normalizeOutputs(state.raw, engines, state.options.engineRegistry);
+  const ignored = state.facts?.ignored;
+  if (!ignored || ignored.size === 0) return findings;
+  return findings.filter((finding) => !ignored.has(finding.selector));
+}
+
 /* ---------- plumbing shared by the steps ---------- */
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function viewportOf(options: ScanOptions): { width: number; height: number } {
+  return options.viewport ?? scanDefaults.viewport;
+}
 
 function safetyOptions(options: ScanOptions): UrlSafetyOptions {
   return {

@@ -1,6 +1,18 @@
 import type { Browser, Page } from 'puppeteer-core';
 import type { EngineId } from '#contract/index.js';
 import type { EngineRegistry } from './engines/registry.js';
+import type { PageAction } from './page-actions.js';
+
+/** A cookie set before the page loads; domain defaults to the page's host, path to `/`. */
+export interface ScanCookie {
+  name: string;
+  value: string;
+  domain?: string;
+  path?: string;
+  secure?: boolean;
+  httpOnly?: boolean;
+  sameSite?: 'Strict' | 'Lax' | 'None';
+}
 
 /** What a caller can set for one page scan. Every field has a working default. */
 export interface ScanOptions {
@@ -27,6 +39,23 @@ export interface ScanOptions {
   allowedPrivateOrigins?: string[];
   /** Take viewport and full-page screenshots, default true. */
   screenshots?: boolean;
+  /** Browser window size, default 1280 x 1024. */
+  viewport?: { width: number; height: number };
+  /** HTTP headers sent with every request to the page's own origin (e.g. a login token). */
+  headers?: Readonly<Record<string, string>>;
+  /** Cookies set before the page loads (e.g. a session for pages behind a login). */
+  cookies?: readonly ScanCookie[];
+  /** What a person does on the page after it loaded and before the engines test it. */
+  actions?: readonly PageAction[];
+  /**
+   * Findings to leave out, before merging and scoring: `rules` by rule key or engine rule id
+   * (an issue any of whose rules matches is dropped whole, case-insensitively), `selectors`
+   * by area (a finding on an element inside an element matching one of them, like pa11y's
+   * `hideElements`).
+   */
+  ignore?: { rules?: readonly string[]; selectors?: readonly string[] };
+  /** Give each issue its element fingerprint (baselines). */
+  fingerprints?: boolean;
   /** Abort the scan (user abort or job cancel). */
   signal?: AbortSignal;
   /** Scan id written into the raw result's meta; generated when absent. */

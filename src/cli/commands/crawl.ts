@@ -1,8 +1,16 @@
 import { discoverPages } from '#scanner';
 import { CliError, type ExitCode } from '../exit-codes.js';
+import { pageTargets } from '../config/plan.js';
 import { targetRules, type CommonOptions } from '../options.js';
 import { errorMessage } from '../scan-pages.js';
-import { checkTargets, finish, scanUrls, withPool, type CliContext } from './run-scan.js';
+import {
+  checkTargets,
+  finish,
+  planRun,
+  scanTargets,
+  withPool,
+  type CliContext,
+} from './run-scan.js';
 
 export interface CrawlOptions extends CommonOptions {
   maxPages: number;
@@ -14,24 +22,26 @@ export interface CrawlOptions extends CommonOptions {
  */
 export async function crawlCommand(
   input: string,
-  options: CrawlOptions,
+  flags: CrawlOptions,
   context: CliContext,
 ): Promise<ExitCode> {
-  const [home] = await checkTargets([input], options);
+  const { options, config, targets } = await planRun([input], flags, context);
+  const [start] = await checkTargets(targets, options);
+  const home = start?.url;
   const outcome = await withPool(
-    options.maxPages,
+    flags.maxPages,
     options,
     async (pool, progress) => {
       progress.log(`Discovering pages on ${home}`);
       let urls: string[];
       try {
         const discovery = await discoverPages(pool, home as string, {
-          maxPages: options.maxPages,
+          maxPages: flags.maxPages,
           ...targetRules(options),
           signal: context.signal,
           ...(options.timeout ? { timeoutMs: options.timeout } : {}),
         });
-        urls = discovery.discovered.map((page) => page.url).slice(0, options.maxPages);
+        urls = discovery.discovered.map((page) => page.url).slice(0, flags.maxPages);
         progress.setTotal(urls.length);
         progress.log(
           `Found ${discovery.candidatesFound} pages (${discovery.totalLinksFound} links); scanning ${urls.length}`,
@@ -40,10 +50,12 @@ export async function crawlCommand(
         if (context.signal.aborted) throw error;
         throw new CliError(`Could not read ${home}: ${errorMessage(error)}`);
       }
-      return scanUrls(pool, urls, options, context, progress);
+      // The config's defaults (and a page's own settings, when it lists the page) apply.
+      const found = await checkTargets(pageTargets(urls, config, options), options);
+      return scanTargets(pool, found, options, context, progress);
     },
     context,
   );
   // Discovered pages may be broken links; only a crawl where nothing could be scanned fails.
-  return finish(outcome, options, context, false);
+  return finish(outcome, options, context, { failIfAnyPageFailed: false });
 }

@@ -1,5 +1,6 @@
-import { writeFile } from 'node:fs/promises';
-import type { PageScanResult } from '#contract/index.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Impact, PageScanResult } from '#contract/index.js';
 import { isAtLeast } from '#reports/scan-issues.js';
 import {
   assertPublicTarget,
@@ -9,7 +10,12 @@ import {
   type PagePool,
   type ScanOptions,
 } from '#scanner';
+import { baselineOf, compareWithBaseline, readBaseline, writeBaseline } from '../baseline.js';
+import { loadConformlyConfig } from '../config/load.js';
+import { pageTargets, scanSettings, withConfig, type PageTarget } from '../config/plan.js';
+import type { ConformlyConfig, PageSettings } from '../config/schema.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { writeHtmlReports } from '../html-dir.js';
 import { targetRules, type CommonOptions } from '../options.js';
 import { createProgress, type Progress } from '../progress.js';
 import { render } from '../render.js';
@@ -23,20 +29,55 @@ export interface CliContext {
   signal: AbortSignal;
 }
 
+export interface CheckedTarget {
+  url: string;
+  settings: PageSettings;
+}
+
+export interface PlannedRun {
+  options: CommonOptions;
+  targets: PageTarget[];
+  config?: ConformlyConfig;
+}
+
+/** The config file (--config, else the nearest conformly.config.*) and the flags, combined. */
+export async function planRun(
+  cliUrls: readonly string[],
+  flags: CommonOptions,
+  context: CliContext,
+): Promise<PlannedRun> {
+  const loaded = await loadConformlyConfig(flags.config);
+  if (loaded) context.stderr.write(`Using ${loaded.file}\n`);
+  const options = withConfig(flags, loaded?.config);
+  return {
+    options,
+    targets: pageTargets(cliUrls, loaded?.config, options),
+    config: loaded?.config,
+  };
+}
+
 /**
  * Reads each URL as the scanner will and refuses what it would refuse, before any browser starts:
  * a typo or a private address should cost milliseconds, not a Chromium launch.
  */
 export async function checkTargets(
-  inputs: readonly string[],
+  targets: readonly PageTarget[],
   options: CommonOptions,
-): Promise<string[]> {
-  const urls: string[] = [];
-  for (const input of inputs) {
+): Promise<CheckedTarget[]> {
+  if (targets.length === 0) {
+    throw new CliError(
+      'No pages to scan: give their URLs, or list them under "urls" in the config file (conformly.config.json, or .pa11yci for conformly ci).',
+    );
+  }
+  if (options.updateBaseline && !options.baseline) {
+    throw new CliError('--update-baseline needs the baseline file: add --baseline <file>.');
+  }
+  const checked: CheckedTarget[] = [];
+  for (const target of targets) {
     try {
-      const url = normalizeTargetUrl(input);
+      const url = normalizeTargetUrl(target.input);
       await assertPublicTarget(url, targetRules(options));
-      urls.push(url.href);
+      checked.push({ url: url.href, settings: target.settings });
     } catch (error) {
       const hint = /private|loopback|local/i.test(errorMessage(error))
         ? ' (use --allow-origin with its origin, or --allow-private, to scan local or private addresses)'
@@ -44,17 +85,21 @@ export async function checkTargets(
       throw new CliError(`${errorMessage(error)}${hint}`);
     }
   }
-  return urls;
+  return checked;
 }
 
-export function scanOptionsFrom(options: CommonOptions, signal: AbortSignal): ScanOptions {
+export function scanOptionsFrom(
+  settings: PageSettings,
+  options: CommonOptions,
+  signal: AbortSignal,
+): ScanOptions {
   return {
-    engines: options.engines,
-    timeoutMs: options.timeout,
-    waitForSelector: options.waitFor,
+    ...scanSettings(settings),
     ...targetRules(options),
     // Screenshots only travel in JSON with --include-raw; skip the work otherwise.
     screenshots: options.format === 'json' && options.includeRaw === true,
+    // Baselines key on them, and SARIF gives them to code scanning to track alerts across runs.
+    fingerprints: options.baseline !== undefined || options.format === 'sarif',
     signal,
   };
 }
@@ -81,14 +126,36 @@ export async function withPool<T>(
   }
 }
 
-export async function scanUrls(
+export async function scanTargets(
   pool: PagePool,
-  urls: readonly string[],
+  targets: readonly CheckedTarget[],
   options: CommonOptions,
   context: CliContext,
   progress: Progress,
 ): Promise<ScanOutcome> {
-  return scanPages(pool, urls, scanOptionsFrom(options, context.signal), progress);
+  return scanPages(
+    pool,
+    targets.map((target) => ({
+      url: target.url,
+      options: scanOptionsFrom(target.settings, options, context.signal),
+    })),
+    progress,
+  );
+}
+
+export interface FinishRules {
+  /** Every page was asked for by name, so one that could not be scanned fails the run. */
+  failIfAnyPageFailed: boolean;
+  /**
+   * pa11y-ci's rule: a page fails when it has more violations (at or above --fail-on, if given)
+   * than this; without it, only --fail-on decides.
+   */
+  threshold?: (url: string) => number;
+  /**
+   * pa11y-ci's --threshold: the run fails only when the failing pages hold at least this many
+   * violations in all (default 0: any failing page fails the run).
+   */
+  runThreshold?: number;
 }
 
 /** Writes the results where asked and works out the exit code. */
@@ -96,25 +163,40 @@ export async function finish(
   outcome: ScanOutcome,
   options: CommonOptions,
   context: CliContext,
-  failIfAnyPageFailed: boolean,
+  rules: FinishRules,
 ): Promise<ExitCode> {
-  const text = render(outcome.results, {
-    format: options.format,
-    includeReview: options.includeReview,
-    includeRaw: options.includeRaw,
-    color: !options.output && context.stdout.isTTY === true && !('NO_COLOR' in process.env),
-    toolVersion: context.version,
-    failures: outcome.failures,
-  });
-  if (options.output) {
-    try {
-      await writeFile(options.output, text);
-    } catch (error) {
-      throw new CliError(`Could not write ${options.output}: ${errorMessage(error)}`);
+  const format = options.format ?? 'pretty';
+  const htmlInDir = format === 'html' && options.outputDir !== undefined && !options.output;
+  if (!htmlInDir) {
+    const text = render(outcome.results, {
+      format,
+      includeReview: options.includeReview,
+      includeRaw: options.includeRaw,
+      color: !options.output && context.stdout.isTTY === true && !('NO_COLOR' in process.env),
+      toolVersion: context.version,
+      failures: outcome.failures,
+    });
+    if (options.output) {
+      try {
+        await mkdir(dirname(options.output), { recursive: true });
+        await writeFile(options.output, text);
+      } catch (error) {
+        throw new CliError(`Could not write ${options.output}: ${errorMessage(error)}`);
+      }
+      context.stderr.write(`Wrote ${format} results to ${options.output}\n`);
+    } else {
+      await new Promise<void>((resolve) => context.stdout.write(text, () => resolve()));
     }
-    context.stderr.write(`Wrote ${options.format} results to ${options.output}\n`);
-  } else {
-    await new Promise<void>((resolve) => context.stdout.write(text, () => resolve()));
+  }
+  if (options.outputDir) {
+    try {
+      const [index] = await writeHtmlReports(options.outputDir, outcome.results, outcome.failures);
+      context.stderr.write(
+        `Wrote the HTML report of ${outcome.results.length} page${outcome.results.length === 1 ? '' : 's'} to ${index}\n`,
+      );
+    } catch (error) {
+      throw new CliError(`Could not write to ${options.outputDir}: ${errorMessage(error)}`);
+    }
   }
 
   if (outcome.results.length === 0) {
@@ -124,15 +206,20 @@ export async function finish(
         : `None of the ${outcome.failures.length} pages could be scanned.`,
     );
   }
-  if (failIfAnyPageFailed && outcome.failures.length > 0) {
+  if (rules.failIfAnyPageFailed && outcome.failures.length > 0) {
     throw new CliError(
       `${outcome.failures.length} of ${outcome.failures.length + outcome.results.length} pages could not be scanned: ` +
         outcome.failures.map((f) => `${f.url} (${f.error})`).join('; '),
     );
   }
+  if (options.baseline) return judgeAgainstBaseline(outcome.results, options, context);
+  if (rules.threshold) return judgeByThreshold(outcome.results, options, context, rules);
   if (options.failOn) {
     const threshold = options.failOn;
-    const over = countAtOrAbove(outcome.results, threshold);
+    const over = outcome.results.reduce(
+      (sum, result) => sum + countAtOrAbove(result, threshold),
+      0,
+    );
     if (over > 0) {
       context.stderr.write(
         `Found ${over} violation${over === 1 ? '' : 's'} of ${threshold} impact or worse (--fail-on ${threshold}).\n`,
@@ -143,16 +230,72 @@ export async function finish(
   return ExitCode.ok;
 }
 
-function countAtOrAbove(
+/** Records the baseline when there is none (or when asked to), else fails only on new issues. */
+async function judgeAgainstBaseline(
   results: readonly PageScanResult[],
-  threshold: CommonOptions['failOn'] & string,
-): number {
-  return results.reduce(
-    (sum, result) =>
-      sum +
-      result.issues.filter(
-        (issue) => issue.kind === 'violation' && isAtLeast(issue.impact, threshold),
-      ).length,
-    0,
+  options: CommonOptions,
+  context: CliContext,
+): Promise<ExitCode> {
+  const file = options.baseline as string;
+  const existing = options.updateBaseline ? undefined : await readBaseline(file);
+  if (!existing) {
+    const baseline = baselineOf(results, `conformly ${context.version}`);
+    await writeBaseline(file, baseline);
+    const count = baseline.issues.reduce((sum, entry) => sum + entry.count, 0);
+    context.stderr.write(
+      `Recorded ${count} known violation${count === 1 ? '' : 's'} on ${results.length} page${results.length === 1 ? '' : 's'} in the baseline ${file}; runs with --baseline now fail only on new ones.\n`,
+    );
+    return ExitCode.ok;
+  }
+  const comparison = compareWithBaseline(results, existing);
+  const failing = comparison.newIssues.filter(
+    ({ issue }) => !options.failOn || isAtLeast(issue.impact, options.failOn),
   );
+  if (comparison.gone > 0) {
+    context.stderr.write(
+      `${comparison.gone} violation${comparison.gone === 1 ? '' : 's'} of the baseline no longer found; --update-baseline records today's state.\n`,
+    );
+  }
+  if (failing.length === 0) {
+    context.stderr.write(
+      `No new violations since the baseline ${file} (${comparison.known} known).\n`,
+    );
+    return ExitCode.ok;
+  }
+  context.stderr.write(
+    `${failing.length} new violation${failing.length === 1 ? '' : 's'} since the baseline ${file} (${comparison.known} known):\n`,
+  );
+  for (const { url, issue } of failing) {
+    context.stderr.write(
+      `  ${url}: [${issue.impact}] ${issue.title} (${issue.ruleKey}) at ${issue.selector || '(page)'}\n`,
+    );
+  }
+  return ExitCode.thresholdMet;
+}
+
+function judgeByThreshold(
+  results: readonly PageScanResult[],
+  options: CommonOptions,
+  context: CliContext,
+  rules: FinishRules,
+): ExitCode {
+  const threshold = rules.threshold ?? (() => 0);
+  const count = (result: PageScanResult) => countAtOrAbove(result, options.failOn ?? 'minor');
+  const over = results.filter((result) => count(result) > threshold(result.url));
+  const errors = over.reduce((sum, result) => sum + count(result), 0);
+  context.stderr.write(`${results.length - over.length}/${results.length} URLs passed\n`);
+  for (const result of over) {
+    context.stderr.write(
+      `  ${result.url}: ${count(result)} violation${count(result) === 1 ? '' : 's'} (threshold ${threshold(result.url)})\n`,
+    );
+  }
+  return over.length > 0 && errors >= (rules.runThreshold ?? 0)
+    ? ExitCode.thresholdMet
+    : ExitCode.ok;
+}
+
+function countAtOrAbove(result: PageScanResult, threshold: Impact): number {
+  return result.issues.filter(
+    (issue) => issue.kind === 'violation' && isAtLeast(issue.impact, threshold),
+  ).length;
 }

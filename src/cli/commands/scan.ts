@@ -1,20 +1,31 @@
 import type { ExitCode } from '../exit-codes.js';
 import type { CommonOptions } from '../options.js';
-import { checkTargets, finish, scanUrls, withPool, type CliContext } from './run-scan.js';
+import {
+  checkTargets,
+  finish,
+  planRun,
+  scanTargets,
+  withPool,
+  type CliContext,
+} from './run-scan.js';
 
-/** `conformly scan <url...>`: every URL given, each one loaded once with all selected engines. */
+/**
+ * `conformly scan [url...]`: every URL given (else the config file's `urls`), each loaded once
+ * with all selected engines.
+ */
 export async function scanCommand(
   inputs: string[],
-  options: CommonOptions,
+  flags: CommonOptions,
   context: CliContext,
 ): Promise<ExitCode> {
-  const urls = await checkTargets(inputs, options);
+  const { options, targets } = await planRun(inputs, flags, context);
+  const checked = await checkTargets(targets, options);
   const outcome = await withPool(
-    urls.length,
+    checked.length,
     options,
-    (pool, progress) => scanUrls(pool, urls, options, context, progress),
+    (pool, progress) => scanTargets(pool, checked, options, context, progress),
     context,
   );
   // Every URL was asked for by name, so any that could not be scanned is an error (exit 2).
-  return finish(outcome, options, context, true);
+  return finish(outcome, options, context, { failIfAnyPageFailed: true });
 }

@@ -61,6 +61,40 @@ export function analyzeOutputs(
   return { issues, summary: summarize(issues, findings, engines), score: scorePage(issues) };
 }
 
+/**
+ * Findings to merged, classified issues, their summary and the page score, leaving out every
+ * issue whose rule key or any of whose engine rule ids is in `ignoreRules` (case-insensitive):
+ * the user asked not to hear about that rule, whichever engine found it.
+ */
+export function analyzeFindings(
+  findings: readonly Finding[],
+  engines: readonly EngineId[],
+  ignoreRules: readonly string[] = [],
+): PageAnalysis {
+  let kept = [...findings];
+  let issues = mergeFindings(kept);
+  const ignore = new Set(ignoreRules.map((rule) => rule.toLowerCase()));
+  if (ignore.size > 0) {
+    const matches = (name: string) => ignore.has(name.toLowerCase());
+    // By engine, rule and element: merging keeps one of an engine's duplicate findings.
+    const identity = (f: Finding) => `${f.engine}\u0000${f.ruleId}\u0000${f.selector}`;
+    const dropped = new Set(
+      issues
+        .filter(
+          (issue) =>
+            matches(issue.ruleKey) ||
+            Object.values(issue.rules).some((ids) => (ids ?? []).some(matches)),
+        )
+        .flatMap((issue) => issue.findings.map(identity)),
+    );
+    if (dropped.size > 0) {
+      kept = kept.filter((finding) => !dropped.has(identity(finding)));
+      issues = mergeFindings(kept);
+    }
+  }
+  return { issues, summary: summarize(issues, kept, engines), score: scorePage(issues) };
+}
+
 /** Raw engine output to merged, classified issues, their summary and the page score. */
 export function analyzeRawResult(raw: RawScanResult, engines: readonly EngineId[]): PageAnalysis {
   return analyzeOutputs(outputsOf(raw), engines);

@@ -1,0 +1,165 @@
+import { stat } from 'node:fs/promises';
+import { basename, extname, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { createTargetPolicy, normalizeTargetUrl, readSitemaps } from '#scanner';
+import { findConfigFile, loadConformlyConfig, readConfigFile } from '../config/load.js';
+import { translatePa11yCi, pa11yCiFileNames, type Pa11yCiPlan } from '../config/pa11yci.js';
+import { pageTargets, withConfig } from '../config/plan.js';
+import type { ConformlyConfig, UrlEntry } from '../config/schema.js';
+import { CliError, type ExitCode } from '../exit-codes.js';
+import { targetRules, type CommonOptions } from '../options.js';
+import { errorMessage } from '../scan-pages.js';
+import { checkTargets, finish, scanTargets, withPool, type CliContext } from './run-scan.js';
+
+/** pa11y-ci's own flags, beside conformly's. */
+export interface CiOptions extends CommonOptions {
+  sitemap?: string;
+  sitemapFind?: string;
+  sitemapReplace?: string;
+  sitemapExclude?: string;
+  json?: boolean;
+  threshold?: number;
+  reporter?: string;
+}
+
+/**
+ * `conformly ci [paths...]`: pa11y-ci's command, reading its `.pa11yci` (or `--config`), with
+ * every page tested by all three engines after its actions ran. A page fails when it has more
+ * violations than its `threshold` (default 0), and the run exits 1 when one does.
+ */
+export async function ciCommand(
+  paths: string[],
+  flags: CiOptions,
+  context: CliContext,
+): Promise<ExitCode> {
+  const plan = await loadCiConfig(flags.config, context);
+  if (flags.reporter && flags.reporter !== 'cli' && flags.reporter !== 'json') {
+    throw new CliError(
+      `Reporter "${flags.reporter}" is not available; use --format (pretty, json, sarif, junit, csv, markdown, html).`,
+    );
+  }
+  const format = flags.format ?? (flags.json || flags.reporter === 'json' ? 'json' : plan.format);
+  const options = withConfig(
+    { ...flags, format, output: flags.output ?? plan.output },
+    plan.config,
+  );
+
+  // As pa11y-ci: the paths given, then the sitemap's pages, which replace the config's URLs.
+  const listed: UrlEntry[] = flags.sitemap
+    ? await sitemapUrls(flags, options)
+    : (plan.config.urls ?? []);
+  const config: ConformlyConfig = { ...plan.config, urls: [...paths, ...listed] };
+  const checked = await checkTargets(pageTargets([], config, options), options);
+
+  const thresholds = new Map<string, number>();
+  for (const [written, threshold] of plan.thresholds) {
+    try {
+      thresholds.set(normalizeTargetUrl(written).href, threshold);
+    } catch {
+      // An unusable URL was refused by checkTargets already.
+    }
+  }
+  const outcome = await withPool(
+    checked.length,
+    options,
+    (pool, progress) => scanTargets(pool, checked, options, context, progress),
+    context,
+  );
+  return finish(outcome, options, context, {
+    failIfAnyPageFailed: true,
+    threshold: (url) => thresholds.get(url) ?? plan.defaultThreshold ?? 0,
+    runThreshold: flags.threshold,
+  });
+}
+
+/**
+ * `--config FILE` as pa11y-ci resolves it (the path as given, else with .cjs, .js or .json), or
+ * the nearest `.pa11yci*`. A `conformly.config.*` file is read as conformly's own config.
+ */
+async function loadCiConfig(
+  explicit: string | undefined,
+  context: CliContext,
+): Promise<Pa11yCiPlan> {
+  let file: string | undefined;
+  if (explicit) {
+    const given = resolve(explicit);
+    const bare = given.replace(/\.(cjs|js|json)$/, '');
+    for (const candidate of [given, bare, `${bare}.cjs`, `${bare}.js`, `${bare}.json`]) {
+      if (await fileExists(candidate)) {
+        file = candidate;
+        break;
+      }
+    }
+    if (!file) throw new CliError(`The config file "${given}" could not be found.`);
+  } else {
+    file = await findConfigFile(process.cwd(), pa11yCiFileNames);
+  }
+  if (!file) return { config: { urls: [] }, thresholds: new Map(), warnings: [] };
+  context.stderr.write(`Using ${file}\n`);
+
+  if (basename(file).startsWith('conformly.config.')) {
+    const loaded = await loadConformlyConfig(file);
+    return { config: loaded?.config ?? {}, thresholds: new Map(), warnings: [] };
+  }
+  const extension = extname(file);
+  // pa11y-ci require()s JavaScript configs: CommonJS `module.exports`, maybe a promise.
+  const content =
+    extension === '.js' || extension === '.cjs'
+      ? await requireConfig(file)
+      : await readConfigFile(file);
+  const plan = translatePa11yCi(file, content);
+  for (const warning of plan.warnings) context.stderr.write(`Warning: ${file}: ${warning}\n`);
+  return plan;
+}
+
+async function requireConfig(file: string): Promise<unknown> {
+  try {
+    return await (createRequire(import.meta.url)(file) as unknown);
+  } catch {
+    // An ES module config: what `import` gives.
+    return readConfigFile(file);
+  }
+}
+
+async function fileExists(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
+}
+
+/** The sitemap's pages (indexes followed), less --sitemap-exclude, with --sitemap-find replaced. */
+async function sitemapUrls(flags: CiOptions, options: CommonOptions): Promise<string[]> {
+  const sitemap = flags.sitemap as string;
+  const pattern = (source: string, flag: string, option: string) => {
+    try {
+      return new RegExp(source, flag);
+    } catch (error) {
+      throw new CliError(`${option}: not a regular expression: ${errorMessage(error)}`);
+    }
+  };
+  const find = flags.sitemapFind ? pattern(flags.sitemapFind, 'gi', '--sitemap-find') : undefined;
+  const exclude = flags.sitemapExclude
+    ? pattern(flags.sitemapExclude, 'i', '--sitemap-exclude')
+    : undefined;
+  let start: URL;
+  try {
+    start = normalizeTargetUrl(sitemap);
+  } catch (error) {
+    throw new CliError(`The sitemap "${sitemap}" could not be loaded: ${errorMessage(error)}`);
+  }
+  const harvest = await readSitemaps(
+    [start.href],
+    () => true,
+    { policy: createTargetPolicy(targetRules(options)), timeoutMs: 30_000 },
+    { maxFiles: 50, maxPages: 5_000 },
+  );
+  const failed = harvest.read.find((read) => read.error);
+  if (harvest.pages.length === 0 && failed) {
+    throw new CliError(`The sitemap "${failed.url}" could not be loaded: ${failed.error}`);
+  }
+  return harvest.pages
+    .map((page) => page.url)
+    .filter((url) => !exclude || !exclude.test(url))
+    .map((url) => (find ? url.replace(find, flags.sitemapReplace ?? '') : url));
+}
