@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { domains, users } from '#db/schema/index.js';
+import { UnsubscribeSigner } from '#server/alerts/unsubscribe.js';
 import { blockingAxeViolations } from './support/axe.js';
 import { logIn, signUp, strongPassword, uniqueEmail } from './support/accounts.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
@@ -162,6 +163,32 @@ describe('settings, by keyboard', () => {
       company: 'Analytical Ltd',
       notificationPreferences: { scanAlerts: true, weeklyDigest: false, billing: true },
     });
+    expect(takePageErrors()).toEqual([]);
+  });
+});
+
+describe('unsubscribe link', () => {
+  it('works signed out: it asks first, then turns off that kind of e-mail', async () => {
+    const db = app.web.service.database.db;
+    const [account] = await db.select().from(users).where(eq(users.email, owner));
+    // The key the server signs with (APP_SECRET unset: the one kept in the database).
+    const token = await new UnsubscribeSigner(db, undefined).sign({
+      userId: account!.id,
+      kind: 'scanAlerts',
+    });
+    const stranger = await (await app.web.newContext()).newPage();
+    await stranger.goto(`/unsubscribe?token=${encodeURIComponent(token)}`);
+    await stranger.getByText(/Stop alerts after monitoring scans to s\*+@example\.com\?/).waitFor();
+    expect(await blockingAxeViolations(stranger)).toEqual([]);
+    await tabTo(stranger, stranger.getByRole('button', { name: 'Unsubscribe' }));
+    await stranger.keyboard.press('Enter');
+    await stranger.getByText(/You are unsubscribed/).waitFor();
+    const [stored] = await db.select().from(users).where(eq(users.id, account!.id));
+    expect(stored!.notificationPreferences).toMatchObject({ scanAlerts: false });
+
+    await stranger.goto(`/unsubscribe?token=${encodeURIComponent(`${token}x`)}`);
+    await stranger.getByText('This unsubscribe link is not valid.', { exact: true }).waitFor();
+    await stranger.close();
     expect(takePageErrors()).toEqual([]);
   });
 });
