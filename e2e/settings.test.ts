@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { domains, users } from '#db/schema/index.js';
 import { UnsubscribeSigner } from '#server/alerts/unsubscribe.js';
 import { blockingAxeViolations } from './support/axe.js';
-import { logIn, signUp, strongPassword, uniqueEmail } from './support/accounts.js';
+import { latestEmail, logIn, signUp, strongPassword, uniqueEmail } from './support/accounts.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
 
 /**
@@ -189,6 +189,38 @@ describe('unsubscribe link', () => {
     await stranger.goto(`/unsubscribe?token=${encodeURIComponent(`${token}x`)}`);
     await stranger.getByText('This unsubscribe link is not valid.', { exact: true }).waitFor();
     await stranger.close();
+    expect(takePageErrors()).toEqual([]);
+  });
+});
+
+describe('change of e-mail address', () => {
+  it('takes effect only when the link sent to the new address is opened and confirmed', async () => {
+    const newAddress = uniqueEmail('moved');
+    await page.goto('/app/dashboard/settings');
+    const section = page.getByRole('region', { name: 'E-mail address' });
+    await tabTo(page, section.getByLabel('New e-mail address'));
+    await page.keyboard.type(newAddress);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(newPassword);
+    await page.keyboard.press('Enter');
+    await section.getByText(/Waiting for confirmation/).waitFor();
+    const db = app.web.service.database.db;
+    const current = async () =>
+      (await db.select().from(users).where(eq(users.email, owner)))[0]?.email;
+    expect(await current()).toBe(owner);
+
+    const subject = 'Confirm your new Conformly e-mail address';
+    await expect
+      .poll(() => latestEmail(app.web.service.database, newAddress, subject))
+      .toBeDefined();
+    const mail = await latestEmail(app.web.service.database, newAddress, subject);
+    const link = new URL(/https?:\/\/\S+\/app\/confirm-email\/\S+/.exec(mail!.text)![0]);
+    await page.goto(link.pathname);
+    await tabTo(page, page.getByRole('button', { name: 'Confirm new address' }));
+    await page.keyboard.press('Enter');
+    await page.getByText(/Done: you sign in with/).waitFor();
+    const [moved] = await db.select().from(users).where(eq(users.email, newAddress));
+    expect(moved).toMatchObject({ pendingEmail: null, emailVerified: true });
     expect(takePageErrors()).toEqual([]);
   });
 });
