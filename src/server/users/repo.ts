@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { AppDb } from '#db/client.js';
 import { authLogs, outboxEmails, users, type NotificationPreferences } from '#db/schema/index.js';
 
@@ -112,4 +112,25 @@ export async function deleteAccountRows(db: AppDb, userId: string, addresses: st
     .where(or(eq(authLogs.userId, userId), inArray(authLogs.email, addresses)));
   await db.delete(outboxEmails).where(inArray(outboxEmails.to, addresses));
   await db.delete(users).where(eq(users.id, userId));
+}
+
+/** Wrong current passwords the account's sessions sent since `since` (settings changes). */
+export async function countPasswordFailures(
+  db: AppDb,
+  userId: string,
+  events: string[],
+  since: Date,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(authLogs)
+    .where(
+      and(
+        eq(authLogs.userId, userId),
+        inArray(authLogs.event, events),
+        eq(authLogs.success, false),
+        gt(authLogs.createdAt, since),
+      ),
+    );
+  return row?.n ?? 0;
 }

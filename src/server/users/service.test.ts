@@ -19,7 +19,12 @@ import { createMailer, type Mailer } from '#email/mailer.js';
 import { DemoPaymentProvider } from '../billing/payments.js';
 import { hashSecret, verifySecret } from '../auth/passwords.js';
 import { findActiveSession, startSession, type ActiveSession } from '../auth/sessions.js';
-import { ConflictError, InvalidError, NotFoundError } from '../http-errors.js';
+import {
+  ConflictError,
+  InvalidError,
+  NotFoundError,
+  TooManyRequestsError,
+} from '../http-errors.js';
 import * as service from './service.js';
 
 /** Each settings action without HTTP, and what it leaves in the database. */
@@ -198,6 +203,22 @@ describe('change password', () => {
       .from(authLogs)
       .where(and(eq(authLogs.userId, owner.userId), eq(authLogs.event, 'password_change')));
     expect(logged.map((entry) => entry.success).sort()).toEqual([false, true]);
+  });
+
+  it('pauses after 5 wrong current passwords, even the right one', async () => {
+    const owner = await account();
+    for (let i = 0; i < service.passwordGuessesPerWindow; i++) {
+      await expect(
+        service.changePassword(deps, owner.caller, {
+          currentPassword: `Guess-${i}!a`,
+          newPassword,
+        }),
+      ).rejects.toThrow(service.wrongCurrentPassword);
+    }
+    await expect(
+      service.changePassword(deps, owner.caller, { currentPassword: password, newPassword }),
+    ).rejects.toThrow(TooManyRequestsError);
+    expect(await verifySecret((await row(owner.userId))!.passwordHash, password)).toBe(true);
   });
 
   it('tells an account without a password how to get one', async () => {

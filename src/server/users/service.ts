@@ -23,7 +23,13 @@ import { hashToken, newToken } from '../auth/tokens.js';
 import { cancelPlan, hasPlan } from '../billing/lifecycle.js';
 import type { PaymentProvider } from '../billing/payments.js';
 import { complaintsForExport, deleteComplaintsHeldBy } from '../complaints/service.js';
-import { ConflictError, InvalidError, NotFoundError } from '../http-errors.js';
+import {
+  ConflictError,
+  InvalidError,
+  NotFoundError,
+  TooManyRequestsError,
+} from '../http-errors.js';
+import { tooManyAttemptsMessage } from '../auth/limits.js';
 import * as repo from './repo.js';
 
 /**
@@ -49,6 +55,10 @@ export interface AccountCaller {
 }
 
 export const emailChangeLinkHours = 24;
+/** Wrong current passwords one account may send from settings per window. */
+export const passwordGuessesPerWindow = 5;
+const passwordGuessWindowMs = 15 * 60_000;
+const guessEvents = ['password_change', 'email_change_request'];
 export const wrongCurrentPassword = 'Current password is incorrect';
 export const noPasswordYet =
   'Your account has no password yet: choose one with "Forgot your password?" on the log-in page.';
@@ -113,6 +123,10 @@ async function checkCurrentPassword(
 ): Promise<void> {
   const account = caller.session.user;
   if (!account.passwordHash) return;
+  // A stolen session must not become a way to guess the password: a few tries, then a pause.
+  const since = new Date(Date.now() - passwordGuessWindowMs);
+  const failures = await repo.countPasswordFailures(deps.db, account.id, guessEvents, since);
+  if (failures >= passwordGuessesPerWindow) throw new TooManyRequestsError(tooManyAttemptsMessage);
   if (!password || !(await verifySecret(account.passwordHash, password))) {
     await logEvent(deps, caller, {
       event,
