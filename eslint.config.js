@@ -184,6 +184,7 @@ function serverZones() {
     'users',
     'artifacts',
     'addons',
+    'alerts',
   ];
   const zones = [
     {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainHistory, domains, payments } from '#db/schema/index.js';
+import { domainHistory, domains, payments, users } from '#db/schema/index.js';
 import { sweepLifecycle } from '#server/billing/lifecycle.js';
 import { DemoPaymentProvider } from '#server/billing/payments.js';
 import { blockingAxeViolations } from './support/axe.js';
@@ -414,6 +414,11 @@ describe('domains', () => {
   });
 
   it('opens the dashboard navigation as a drawer on a phone, by keyboard', async () => {
+    // The owner has been through the welcome tour (e2e/settings.test.ts covers it).
+    await app.web.service.database.db
+      .update(users)
+      .set({ tourCompletedAt: new Date() })
+      .where(eq(users.email, owner));
     const context = await app.web.newContext();
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 390, height: 844 });

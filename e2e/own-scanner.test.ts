@@ -70,6 +70,8 @@ describe('our own screens pass our own scanner', () => {
     '/app/pricing',
     '/status/example.com',
     '/audit/example.com',
+    '/unsubscribe?token=not-a-valid-token',
+    '/app/confirm-email/some-token',
   ];
 
   it.each(publicRoutes)('%s has no critical or serious violation', async (route) => {

@@ -152,6 +152,13 @@ const EnvSchema = z.object({
     (value) => value === undefined || [undefined, '/'].includes(URL.parse(value)?.pathname),
     { message: 'must be an origin like http://127.0.0.1:12111, without a path' },
   ),
+  /**
+   * Signs unsubscribe links in e-mails (HMAC); unset, the service makes a random one and keeps it
+   * in the database, shared by every server and worker. Set it to rotate it (old links then fail).
+   */
+  APP_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
+    message: 'must be at least 32 characters',
+  }),
   AI_BASE_URL: url(['http:', 'https:']),
   AI_API_KEY: optionalText,
   AI_MODEL: optionalText,
@@ -225,6 +232,8 @@ export interface Config {
   /** Card payments through Stripe need this and the secret key (billing/payments.ts). */
   stripeWebhookSecret: string | undefined;
   stripePublishableKey: string | undefined;
+  /** APP_SECRET: the key unsubscribe links are signed with; unset, one kept in the database. */
+  appSecret: string | undefined;
   /** STRIPE_API_BASE: where the Stripe SDK sends its calls instead of api.stripe.com. */
   stripeApiBase: StripeApiBase | undefined;
   /** An OpenAI-compatible endpoint for AI summaries, when AI_BASE_URL and AI_MODEL are set. */
@@ -320,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY,
+    appSecret: e.APP_SECRET,
     stripeApiBase: stripeApiBase(e.STRIPE_API_BASE),
     ai:
       e.AI_BASE_URL && e.AI_MODEL

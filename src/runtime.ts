@@ -2,7 +2,16 @@ import Fastify from 'fastify';
 import type { Config } from '#config';
 import { openDatabase, type Database } from '#db/client.js';
 import { createQueue, type PgBoss } from '#jobs/boss.js';
+import { startAlertWorkers, type AlertWorker } from '#jobs/alerts.js';
 import { startLifecycleSweeps, type LifecycleWorker } from '#jobs/lifecycle.js';
+import { createMailer, type Mailer } from '#email/mailer.js';
+import {
+  sendLifecycleNotices,
+  sendScanAlert,
+  sendWeeklyDigests,
+  type AlertDeps,
+} from '#server/alerts/service.js';
+import { UnsubscribeSigner } from '#server/alerts/unsubscribe.js';
 import { startMonitoring, stopMonitoringSchedule, type MonitoringWorker } from '#jobs/monitor.js';
 import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from '#scanner';
@@ -23,6 +32,8 @@ export interface Runtime {
   monitoring: MonitoringWorker | undefined;
   /** Hourly plan lifecycle runs (trial and grace ends), in scanning processes. */
   lifecycle: LifecycleWorker | undefined;
+  /** Owners' alert e-mails (scan alerts, weekly digest), in scanning processes. */
+  alerts: AlertWorker | undefined;
   /** The process's one payment provider: the lifecycle sweeps and the HTTP app share it. */
   payments: PaymentProvider;
   /** Stops taking jobs, lets running scans finish, then closes browser, queue and database. */
@@ -32,13 +43,27 @@ export interface Runtime {
 export async function startRuntime(config: Config, options: { scan: boolean }): Promise<Runtime> {
   const database = await openDatabase(config);
   const boss = await createQueue(database);
+  const log = Fastify({ logger: { level: config.logLevel } }).log;
   const payments = createPaymentProvider({
     stripeSecretKey: config.stripeSecretKey,
     stripeWebhookSecret: config.stripeWebhookSecret,
     stripePublishableKey: config.stripePublishableKey,
     stripeApiBase: config.stripeApiBase,
-    log: Fastify({ logger: { level: config.logLevel } }).log,
+    log,
   });
+  // Jobs e-mail owners (alerts, plan notices) through the outbox like the HTTP app does.
+  const mailer: Mailer = createMailer({
+    db: database.db,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    log,
+  });
+  const alertDeps: AlertDeps = {
+    db: database.db,
+    mailer,
+    publicUrl: config.publicUrl,
+    signer: new UnsubscribeSigner(database.db, config.appSecret),
+  };
   let pool: PagePool | undefined;
   let worker: ScanWorker | undefined;
   if (options.scan) {
@@ -82,7 +107,20 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
   if (options.scan) {
     lifecycle = await startLifecycleSweeps({
       boss,
-      sweep: (now) => sweepLifecycle(database.db, payments, now),
+      sweep: async (now) => {
+        const moved = await sweepLifecycle(database.db, payments, now);
+        // After the moves, so a grace period started by this run is told of at once.
+        const notices = await sendLifecycleNotices(alertDeps, now);
+        return { ...moved, notices };
+      },
+    });
+  }
+  let alerts: AlertWorker | undefined;
+  if (options.scan) {
+    alerts = await startAlertWorkers({
+      boss,
+      scanAlert: (scanId) => sendScanAlert(alertDeps, scanId),
+      weeklyDigest: (now) => sendWeeklyDigests(alertDeps, now),
     });
   }
   return {
@@ -92,13 +130,16 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
     worker,
     monitoring,
     lifecycle,
+    alerts,
     payments,
     async close() {
       await monitoring?.stop();
       await lifecycle?.stop();
+      await alerts?.stop();
       await worker?.stop({ graceful: true });
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
       await pool?.close();
+      await mailer.close();
       await database.close();
     },
   };

@@ -61,6 +61,39 @@ describe('mailer', () => {
     expect(row?.lastError).toBeNull();
   });
 
+  it('sends an event once, with its headers, however often a job asks', async () => {
+    const mailer = createMailer({
+      db: database.db,
+      smtpUrl: smtp.url,
+      from: 'Conformly <no-reply@conformly.test>',
+      log: logger,
+    });
+    const alert = {
+      ...message('alerts@example.com'),
+      html: '<p>Hello</p>',
+      headers: {
+        'List-Unsubscribe': '<https://conformly.test/api/account/unsubscribe?token=abc>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+      dedupeKey: 'scan-alert:test',
+    };
+    expect(await mailer.sendOnce(alert)).toBe(true);
+    expect(await mailer.sendOnce(alert)).toBe(false);
+    const received = await smtp.next((mail) => mail.to.includes('alerts@example.com'));
+    // Long headers are folded onto continuation lines; unfolded, they read as sent.
+    const head = received.raw.replace(/\r\n[ \t]+/g, ' ');
+    expect(head).toMatch(
+      /^List-Unsubscribe: <https:\/\/conformly\.test\/api\/account\/unsubscribe\?token=abc>/m,
+    );
+    expect(head).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
+    await mailer.close();
+    const rows = (await database.db.select().from(outboxEmails)).filter(
+      (row) => row.to === 'alerts@example.com',
+    );
+    expect(rows).toHaveLength(1);
+    expect(smtp.received.filter((mail) => mail.to.includes('alerts@example.com'))).toHaveLength(1);
+  });
+
   it('without SMTP keeps the message in the outbox and logs it, so a local user can read it', async () => {
     const mailer = createMailer({
       db: database.db,

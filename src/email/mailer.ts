@@ -18,11 +18,24 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers, e.g. List-Unsubscribe. */
+  headers?: Record<string, string>;
+  /**
+   * The event this e-mail is about: a second message with the same key is not stored or sent,
+   * so a retried job sends once.
+   */
+  dedupeKey?: string;
 }
 
 export interface Mailer {
   /** Queues the message and returns at once; delivery continues in the background. */
   send(message: EmailMessage): void;
+  /**
+   * Stores the message in the outbox and resolves once it is there (delivery over SMTP then
+   * continues in the background): true, or false when one with its dedupeKey was stored before.
+   * For jobs, whose retry must know whether the e-mail is on record.
+   */
+  sendOnce(message: EmailMessage): Promise<boolean>;
   /** Resolves when every queued message has been stored and, with SMTP, handed over. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -41,12 +54,29 @@ export function createMailer(options: MailerOptions): Mailer {
     : undefined;
   const pending = new Set<Promise<void>>();
 
-  async function deliver(message: EmailMessage): Promise<void> {
+  /** The outbox row's id, or undefined when the message's event was e-mailed before. */
+  async function store(message: EmailMessage): Promise<string | undefined> {
     const [row] = await options.db
       .insert(outboxEmails)
-      .values({ ...message, html: message.html ?? null })
+      .values({
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? null,
+        headers: message.headers ?? null,
+        dedupeKey: message.dedupeKey ?? null,
+      })
+      .onConflictDoNothing()
       .returning({ id: outboxEmails.id });
-    const id = row!.id;
+    return row?.id;
+  }
+
+  async function deliver(message: EmailMessage): Promise<void> {
+    const id = await store(message);
+    if (id) await transmit(id, message);
+  }
+
+  async function transmit(id: string, message: EmailMessage): Promise<void> {
     if (!transport) {
       options.log.info(
         { outboxId: id, to: message.to, subject: message.subject, text: message.text },
@@ -55,7 +85,14 @@ export function createMailer(options: MailerOptions): Mailer {
       return;
     }
     try {
-      await transport.sendMail({ from: options.from, ...message });
+      await transport.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+        ...(message.headers ? { headers: message.headers } : {}),
+      });
       await options.db
         .update(outboxEmails)
         .set({ sentAt: new Date(), lastError: null })
@@ -70,14 +107,24 @@ export function createMailer(options: MailerOptions): Mailer {
     }
   }
 
+  const track = (work: Promise<void>, to: string) => {
+    const job = work
+      .catch((error: unknown) => {
+        options.log.warn({ err: error, to }, 'e-mail could not be queued');
+      })
+      .finally(() => pending.delete(job));
+    pending.add(job);
+  };
+
   return {
     send(message) {
-      const job = deliver(message)
-        .catch((error: unknown) => {
-          options.log.warn({ err: error, to: message.to }, 'e-mail could not be queued');
-        })
-        .finally(() => pending.delete(job));
-      pending.add(job);
+      track(deliver(message), message.to);
+    },
+    async sendOnce(message) {
+      const id = await store(message);
+      if (!id) return false;
+      track(transmit(id, message), message.to);
+      return true;
     },
     async idle() {
       while (pending.size > 0) await Promise.all(pending);

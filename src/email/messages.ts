@@ -55,3 +55,28 @@ export function confirmAccountEmail(input: {
     ].join('\n'),
   };
 }
+
+/**
+ * Settings, change e-mail: goes to the NEW address, so the change takes effect only once its
+ * owner opens the link. Names no one but the account's own display name.
+ */
+export function confirmEmailChangeEmail(input: {
+  to: string;
+  name: string;
+  link: string;
+  linkHours: number;
+}): EmailMessage {
+  return {
+    to: input.to,
+    subject: 'Confirm your new Conformly e-mail address',
+    text: [
+      `Hello ${input.name},`,
+      '',
+      'You asked to sign in to Conformly with this address from now on.',
+      `Open this link to confirm it (valid for ${input.linkHours} hours):`,
+      input.link,
+      '',
+      'Until you do, your account keeps its current address. If this was not you, ignore this e-mail.',
+    ].join('\n'),
+  };
+}

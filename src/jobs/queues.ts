@@ -53,6 +53,14 @@ export type MonitorDomainsPayload = z.infer<typeof MonitorDomainsPayload>;
 export const DomainLifecyclePayload = z.strictObject({});
 export type DomainLifecyclePayload = z.infer<typeof DomainLifecyclePayload>;
 
+/** E-mail the owner about one ended monitoring rescan, if it made things worse (src/jobs/alerts.ts). */
+export const ScanAlertsPayload = z.strictObject({ scanId: z.uuid('must be a scan id (uuid)') });
+export type ScanAlertsPayload = z.infer<typeof ScanAlertsPayload>;
+
+/** Send the week's digests (src/jobs/alerts.ts); sent weekly by pg-boss's scheduler. */
+export const WeeklyDigestPayload = z.strictObject({});
+export type WeeklyDigestPayload = z.infer<typeof WeeklyDigestPayload>;
+
 interface RetryPolicy {
   /** Attempts after the first one. */
   retryLimit: number;
@@ -98,6 +106,17 @@ export const jobs = {
     // A run moves each domain from the status it read, so a retry or an overlapping run moves it
     // once; a run that still fails is made up by the next hour's.
     retry: { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 600 },
+  },
+  'scan-alerts': {
+    payload: ScanAlertsPayload,
+    // One alert job per scan; its e-mail carries the scan's key, so a retry never sends twice.
+    jobId: (payload: ScanAlertsPayload) => payload.scanId,
+    retry: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
+  },
+  'weekly-digest': {
+    payload: WeeklyDigestPayload,
+    // Each owner's digest carries the week's key: a retried or repeated run sends each once.
+    retry: { retryLimit: 2, retryDelay: 300, retryBackoff: false, expireInSeconds: 1800 },
   },
 } satisfies Record<string, JobDefinition<z.ZodType>>;
 

@@ -35,6 +35,11 @@ export interface ScanPageHandlerOptions {
   scanTimeoutMs?: number;
   /** An OpenAI-compatible endpoint for the scan's summary; without one it is written from the findings. */
   ai?: AiEndpoint;
+  /**
+   * Told of each scan stored as completed (the worker queues its owner's alert); a failure here
+   * is reported to onError and never fails the stored scan.
+   */
+  onStored?: (scanId: string) => Promise<void>;
   /** Progress writes that fail (database gone) are reported here and never fail the scan. */
   onError?: (error: unknown) => void;
 }
@@ -93,6 +98,7 @@ export function createScanPageHandler(options: ScanPageHandlerOptions) {
       await progress.flush();
       const summary = await summarizeScan(result, { endpoint: options.ai, onError });
       const stored = await storeResult(db, scanId, result, summary);
+      if (stored && options.onStored) await options.onStored(scanId).catch(onError);
       return stored ? { status: 'completed', score: result.score.value } : { status: 'aborted' };
     } catch (error) {
       await progress.flush();

@@ -4,6 +4,7 @@ import type { Database } from '#db/client.js';
 import type { PagePool } from '#scanner';
 import { workJobs } from './boss.js';
 import { createAuditSiteHandler } from './audit-site.js';
+import { queueScanAlert } from './alerts.js';
 import { createScanPageHandler } from './scan-page.js';
 import {
   failAbandonedAudits,
@@ -61,6 +62,7 @@ export async function startScanWorker(options: ScanWorkerOptions): Promise<ScanW
   const handler = createScanPageHandler({
     db: database.db,
     pool: options.pool,
+    onStored: (scanId) => queueScanAlert(database.db, boss, scanId),
     allowPrivateTargets: options.allowPrivateTargets,
     allowedPrivateOrigins: options.allowedPrivateOrigins,
     ai: options.ai,

@@ -42,6 +42,8 @@ import { PublicVersions } from './public/versions.js';
 import { scanRoutes } from './scans/routes.js';
 import type { ScanServiceDeps } from './scans/service.js';
 import { userRoutes } from './users/routes.js';
+import { alertRoutes } from './alerts/routes.js';
+import { UnsubscribeSigner } from './alerts/unsubscribe.js';
 import type { OwnershipCheckOptions } from './domains/verification.js';
 import {
   defaultVerifyRateLimit,
@@ -67,6 +69,7 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       | 'stripePublishableKey'
       | 'stripeApiBase'
       | 'verificationDnsServers'
+      | 'appSecret'
     >
   >;
 
@@ -240,7 +243,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     rateLimit: deps.verifyRateLimit ?? defaultVerifyRateLimit,
   });
-  await app.register(userRoutes);
+  await app.register(userRoutes, {
+    deps: { db: deps.database.db, mailer, publicUrl, payments },
+  });
+  await app.register(alertRoutes, {
+    deps: {
+      db: deps.database.db,
+      signer: new UnsubscribeSigner(deps.database.db, config.appSecret),
+    },
+  });
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {
     deps: { db: deps.database.db, ...(deps.pool ? { pool: deps.pool } : {}) },

@@ -13,6 +13,19 @@ import {
 import { createdAt, timestamptz, updatedAt } from './columns.js';
 
 /**
+ * Which e-mails an owner wants (Settings, notification preferences). A missing key means yes:
+ * an account made before a kind of e-mail existed gets it until it opts out.
+ */
+export interface NotificationPreferences {
+  /** After a monitoring rescan: score dropped by 5 or more, or a new critical or serious issue. */
+  scanAlerts?: boolean;
+  /** Monday's summary of the account's monitored domains. */
+  weeklyDigest?: boolean;
+  /** Free month ending in 7 days, payment failed. */
+  billing?: boolean;
+}
+
+/**
  * Accounts (spec dashboard-area §3 "users"). Secrets the spec lists in clear (password, codes,
  * tokens) are stored only as hashes: the column names say so. The spec's refreshToken is replaced
  * by server-side `sessions`.
@@ -44,6 +57,23 @@ export const users = pgTable(
     /** Wrong guesses at the current reset code; the code dies after a few. */
     passwordResetCodeAttempts: integer('password_reset_code_attempts').notNull().default(0),
     googleId: text('google_id'),
+    /** Settings, profile: the company the owner works for (optional). */
+    company: text('company'),
+    /**
+     * A change of address waiting for its confirmation: the new address, the hash of the token
+     * e-mailed to it and when that link dies. `email` changes only when the link is opened.
+     */
+    pendingEmail: text('pending_email'),
+    pendingEmailTokenHash: text('pending_email_token_hash'),
+    pendingEmailExpiresAt: timestamptz('pending_email_expires_at'),
+    /** When the welcome tour was finished or skipped; it shows once per account. */
+    tourCompletedAt: timestamptz('tour_completed_at'),
+    notificationPreferences: jsonb('notification_preferences')
+      .$type<NotificationPreferences>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    /** When the weekly digest last went out to this account. */
+    lastDigestSentAt: timestamptz('last_digest_sent_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -52,6 +82,7 @@ export const users = pgTable(
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_google_id_key').on(t.googleId),
     uniqueIndex('users_password_reset_token_hash_key').on(t.passwordResetTokenHash),
+    uniqueIndex('users_pending_email_token_hash_key').on(t.pendingEmailTokenHash),
   ],
 );
 
@@ -96,3 +127,13 @@ export const authLogs = pgTable(
     index('auth_logs_user_id_idx').on(t.userId),
   ],
 );
+
+/**
+ * Secrets the service makes for itself the first time it needs one (the key that signs
+ * unsubscribe links, unless APP_SECRET is set), shared by every server and worker on the database.
+ */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});

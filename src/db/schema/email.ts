@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, timestamptz } from './columns.js';
 
 /**
@@ -14,6 +14,13 @@ export const outboxEmails = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
+    /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post on alerts). */
+    headers: jsonb('headers').$type<Record<string, string>>(),
+    /**
+     * The event an e-mail is about (`scan-alert:{scanId}`, `digest:{userId}:{week}`): a second
+     * e-mail for the same event is not stored, so a retried job never sends twice.
+     */
+    dedupeKey: text('dedupe_key'),
     createdAt: createdAt(),
     sentAt: timestamptz('sent_at'),
     lastError: text('last_error'),
@@ -23,5 +30,6 @@ export const outboxEmails = pgTable(
       .on(t.createdAt)
       .where(sql`${t.sentAt} is null`),
     index('outbox_emails_to_idx').on(t.to),
+    uniqueIndex('outbox_emails_dedupe_key_key').on(t.dedupeKey),
   ],
 );

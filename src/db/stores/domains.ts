@@ -603,3 +603,69 @@ export async function saveOwnBadge(
     .returning(badgeColumns);
   return row;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Owners' alert e-mails (src/server/alerts): the weekly digest and the plan's notices.
+
+/** Every monitored domain with its owner, by owner and position (the weekly digest). */
+export async function listMonitoredDomains(db: AppDb) {
+  return db
+    .select({
+      id: domains.id,
+      userId: domains.userId,
+      domain: domains.domain,
+      status: domains.status,
+    })
+    .from(domains)
+    .where(isMonitored())
+    .orderBy(asc(domains.userId), asc(domains.domainIndex), asc(domains.createdAt));
+}
+
+/** Domains on a free month that ends after `from` and by `to`, with the owner's card state. */
+export async function listTrialsEndingBetween(db: AppDb, from: Date, to: Date) {
+  return db
+    .select({
+      id: domains.id,
+      userId: domains.userId,
+      domain: domains.domain,
+      trialEndsAt: domains.trialEndsAt,
+      monthlyPrice: domains.monthlyPrice,
+      cardAdded: users.cardAdded,
+    })
+    .from(domains)
+    .innerJoin(users, eq(users.id, domains.userId))
+    .where(
+      and(
+        eq(domains.status, 'trial'),
+        sql`${domains.trialEndsAt} > ${from}`,
+        lte(domains.trialEndsAt, to),
+      ),
+    );
+}
+
+/** Grace periods started since `since` (a month unpaid: no card, or a refused charge). */
+export async function listGraceStartsSince(db: AppDb, since: Date) {
+  return db
+    .select({
+      id: domainHistory.id,
+      userId: domainHistory.userId,
+      domain: domainHistory.domain,
+      action: domainHistory.action,
+      details: domainHistory.details,
+      createdAt: domainHistory.createdAt,
+      gracePeriodEndsAt: domains.gracePeriodEndsAt,
+    })
+    .from(domainHistory)
+    .innerJoin(
+      domains,
+      and(eq(domains.domain, domainHistory.domain), eq(domains.userId, domainHistory.userId)),
+    )
+    .where(
+      and(
+        inArray(domainHistory.action, ['grace_period_started', 'payment_failed']),
+        sql`${domainHistory.createdAt} >= ${since}`,
+        eq(domains.status, 'grace_period'),
+      ),
+    )
+    .orderBy(asc(domainHistory.id));
+}

@@ -1,4 +1,4 @@
-import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { AppDb } from '../client.js';
 import { payments, type PaymentPurpose } from '../schema/index.js';
 
@@ -83,4 +83,13 @@ export async function countPayments(
       ),
     );
   return row?.n ?? 0;
+}
+
+/** The account's payments, newest first (its data export). */
+export async function listPaymentsOf(db: AppDb, userId: string): Promise<PaymentRow[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt));
 }

@@ -675,3 +675,107 @@ export async function findOwnerPageScan(
     : [];
   return { scan: latest ?? null, findings, pendingScanId: pending?.id ?? null };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Alerts after monitoring rescans, and an account's data export.
+
+/** What an alert needs of a scan: who, which page, how it started and ended. */
+export async function findScanOutcome(db: AppDb, scanId: string) {
+  const [row] = await db
+    .select({
+      id: scans.id,
+      userId: scans.userId,
+      url: scans.url,
+      domain: scans.domain,
+      origin: scans.origin,
+      status: scans.status,
+      accessibilityScore: scans.accessibilityScore,
+      completedAt: scans.completedAt,
+    })
+    .from(scans)
+    .where(eq(scans.id, scanId));
+  return row;
+}
+
+/**
+ * The owner's completed scan of the same page (URL) before `before`, latest first: what a
+ * monitoring rescan is compared with.
+ */
+export async function findPreviousOwnerPageScan(
+  db: AppDb,
+  page: { domain: string; url: string; ownerId: string; before: Date; excludeId: string },
+) {
+  const [row] = await db
+    .select({
+      id: scans.id,
+      accessibilityScore: scans.accessibilityScore,
+      completedAt: scans.completedAt,
+    })
+    .from(scans)
+    .where(
+      and(
+        ownerPageScans(db, page.domain, page.ownerId, page.before),
+        eq(scans.url, page.url),
+        sql`${scans.id} <> ${page.excludeId}`,
+      ),
+    )
+    .orderBy(desc(scans.completedAt), desc(scans.id))
+    .limit(1);
+  return row;
+}
+
+/** Every scan an account started, newest first, without raw engine output and live logs. */
+export async function listScansForExport(db: AppDb, userId: string) {
+  return db
+    .select({
+      id: scans.id,
+      url: scans.url,
+      domain: scans.domain,
+      origin: scans.origin,
+      status: scans.status,
+      accessibilityScore: scans.accessibilityScore,
+      scoreLabel: scans.scoreLabel,
+      totalIssues: scans.totalIssues,
+      isPublic: scans.isPublic,
+      title: scans.title,
+      finalUrl: scans.finalUrl,
+      aiSummary: scans.aiSummary,
+      summary: scans.summary,
+      engineVersions: scans.engineVersions,
+      engineErrors: scans.engineErrors,
+      error: scans.error,
+      requestedByIp: scans.requestedByIp,
+      createdAt: scans.createdAt,
+      completedAt: scans.completedAt,
+    })
+    .from(scans)
+    .where(eq(scans.userId, userId))
+    .orderBy(desc(scans.createdAt));
+}
+
+/** The issues of the given scans, in each scan's usual order. */
+export async function listIssuesForExport(db: AppDb, scanIds: string[]) {
+  if (scanIds.length === 0) return [];
+  return db
+    .select({
+      scanId: issues.scanId,
+      title: issues.title,
+      description: issues.description,
+      rule: issues.rule,
+      impact: issues.impact,
+      kind: issues.kind,
+      wcag: issues.wcag,
+      selector: issues.selector,
+      html: issues.html,
+      engines: issues.engines,
+      helpUrl: issues.helpUrl,
+    })
+    .from(issues)
+    .where(inArray(issues.scanId, scanIds))
+    .orderBy(
+      asc(issues.scanId),
+      sql`array_position(array['critical','serious','moderate','minor']::text[], ${issues.impact})`,
+      asc(issues.ruleKey),
+      asc(issues.id),
+    );
+}

@@ -23,6 +23,10 @@ class MemoryMailer implements Mailer {
   send(message: EmailMessage): void {
     this.sent.push(message);
   }
+  async sendOnce(message: EmailMessage): Promise<boolean> {
+    this.sent.push(message);
+    return true;
+  }
   async idle(): Promise<void> {}
   async close(): Promise<void> {}
 }

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, ne } from 'drizzle-orm';
 import type { AppDb } from '#db/client.js';
 import { sessions, users } from '#db/schema/index.js';
 import type { UserRecord } from './repo.js';
@@ -19,6 +19,8 @@ export interface ActiveSession {
   userId: string;
   csrfSecret: string;
   expiresAt: Date;
+  /** When the browser last made a call (moved at most every few minutes, see touchSession). */
+  lastSeenAt: Date;
   user: UserRecord;
 }
 
@@ -68,6 +70,7 @@ export async function startSession(
     csrfSecret: randomBytes(32).toString('base64url'),
     ip: input.ip,
     userAgent: input.userAgent,
+    lastSeenAt: now,
     expiresAt: new Date(now.getTime() + input.ttlMs),
   };
   await db.insert(sessions).values(row);
@@ -89,4 +92,38 @@ export async function deleteSessionsOf(db: AppDb, userId: string, keepIdHash?: s
         ? and(eq(sessions.userId, userId), ne(sessions.idHash, keepIdHash))
         : eq(sessions.userId, userId),
     );
+}
+
+/** A session's last-seen time moves at most this often: one write per browser per interval. */
+export const lastSeenIntervalMs = 5 * 60_000;
+
+/** Notes that the session made a call now, when its last note is older than the interval. */
+export async function touchSession(db: AppDb, session: ActiveSession, now = new Date()) {
+  if (now.getTime() - session.lastSeenAt.getTime() < lastSeenIntervalMs) return;
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, session.idHash));
+  session.lastSeenAt = now;
+}
+
+/** The account's live sessions, most recently seen first (Settings, active sessions). */
+export async function listSessionsOf(db: AppDb, userId: string, now = new Date()) {
+  return db
+    .select({
+      idHash: sessions.idHash,
+      ip: sessions.ip,
+      userAgent: sessions.userAgent,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+}
+
+/** Ends one of the account's sessions; false when it has no such session. */
+export async function deleteSessionOf(db: AppDb, userId: string, idHash: string) {
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.idHash, idHash)))
+    .returning({ idHash: sessions.idHash });
+  return rows.length > 0;
 }

@@ -158,3 +158,23 @@ export async function appendEntry(
     .returning();
   return row;
 }
+
+/** Every complaint about the given domains, oldest first (an account's data export). */
+export async function listAllComplaints(db: AppDb, domains: string[]) {
+  if (domains.length === 0) return [];
+  return db
+    .select()
+    .from(complaints)
+    .where(inArray(complaints.domain, domains))
+    .orderBy(complaints.createdAt);
+}
+
+/** Deletes every complaint about the given domains (the account holding them is deleted). */
+export async function deleteComplaintsAbout(db: AppDb, domains: string[]): Promise<number> {
+  if (domains.length === 0) return 0;
+  const rows = await db
+    .delete(complaints)
+    .where(inArray(complaints.domain, domains))
+    .returning({ id: complaints.id });
+  return rows.length;
+}

@@ -344,3 +344,25 @@ export async function reply(
   }
   return complaintOf(row);
 }
+
+/** The complaints the account answers (about the domains it holds), for its data export. */
+export async function complaintsForExport(
+  deps: Pick<ComplaintServiceDeps, 'db'>,
+  userId: string,
+): Promise<Complaint[]> {
+  const owned = await domains.listComplaintDomains(deps.db, userId);
+  const now = new Date();
+  return (await repo.listAllComplaints(deps.db, owned)).map((row) => complaintOf(row, now));
+}
+
+/**
+ * Deletes the complaints the account answers, with the account (Settings, delete my account):
+ * they were sent to it, and the privacy page promises its data goes. Answers how many went.
+ */
+export async function deleteComplaintsHeldBy(
+  deps: Pick<ComplaintServiceDeps, 'db'>,
+  userId: string,
+): Promise<number> {
+  const owned = await domains.listComplaintDomains(deps.db, userId);
+  return repo.deleteComplaintsAbout(deps.db, owned);
+}

@@ -6,6 +6,7 @@ import {
   deleteSession,
   findActiveSession,
   startSession,
+  touchSession,
   type ActiveSession,
 } from '../auth/sessions.js';
 
@@ -55,6 +56,8 @@ export const sessionPlugin = fp<SessionOptions>(
 
     app.addHook('onRequest', async (request) => {
       request.session = await findActiveSession(options.db, request.cookies[sessionCookieName]);
+      // Settings lists each browser with when it was last seen.
+      if (request.session) await touchSession(options.db, request.session);
     });
 
     const store: SessionStore = {

@@ -1,14 +1,47 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CurrentUser } from '#contract/index.js';
+import { z } from 'zod';
+import {
+  AccountMessage,
+  AccountSettings,
+  CurrentUser,
+  DeleteAccountRequest,
+  EmailChangeConfirmRequest,
+  EmailChangeRequest,
+  NotificationSettings,
+  PasswordChangeRequest,
+  ProfileRequest,
+  SessionList,
+  TourRequest,
+} from '#contract/index.js';
 import { toCurrentUser } from '../auth/service.js';
 import { UnauthorizedError } from '../http-errors.js';
 import { signedIn } from '../plugins/openapi.js';
+import * as service from './service.js';
+
+export interface UserRoutesOptions {
+  deps: service.AccountServiceDeps;
+}
+
+/** The signed-in caller, or a 401 the web app answers by sending the visitor to log in. */
+function callerOf(request: FastifyRequest): service.AccountCaller {
+  if (!request.session) throw new UnauthorizedError('Not signed in');
+  return {
+    session: request.session,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? null,
+  };
+}
+
+const noStore = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
 
 /**
  * The signed-in account. The protected-route gate of the web app calls `/api/user/me` and sends
- * the visitor to log in on a 401; `/api/user` answers the same for the dashboard.
+ * the visitor to log in on a 401; `/api/user` answers the same for the dashboard. Settings calls
+ * live under `/api/account/...`; their rules are in service.ts.
  */
-export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, options) => {
+  const { deps } = options;
   for (const path of ['/api/user/me', '/api/user']) {
     const schema = {
       summary: 'The signed-in user',
@@ -22,4 +55,128 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       return toCurrentUser(request.session.user);
     });
   }
+
+  app.get(
+    '/api/account/settings',
+    { schema: { response: { 200: AccountSettings } } },
+    async (request, reply) => {
+      noStore(reply);
+      return service.getSettings(deps, callerOf(request).session.userId);
+    },
+  );
+
+  app.put(
+    '/api/account/profile',
+    { schema: { body: ProfileRequest, response: { 200: AccountSettings } } },
+    async (request, reply) => {
+      noStore(reply);
+      return service.updateProfile(deps, callerOf(request).session.userId, request.body);
+    },
+  );
+
+  app.post(
+    '/api/account/email',
+    { schema: { body: EmailChangeRequest, response: { 200: AccountSettings } } },
+    async (request, reply) => {
+      noStore(reply);
+      return service.requestEmailChange(deps, callerOf(request), request.body);
+    },
+  );
+
+  // The link from the new address; any browser may open it (the link proves the mailbox).
+  app.post(
+    '/api/account/email/confirm',
+    {
+      schema: {
+        body: EmailChangeConfirmRequest,
+        response: { 200: AccountMessage.extend({ email: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      const { email } = await service.confirmEmailChange(deps, request.body.token);
+      return { success: true, message: 'Your e-mail address is changed.', email };
+    },
+  );
+
+  app.post(
+    '/api/account/password',
+    {
+      schema: {
+        body: PasswordChangeRequest,
+        response: { 200: AccountMessage.extend({ signedOut: z.number() }) },
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      const { signedOut } = await service.changePassword(deps, callerOf(request), request.body);
+      return { success: true, message: 'Password changed', signedOut };
+    },
+  );
+
+  app.get(
+    '/api/account/sessions',
+    { schema: { response: { 200: SessionList } } },
+    async (request, reply) => {
+      noStore(reply);
+      return { sessions: await service.listSessions(deps, callerOf(request).session) };
+    },
+  );
+
+  app.delete(
+    '/api/account/sessions/:id',
+    {
+      schema: {
+        params: z.object({ id: z.string().trim().min(1).max(64) }),
+        response: { 200: AccountMessage },
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      await service.revokeSession(deps, callerOf(request), request.params.id);
+      return { success: true, message: 'Session ended' };
+    },
+  );
+
+  app.put(
+    '/api/account/notifications',
+    { schema: { body: NotificationSettings, response: { 200: AccountSettings } } },
+    async (request, reply) => {
+      noStore(reply);
+      return service.updateNotifications(deps, callerOf(request).session.userId, request.body);
+    },
+  );
+
+  app.post(
+    '/api/account/tour',
+    { schema: { body: TourRequest, response: { 200: AccountMessage } } },
+    async (request, reply) => {
+      noStore(reply);
+      await service.completeTour(deps, callerOf(request).session.userId);
+      return { success: true, message: 'Tour completed' };
+    },
+  );
+
+  app.get('/api/account/export', async (request, reply) => {
+    const caller = callerOf(request);
+    const data = await service.exportData(deps, caller.session.userId);
+    const day = new Date().toISOString().slice(0, 10);
+    return noStore(reply)
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="conformly-account-${day}.json"`)
+      .send(JSON.stringify(data, null, 2));
+  });
+
+  app.post(
+    '/api/account/delete',
+    { schema: { body: DeleteAccountRequest, response: { 200: AccountMessage } } },
+    async (request, reply) => {
+      noStore(reply);
+      const caller = callerOf(request);
+      await service.deleteAccount(deps, caller);
+      // The session row went with the account; the cookie goes too.
+      await app.sessions.end(request, reply);
+      return { success: true, message: 'Your account and its data are deleted.' };
+    },
+  );
 };

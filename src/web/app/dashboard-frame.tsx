@@ -1,4 +1,5 @@
-import { useNavigate } from 'react-router';
+import { useMatch, useNavigate } from 'react-router';
+import { WelcomeTour } from '../features/account/components/welcome-tour';
 import { useCurrentUser } from '../features/auth/api/get-current-user';
 import { useLogout } from '../features/auth/api/logout';
 import { DashboardLayout } from '../features/dashboard/components/dashboard-layout';
@@ -9,14 +10,19 @@ export function DashboardFrame() {
   const user = useCurrentUser();
   const logout = useLogout();
   const navigate = useNavigate();
+  const onOverview = useMatch({ path: paths.dashboard.path, end: true });
   return (
-    <DashboardLayout
-      email={user.data?.email}
-      onSignOut={() => {
-        // Leave the guarded screens first: signed out on them, the guard would send the visitor
-        // to log in with this page as `next`, which someone who chose to leave does not want.
-        void Promise.resolve(navigate(paths.login.getHref())).then(() => logout.mutate());
-      }}
-    />
+    <>
+      {/* Spec §2: the welcome tour, on the overview, once per account with the plan. */}
+      {onOverview && <WelcomeTour />}
+      <DashboardLayout
+        email={user.data?.email}
+        onSignOut={() => {
+          // Leave the guarded screens first: signed out on them, the guard would send the visitor
+          // to log in with this page as `next`, which someone who chose to leave does not want.
+          void Promise.resolve(navigate(paths.login.getHref())).then(() => logout.mutate());
+        }}
+      />
+    </>
   );
 }

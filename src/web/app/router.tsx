@@ -191,6 +191,20 @@ export function createAppRouter() {
                 (m) => m.TermsPage,
               ),
             },
+            {
+              path: paths.confirmEmail.path,
+              lazy: screen(
+                () => import('../features/account/components/confirm-email-page'),
+                (m) => m.ConfirmEmailPage,
+              ),
+            },
+            {
+              path: paths.unsubscribe.path,
+              lazy: screen(
+                () => import('../features/account/components/unsubscribe-page'),
+                (m) => m.UnsubscribePage,
+              ),
+            },
             { path: '*', element: <NotFoundPage /> },
           ],
         },
@@ -245,8 +259,8 @@ export function createAppRouter() {
                 {
                   path: paths.dashboardSettings.path,
                   lazy: screen(
-                    () => import('../features/billing/components/settings-page'),
-                    (m) => m.SettingsPage,
+                    () => import('./settings-screen'),
+                    (m) => m.SettingsScreen,
                   ),
                 },
                 {

@@ -27,6 +27,16 @@ export const paths = {
     getHref: (token: string) => `/app/reset-password/${encodeURIComponent(token)}`,
   },
   dashboard: { path: '/app/dashboard', getHref: () => '/app/dashboard' },
+  /** Settings, change e-mail: the link sent to the new address. */
+  confirmEmail: {
+    path: '/app/confirm-email/:token',
+    getHref: (token: string) => `/app/confirm-email/${encodeURIComponent(token)}`,
+  },
+  /** An alert e-mail's unsubscribe link (signed out). */
+  unsubscribe: {
+    path: '/unsubscribe',
+    getHref: (token: string) => withQuery('/unsubscribe', { token }),
+  },
   /** The dashboard's sections (spec dashboard-area §2), under the shell of /app/dashboard. */
   dashboardDomains: { path: 'domains', getHref: () => '/app/dashboard/domains' },
   dashboardComplaints: { path: 'complaints', getHref: () => '/app/dashboard/complaints' },

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { UnsubscribePreview, UnsubscribeRequest } from '#contract/index.js';
+import { InvalidError } from '../http-errors.js';
+import * as service from './service.js';
+
+export interface AlertRoutesOptions {
+  deps: Pick<service.AlertDeps, 'db' | 'signer'>;
+}
+
+/**
+ * Unsubscribe links of the alert e-mails, usable signed out: the token is the proof (HMAC-signed,
+ * unsubscribe.ts). `GET /api/account/unsubscribe` sends a person to the confirm page
+ * (`/unsubscribe?token=`), since link checkers open every GET; `POST` unsubscribes: the confirm
+ * page's button (JSON) and mail clients' one-click (RFC 8058: `List-Unsubscribe=One-Click` as a
+ * form, token in the address). No CSRF token: a mail client has none, and the signed token in the
+ * request is what a forger cannot produce.
+ */
+export const alertRoutes: FastifyPluginAsyncZod<AlertRoutesOptions> = async (app, options) => {
+  const { deps } = options;
+  // Mail clients post the one-click form; its only field is the fixed "List-Unsubscribe=One-Click".
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+
+  app.get(
+    '/api/account/unsubscribe',
+    { schema: { querystring: UnsubscribeRequest.partial() } },
+    async (request, reply) => {
+      const token = request.query.token ?? '';
+      return reply
+        .header('cache-control', 'no-store')
+        .redirect(`/unsubscribe?token=${encodeURIComponent(token)}`, 303);
+    },
+  );
+
+  app.get(
+    '/api/account/unsubscribe/preview',
+    { schema: { querystring: UnsubscribeRequest, response: { 200: UnsubscribePreview } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return service.previewUnsubscribe(deps, request.query.token);
+    },
+  );
+
+  app.post(
+    '/api/account/unsubscribe',
+    {
+      config: { csrf: false },
+      schema: { response: { 200: UnsubscribePreview } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const query = request.query as { token?: unknown };
+      const body = (request.body ?? {}) as { token?: unknown };
+      const parsed = UnsubscribeRequest.safeParse({ token: body.token ?? query.token ?? '' });
+      if (!parsed.success) throw new InvalidError(service.invalidUnsubscribeLink);
+      return service.unsubscribe(deps, parsed.data.token);
+    },
+  );
+};

@@ -1,0 +1,18 @@
+import { AccountSettingsSections } from '../features/account/components/account-settings';
+import { BillingSection } from '../features/billing/components/billing-section';
+import { usePageTitle } from '../lib/page-title';
+
+/**
+ * /app/dashboard/settings: the account's sections (profile, e-mail, password, sessions,
+ * notifications, its data) and billing, composed here since features stay apart.
+ */
+export function SettingsScreen() {
+  usePageTitle('Settings');
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10">
+      <h1 className="text-3xl font-bold">Settings</h1>
+      <AccountSettingsSections />
+      <BillingSection />
+    </div>
+  );
+}
