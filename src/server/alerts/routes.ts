@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { UnsubscribePreview, UnsubscribeRequest } from '#contract/index.js';
 import { InvalidError } from '../http-errors.js';
+import { emptyResponse } from '../plugins/openapi.js';
 import * as service from './service.js';
 
 export interface AlertRoutesOptions {
@@ -26,7 +27,14 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRoutesOptions> = async (app
 
   app.get(
     '/api/account/unsubscribe',
-    { schema: { querystring: UnsubscribeRequest.partial() } },
+    {
+      schema: {
+        summary: 'Open an unsubscribe link (redirects to its confirm page)',
+        tags: ['Account'],
+        querystring: UnsubscribeRequest.partial(),
+        response: { 303: emptyResponse('To the confirm page.') },
+      },
+    },
     async (request, reply) => {
       const token = request.query.token ?? '';
       return reply
@@ -37,7 +45,14 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRoutesOptions> = async (app
 
   app.get(
     '/api/account/unsubscribe/preview',
-    { schema: { querystring: UnsubscribeRequest, response: { 200: UnsubscribePreview } } },
+    {
+      schema: {
+        summary: 'What an unsubscribe link would turn off',
+        tags: ['Account'],
+        querystring: UnsubscribeRequest,
+        response: { 200: UnsubscribePreview },
+      },
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return service.previewUnsubscribe(deps, request.query.token);
@@ -48,7 +63,11 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRoutesOptions> = async (app
     '/api/account/unsubscribe',
     {
       config: { csrf: false },
-      schema: { response: { 200: UnsubscribePreview } },
+      schema: {
+        summary: 'Unsubscribe with a signed link (one-click, no sign-in)',
+        tags: ['Account'],
+        response: { 200: UnsubscribePreview },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');

@@ -16,7 +16,7 @@ import {
 } from '#contract/index.js';
 import { toCurrentUser } from '../auth/service.js';
 import { UnauthorizedError } from '../http-errors.js';
-import { signedIn } from '../plugins/openapi.js';
+import { fileResponse, signedIn } from '../plugins/openapi.js';
 import * as service from './service.js';
 
 export interface UserRoutesOptions {
@@ -42,6 +42,13 @@ const noStore = (reply: FastifyReply) => reply.header('cache-control', 'private,
  */
 export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, options) => {
   const { deps } = options;
+  // A call described as needing the session is refused to an anonymous caller before its input
+  // is checked: a 401, not a 400 about a body nobody may send.
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.schema?.security === signedIn && !request.session) {
+      throw new UnauthorizedError('Not signed in');
+    }
+  });
   for (const path of ['/api/user/me', '/api/user']) {
     const schema = {
       summary: 'The signed-in user',
@@ -58,7 +65,14 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
 
   app.get(
     '/api/account/settings',
-    { schema: { response: { 200: AccountSettings } } },
+    {
+      schema: {
+        summary: "The caller's account settings",
+        tags: ['Account'],
+        security: signedIn,
+        response: { 200: AccountSettings },
+      },
+    },
     async (request, reply) => {
       noStore(reply);
       return service.getSettings(deps, callerOf(request).session.userId);
@@ -67,7 +81,15 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
 
   app.put(
     '/api/account/profile',
-    { schema: { body: ProfileRequest, response: { 200: AccountSettings } } },
+    {
+      schema: {
+        summary: 'Change the name and company',
+        tags: ['Account'],
+        security: signedIn,
+        body: ProfileRequest,
+        response: { 200: AccountSettings },
+      },
+    },
     async (request, reply) => {
       noStore(reply);
       return service.updateProfile(deps, callerOf(request).session.userId, request.body);
@@ -76,7 +98,15 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
 
   app.post(
     '/api/account/email',
-    { schema: { body: EmailChangeRequest, response: { 200: AccountSettings } } },
+    {
+      schema: {
+        summary: 'Ask to change the e-mail address (confirmed from the new address)',
+        tags: ['Account'],
+        security: signedIn,
+        body: EmailChangeRequest,
+        response: { 200: AccountSettings },
+      },
+    },
     async (request, reply) => {
       noStore(reply);
       return service.requestEmailChange(deps, callerOf(request), request.body);
@@ -88,6 +118,8 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/email/confirm',
     {
       schema: {
+        summary: 'Confirm an e-mail change with the token from the link',
+        tags: ['Account'],
         body: EmailChangeConfirmRequest,
         response: { 200: AccountMessage.extend({ email: z.string() }) },
       },
@@ -103,6 +135,9 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/password',
     {
       schema: {
+        summary: 'Change the password (ends every other session)',
+        tags: ['Account'],
+        security: signedIn,
         body: PasswordChangeRequest,
         response: { 200: AccountMessage.extend({ signedOut: z.number() }) },
       },
@@ -116,7 +151,14 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
 
   app.get(
     '/api/account/sessions',
-    { schema: { response: { 200: SessionList } } },
+    {
+      schema: {
+        summary: "The caller's active sessions",
+        tags: ['Account'],
+        security: signedIn,
+        response: { 200: SessionList },
+      },
+    },
     async (request, reply) => {
       noStore(reply);
       return { sessions: await service.listSessions(deps, callerOf(request).session) };
@@ -127,6 +169,9 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/sessions/:id',
     {
       schema: {
+        summary: "End one of the caller's sessions",
+        tags: ['Account'],
+        security: signedIn,
         params: z.object({ id: z.string().trim().min(1).max(64) }),
         response: { 200: AccountMessage },
       },
@@ -140,7 +185,15 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
 
   app.put(
     '/api/account/notifications',
-    { schema: { body: NotificationSettings, response: { 200: AccountSettings } } },
+    {
+      schema: {
+        summary: 'Choose which e-mails to receive',
+        tags: ['Account'],
+        security: signedIn,
+        body: NotificationSettings,
+        response: { 200: AccountSettings },
+      },
+    },
     async (request, reply) => {
       noStore(reply);
       return service.updateNotifications(deps, callerOf(request).session.userId, request.body);
@@ -149,7 +202,15 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
 
   app.post(
     '/api/account/tour',
-    { schema: { body: TourRequest, response: { 200: AccountMessage } } },
+    {
+      schema: {
+        summary: 'Mark the welcome tour as seen',
+        tags: ['Account'],
+        security: signedIn,
+        body: TourRequest,
+        response: { 200: AccountMessage },
+      },
+    },
     async (request, reply) => {
       noStore(reply);
       await service.completeTour(deps, callerOf(request).session.userId);
@@ -157,19 +218,38 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     },
   );
 
-  app.get('/api/account/export', async (request, reply) => {
-    const caller = callerOf(request);
-    const data = await service.exportData(deps, caller.session.userId);
-    const day = new Date().toISOString().slice(0, 10);
-    return noStore(reply)
-      .header('content-type', 'application/json; charset=utf-8')
-      .header('content-disposition', `attachment; filename="conformly-account-${day}.json"`)
-      .send(JSON.stringify(data, null, 2));
-  });
+  app.get(
+    '/api/account/export',
+    {
+      schema: {
+        summary: 'Download everything stored about the caller (JSON)',
+        tags: ['Account'],
+        security: signedIn,
+        response: { 200: fileResponse('The account data.', ['application/json']) },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const data = await service.exportData(deps, caller.session.userId);
+      const day = new Date().toISOString().slice(0, 10);
+      return noStore(reply)
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="conformly-account-${day}.json"`)
+        .send(JSON.stringify(data, null, 2));
+    },
+  );
 
   app.post(
     '/api/account/delete',
-    { schema: { body: DeleteAccountRequest, response: { 200: AccountMessage } } },
+    {
+      schema: {
+        summary: 'Delete the account and its data',
+        tags: ['Account'],
+        security: signedIn,
+        body: DeleteAccountRequest,
+        response: { 200: AccountMessage },
+      },
+    },
     async (request, reply) => {
       noStore(reply);
       const caller = callerOf(request);
