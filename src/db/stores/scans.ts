@@ -11,7 +11,7 @@ import {
   or,
   sql,
 } from 'drizzle-orm';
-import { rawByEngine, type PageScanResult } from '#contract/index.js';
+import { rawByEngine, type ImpactCounts, type PageScanResult } from '#contract/index.js';
 import type { AppDb, Database } from '../client.js';
 import {
   issues,
@@ -420,6 +420,15 @@ export async function listScansOf(db: AppDb, owner: Owner, limit: number) {
       accessibilityScore: scans.accessibilityScore,
       status: scans.status,
       totalIssues: scans.totalIssues,
+      // Violations by impact, from the scan's issue rows (issues_scan_id_impact_idx).
+      violations: sql<ImpactCounts>`(
+        select jsonb_build_object(
+          'critical', count(*) filter (where ${issues.impact} = 'critical'),
+          'serious', count(*) filter (where ${issues.impact} = 'serious'),
+          'moderate', count(*) filter (where ${issues.impact} = 'moderate'),
+          'minor', count(*) filter (where ${issues.impact} = 'minor'))
+          from ${issues}
+         where ${issues.scanId} = ${scans.id} and ${issues.kind} = 'violation')`,
     })
     .from(scans)
     .where(ownedBy(scans, owner))
