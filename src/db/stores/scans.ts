@@ -421,14 +421,15 @@ export async function listScansOf(db: AppDb, owner: Owner, limit: number) {
       status: scans.status,
       totalIssues: scans.totalIssues,
       // Violations by impact, from the scan's issue rows (issues_scan_id_impact_idx).
+      // Drizzle leaves columns unqualified in a single-table select, so the subquery names its own.
       violations: sql<ImpactCounts>`(
         select jsonb_build_object(
-          'critical', count(*) filter (where ${issues.impact} = 'critical'),
-          'serious', count(*) filter (where ${issues.impact} = 'serious'),
-          'moderate', count(*) filter (where ${issues.impact} = 'moderate'),
-          'minor', count(*) filter (where ${issues.impact} = 'minor'))
-          from ${issues}
-         where ${issues.scanId} = ${scans.id} and ${issues.kind} = 'violation')`,
+          'critical', count(*) filter (where i.impact = 'critical'),
+          'serious', count(*) filter (where i.impact = 'serious'),
+          'moderate', count(*) filter (where i.impact = 'moderate'),
+          'minor', count(*) filter (where i.impact = 'minor'))
+          from issues i
+         where i.scan_id = "scans"."id" and i.kind = 'violation')`,
     })
     .from(scans)
     .where(ownedBy(scans, owner))
