@@ -29,8 +29,10 @@ const toIsoOrNull = (value: Date | string | null) => (value === null ? null : to
 /** The account's completed, scored scans, each ranked within its domain and its page. */
 const scoredScans = (userId: string, domain?: string) => sql`
   select id, url, domain, accessibility_score as score, total_issues, completed_at,
-         row_number() over (partition by domain order by completed_at desc, id desc) as domain_rank,
-         row_number() over (partition by url order by completed_at desc, id desc) as page_rank
+         row_number() over (partition by domain collate "C" order by completed_at desc, id desc)
+           as domain_rank,
+         row_number() over (partition by url collate "C" order by completed_at desc, id desc)
+           as page_rank
     from scans
    where user_id = ${userId} and status = 'completed' and accessibility_score is not null
          and completed_at is not null ${domain === undefined ? sql`` : sql`and domain = ${domain}`}`;
@@ -106,52 +108,93 @@ export interface ScanTotals {
   latestScanId: string | null;
 }
 
-export async function scanTotals(db: AppDb, userId: string): Promise<ScanTotals> {
-  const [row] = await rows<{
-    total_scans: number;
-    pages_scanned: number;
-    first_scan_at: Date | string | null;
-    last_scan_at: Date | string | null;
-    earlier_mean: number | string | null;
-    latest_scan_id: string | null;
-  }>(
-    db,
-    sql`
-    with scored as (${scoredScans(userId)})
-    select count(*)::int as total_scans,
-           count(distinct url)::int as pages_scanned,
-           min(completed_at) as first_scan_at,
-           max(completed_at) as last_scan_at,
-           avg(score) filter (where domain_rank > 1)::float8 as earlier_mean,
-           (select id from scored order by completed_at desc, id desc limit 1) as latest_scan_id
-      from scored`,
-  );
-  return {
-    totalScans: row?.total_scans ?? 0,
-    pagesScanned: row?.pages_scanned ?? 0,
-    firstScanAt: row?.first_scan_at ? toDate(row.first_scan_at) : null,
-    lastScanAt: row?.last_scan_at ? toDate(row.last_scan_at) : null,
-    earlierMean: row?.earlier_mean == null ? null : Number(row.earlier_mean),
-    latestScanId: row?.latest_scan_id ?? null,
-  };
-}
-
 export type ImpactTotals = Record<Impact, number>;
 
-/** Violations by impact in the latest scan of each of the account's pages. */
-export async function currentImpactCounts(db: AppDb, userId: string): Promise<ImpactTotals> {
-  const found = await rows<{ impact: Impact; n: number }>(
-    db,
-    sql`
-    with scored as (${scoredScans(userId)})
-    select i.impact, count(*)::int as n
-      from issues i join scored s on s.id = i.scan_id and s.page_rank = 1
-     where i.kind = 'violation'
-     group by i.impact`,
-  );
-  const counts: ImpactTotals = { critical: 0, serious: 0, moderate: 0, minor: 0 };
-  for (const row of found) counts[row.impact] = row.n;
-  return counts;
+export interface AccountFigures {
+  standings: DomainStandingRow[];
+  totals: ScanTotals;
+  /** Violations by impact in the latest scan of each of the account's pages. */
+  impacts: ImpactTotals;
+}
+
+type StandingJson = Omit<DomainStandingRow, 'lastScan'> & { lastScan: string | null };
+
+const accountFiguresSql = (userId: string) => sql`
+    with scored as materialized (${scoredScans(userId)}),
+    per_domain as (
+      select domain,
+             max(score) filter (where domain_rank = 1) as score,
+             max(score) filter (where domain_rank = 2) as previous_score,
+             max(total_issues) filter (where domain_rank = 1) as issues,
+             max(completed_at) as last_scan,
+             count(*)::int as scans
+        from scored group by domain
+    ),
+    enrolled as (select domain, status, domain_index from domains where user_id = ${userId}),
+    standings as (
+      select coalesce(e.domain, p.domain) as domain, e.status, p.score,
+             p.previous_score as "previousScore", coalesce(p.issues, 0) as issues,
+             p.last_scan as "lastScan", coalesce(p.scans, 0)::int as scans,
+             e.domain_index, coalesce(e.domain, p.domain) as sort_name
+        from enrolled e full join per_domain p on p.domain = e.domain
+    ),
+    impacts as (
+      select i.impact, count(*)::int as n
+        from issues i join scored s on s.id = i.scan_id and s.page_rank = 1
+       where i.kind = 'violation'
+       group by i.impact
+    )
+    select
+      (select json_agg(json_build_object(
+                'domain', domain, 'status', status, 'score', score,
+                'previousScore', "previousScore", 'issues', issues, 'lastScan', "lastScan",
+                'scans', scans)
+              order by domain_index nulls last, sort_name)
+         from standings) as standings,
+      (select json_build_object(
+                'total_scans', count(*)::int,
+                'pages_scanned', count(distinct url collate "C")::int,
+                'first_scan_at', min(completed_at),
+                'last_scan_at', max(completed_at),
+                'earlier_mean', avg(score) filter (where domain_rank > 1)::float8,
+                'latest_scan_id', (array_agg(id order by completed_at desc, id desc))[1])
+         from scored) as totals,
+      (select json_object_agg(impact, n) from impacts) as impacts`;
+
+/**
+ * The overview's and analytics' figures in one statement, so the account's scans are ranked
+ * once: each site's standing (as listDomainStandings), the scan totals and the impacts of the
+ * latest scan of each page.
+ */
+export async function accountFigures(db: AppDb, userId: string): Promise<AccountFigures> {
+  const [row] = await rows<{
+    standings: StandingJson[] | null;
+    totals: {
+      total_scans: number;
+      pages_scanned: number;
+      first_scan_at: string | null;
+      last_scan_at: string | null;
+      earlier_mean: number | null;
+      latest_scan_id: string | null;
+    };
+    impacts: Partial<ImpactTotals> | null;
+  }>(db, accountFiguresSql(userId));
+  const totals = row!.totals;
+  return {
+    standings: (row!.standings ?? []).map((standing) => ({
+      ...standing,
+      lastScan: toIsoOrNull(standing.lastScan),
+    })),
+    totals: {
+      totalScans: totals.total_scans,
+      pagesScanned: totals.pages_scanned,
+      firstScanAt: totals.first_scan_at ? toDate(totals.first_scan_at) : null,
+      lastScanAt: totals.last_scan_at ? toDate(totals.last_scan_at) : null,
+      earlierMean: totals.earlier_mean,
+      latestScanId: totals.latest_scan_id,
+    },
+    impacts: { critical: 0, serious: 0, moderate: 0, minor: 0, ...row!.impacts },
+  };
 }
 
 export interface RecentScanRow {

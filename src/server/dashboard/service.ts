@@ -87,17 +87,21 @@ export async function getOverview(
   const { db } = deps;
   await assertPlan(db, userId);
   const sizes = dashboardListSizes;
-  const [billing, standingRows, totals, impacts, recent, feedScans, facts, complaints] =
-    await Promise.all([
-      subscriptionStatus(db, userId, now),
-      store.listDomainStandings(db, userId),
-      store.scanTotals(db, userId),
-      store.currentImpactCounts(db, userId),
-      store.listRecentScans(db, userId, sizes.recentActivity),
-      store.listCompletedScans(db, userId, sizes.feedScans),
-      store.accountDomainFacts(db, userId, sizes.feedDomains),
-      store.complaintFacts(db, userId, sizes.feedComplaints),
-    ]);
+  const [
+    billing,
+    { standings: standingRows, totals, impacts },
+    recent,
+    feedScans,
+    facts,
+    complaints,
+  ] = await Promise.all([
+    subscriptionStatus(db, userId, now),
+    store.accountFigures(db, userId),
+    store.listRecentScans(db, userId, sizes.recentActivity),
+    store.listCompletedScans(db, userId, sizes.feedScans),
+    store.accountDomainFacts(db, userId, sizes.feedDomains),
+    store.complaintFacts(db, userId, sizes.feedComplaints),
+  ]);
   const standings = standingRows.map(toStanding);
   const average = averageScore(standings);
   // Spec §4 "Dashboard trend": the latest (the sites' current average) against the mean of the
@@ -302,10 +306,8 @@ export async function getAnalytics(
 ): Promise<DashboardAnalytics> {
   const { db } = deps;
   await assertPlan(db, userId);
-  const [standingRows, totals, impacts, topIssues] = await Promise.all([
-    store.listDomainStandings(db, userId),
-    store.scanTotals(db, userId),
-    store.currentImpactCounts(db, userId),
+  const [{ standings: standingRows, totals, impacts }, topIssues] = await Promise.all([
+    store.accountFigures(db, userId),
     store.listTopIssues(db, userId, dashboardListSizes.topIssues),
   ]);
   // Analytics is about what was scanned: an enrolled domain without a scan has nothing to show.
