@@ -45,6 +45,8 @@ export interface DomainStandingRow {
   issues: number;
   lastScan: string | null;
   scans: number;
+  /** Enrolled and its ownership proven: its public status page can be live. */
+  verified: boolean;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function listDomainStandings(
     issues: number | null;
     last_scan: Date | string | null;
     scans: number;
+    verified: boolean;
   }>(
     db,
     sql`
@@ -79,11 +82,12 @@ export async function listDomainStandings(
         from scored group by domain
     ),
     enrolled as (
-      select domain, status, domain_index from domains
+      select domain, status, domain_index, verified_at from domains
        where user_id = ${userId} ${domain === undefined ? sql`` : sql`and domain = ${domain}`}
     )
     select coalesce(e.domain, p.domain) as domain, e.status, p.score, p.previous_score,
-           p.issues, p.last_scan, coalesce(p.scans, 0)::int as scans
+           p.issues, p.last_scan, coalesce(p.scans, 0)::int as scans,
+           e.verified_at is not null as verified
       from enrolled e full join per_domain p on p.domain = e.domain
      order by e.domain_index nulls last, coalesce(e.domain, p.domain)`,
   );
@@ -95,6 +99,7 @@ export async function listDomainStandings(
     issues: row.issues ?? 0,
     lastScan: toIsoOrNull(row.last_scan),
     scans: row.scans,
+    verified: row.verified,
   }));
 }
 
@@ -130,11 +135,14 @@ const accountFiguresSql = (userId: string) => sql`
              count(*)::int as scans
         from scored group by domain
     ),
-    enrolled as (select domain, status, domain_index from domains where user_id = ${userId}),
+    enrolled as (
+      select domain, status, domain_index, verified_at from domains where user_id = ${userId}
+    ),
     standings as (
       select coalesce(e.domain, p.domain) as domain, e.status, p.score,
              p.previous_score as "previousScore", coalesce(p.issues, 0) as issues,
              p.last_scan as "lastScan", coalesce(p.scans, 0)::int as scans,
+             e.verified_at is not null as verified,
              e.domain_index, coalesce(e.domain, p.domain) as sort_name
         from enrolled e full join per_domain p on p.domain = e.domain
     ),
@@ -148,7 +156,7 @@ const accountFiguresSql = (userId: string) => sql`
       (select json_agg(json_build_object(
                 'domain', domain, 'status', status, 'score', score,
                 'previousScore', "previousScore", 'issues', issues, 'lastScan', "lastScan",
-                'scans', scans)
+                'scans', scans, 'verified', verified)
               order by domain_index nulls last, sort_name)
          from standings) as standings,
       (select json_build_object(

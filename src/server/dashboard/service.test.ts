@@ -224,6 +224,12 @@ describe('a domain', () => {
     expect(detail.latestDocuments[0]!.href).toBe(`/api/html-report/${alphaLatest}`);
   });
 
+  it('links the status page only once the domain’s ownership is verified', async () => {
+    const beta = await getDomainDetail(deps, ownerId, 'beta.test');
+    expect(beta.publicPageUrl).toBeNull();
+    expect(beta.totals).toEqual({ current: 3, new: 2, fixed: 0 });
+  });
+
   it('is 404 for a domain the account neither monitors nor scanned', async () => {
     await expect(getDomainDetail(deps, ownerId, 'nobody.test')).rejects.toMatchObject({
       statusCode: 404,

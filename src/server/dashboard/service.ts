@@ -63,7 +63,7 @@ async function assertPlan(db: AppDb, userId: string): Promise<void> {
   if (!(await hasPlan(db, userId))) throw new PlanRequiredError();
 }
 
-function toStanding(row: store.DomainStandingRow): DomainStanding {
+function toStanding({ verified: _verified, ...row }: store.DomainStandingRow): DomainStanding {
   return {
     ...row,
     trend: trendOf(row.score, row.previousScore),
@@ -279,12 +279,14 @@ export async function getDomainDetail(
   ]);
   // Neither enrolled nor scanned by this account: the same 404 as a domain nobody has.
   if (!standingRow) throw new NotFoundError('Domain not found');
-  const monitored = ['active', 'trial', 'grace_period'].includes(standingRow.status ?? '');
+  // The status page is live only for a monitored domain whose ownership was proven (ADR 0007).
+  const published =
+    standingRow.verified && ['active', 'trial', 'grace_period'].includes(standingRow.status ?? '');
   const latest = history.at(-1);
   return {
     domain,
     standing: toStanding(standingRow),
-    publicPageUrl: monitored ? `${deps.publicUrl}/status/${encodeURIComponent(domain)}` : null,
+    publicPageUrl: published ? `${deps.publicUrl}/status/${encodeURIComponent(domain)}` : null,
     history,
     pages: pages.map((page) => ({ ...page, trend: trendOf(page.score, page.previousScore) })),
     rules,
