@@ -1,4 +1,4 @@
-import type { Impact } from '#contract/index.js';
+import type { Impact, IssueSummary } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import { domains, issues, scans, users } from '#db/schema/index.js';
 
@@ -65,12 +65,30 @@ export async function seedDomain(
   });
 }
 
-/** Writes completed scans of `domain` with their issues; returns their ids in the given order. */
+function summaryOf(list: SeedIssue[]): IssueSummary {
+  const violations = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+  for (const issue of list) violations[issue.impact] += 1;
+  return {
+    violations,
+    totalViolations: list.length,
+    needsReview: 0,
+    bestPractice: 0,
+    byEngine: { axe: list.length, pa11y: 0, ibm: 0 },
+    corroborated: 0,
+  };
+}
+
+/**
+ * Writes completed scans of `domain` with their issues; returns their ids in the given order.
+ * Each carries the summary the worker writes (violations by impact), unless `summary` is false:
+ * a scan stored without one, whose counts come from its issue rows.
+ */
 export async function seedScans(
   db: AppDb,
   userId: string,
   domain: string,
   list: SeedScan[],
+  options: { summary?: boolean } = {},
 ): Promise<string[]> {
   const ids: string[] = [];
   const chunk = 200;
@@ -88,6 +106,7 @@ export async function seedScans(
           overallProgress: 100,
           accessibilityScore: scan.score,
           totalIssues: scan.issues.length,
+          summary: options.summary === false ? null : summaryOf(scan.issues),
           createdAt: new Date(scan.completedAt.getTime() - 60_000),
           completedAt: scan.completedAt,
         })),

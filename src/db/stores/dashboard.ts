@@ -28,7 +28,7 @@ const toIsoOrNull = (value: Date | string | null) => (value === null ? null : to
 
 /** The account's completed, scored scans, each ranked within its domain and its page. */
 const scoredScans = (userId: string, domain?: string) => sql`
-  select id, url, domain, accessibility_score as score, total_issues, completed_at,
+  select id, url, domain, accessibility_score as score, total_issues, completed_at, summary,
          row_number() over (partition by domain collate "C" order by completed_at desc, id desc)
            as domain_rank,
          row_number() over (partition by url collate "C" order by completed_at desc, id desc)
@@ -146,11 +146,22 @@ const accountFiguresSql = (userId: string) => sql`
              e.domain_index, coalesce(e.domain, p.domain) as sort_name
         from enrolled e full join per_domain p on p.domain = e.domain
     ),
+    -- A completed scan's summary holds its violations by impact (storeResult writes it with the
+    -- issue rows); the rows are counted only for a scan stored without one.
+    page_impacts as (
+      select s.summary -> 'violations' as counts
+        from scored s where s.page_rank = 1 and s.summary is not null
+      union all
+      select jsonb_build_object(i.impact, count(*))
+        from scored s join issues i on i.scan_id = s.id and i.kind = 'violation'
+       where s.page_rank = 1 and s.summary is null
+       group by s.id, i.impact
+    ),
     impacts as (
-      select i.impact, count(*)::int as n
-        from issues i join scored s on s.id = i.scan_id and s.page_rank = 1
-       where i.kind = 'violation'
-       group by i.impact
+      select impact, sum(coalesce((counts ->> impact)::int, 0))::int as n
+        from page_impacts
+        cross join unnest(array['critical', 'serious', 'moderate', 'minor']) as impact
+       group by impact
     )
     select
       (select json_agg(json_build_object(

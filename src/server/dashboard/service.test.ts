@@ -62,10 +62,17 @@ beforeAll(async () => {
     { url: 'https://alpha.test/', completedAt: daysAgo(14), score: 71, issues: [a1, a3] },
   ]);
   alphaLatest = alpha[2]!;
-  await seedScans(database.db, ownerId, 'beta.test', [
-    { url: 'https://beta.test/', completedAt: daysAgo(20), score: 80, issues: [b1] },
-    { url: 'https://beta.test/', completedAt: daysAgo(6), score: 52, issues: [b1, b2, b3] },
-  ]);
+  await seedScans(
+    database.db,
+    ownerId,
+    'beta.test',
+    [
+      { url: 'https://beta.test/', completedAt: daysAgo(20), score: 80, issues: [b1] },
+      { url: 'https://beta.test/', completedAt: daysAgo(6), score: 52, issues: [b1, b2, b3] },
+      // Stored without a summary: its impacts are counted from its issue rows.
+    ],
+    { summary: false },
+  );
   const gamma = await seedScans(database.db, ownerId, 'gamma.test', [
     { url: 'https://gamma.test/', completedAt: daysAgo(30), score: 82, issues: [] },
     { url: 'https://gamma.test/', completedAt: daysAgo(2), score: 90, issues: [] },
