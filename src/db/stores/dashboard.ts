@@ -28,7 +28,7 @@ const toIsoOrNull = (value: Date | string | null) => (value === null ? null : to
 
 /** The account's completed, scored scans, each ranked within its domain and its page. */
 const scoredScans = (userId: string, domain?: string) => sql`
-  select id, url, domain, accessibility_score as score, total_issues, completed_at, summary,
+  select id, url, domain, accessibility_score as score, total_issues, completed_at,
          row_number() over (partition by domain collate "C" order by completed_at desc, id desc)
            as domain_rank,
          row_number() over (partition by url collate "C" order by completed_at desc, id desc)
@@ -149,12 +149,14 @@ const accountFiguresSql = (userId: string) => sql`
     -- A completed scan's summary holds its violations by impact (storeResult writes it with the
     -- issue rows); the rows are counted only for a scan stored without one.
     page_impacts as (
-      select s.summary -> 'violations' as counts
-        from scored s where s.page_rank = 1 and s.summary is not null
+      select sc.summary -> 'violations' as counts
+        from scored s join scans sc on sc.id = s.id
+       where s.page_rank = 1 and sc.summary is not null
       union all
       select jsonb_build_object(i.impact, count(*))
-        from scored s join issues i on i.scan_id = s.id and i.kind = 'violation'
-       where s.page_rank = 1 and s.summary is null
+        from scored s join scans sc on sc.id = s.id and sc.summary is null
+        join issues i on i.scan_id = s.id and i.kind = 'violation'
+       where s.page_rank = 1
        group by s.id, i.impact
     ),
     impacts as (
