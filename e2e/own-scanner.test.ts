@@ -127,6 +127,8 @@ describe('our own screens pass our own scanner', () => {
     '/app/dashboard/domains',
     '/app/dashboard/settings',
     '/app/dashboard/reports',
+    '/app/dashboard/analytics',
+    '/app/dashboard/domains/127.0.0.1',
     '/app/subscribe',
   ])('%s (with data, signed in) has no critical or serious violation', async (route) => {
     if (route.startsWith('/status/')) await enrolFixtureDomain();

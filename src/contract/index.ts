@@ -13,3 +13,4 @@ export * from './domains.js';
 export * from './add-ons.js';
 export * from './badge.js';
 export * from './account.js';
+export * from './dashboard.js';

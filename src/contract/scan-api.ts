@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EngineId, Impact, FindingKind, WcagLevel, Confidence } from './finding.js';
-import { IssueSummary } from './page-scan.js';
+import { ImpactCounts, IssueSummary } from './page-scan.js';
 import { AxeRaw, IbmRaw, Pa11yRaw, ProcessingTimes } from './raw-result.js';
 
 /**
@@ -69,7 +69,14 @@ export const ScanListItem = z.object({
 });
 export type ScanListItem = z.infer<typeof ScanListItem>;
 
-export const ScanListResponse = z.object({ scans: z.array(ScanListItem) });
+/**
+ * Spec "Scan (list item)" carries its violations with their impacts: here counted by impact, so
+ * the dashboard counts critical issues without reading every issue.
+ */
+export const ScanListEntry = ScanListItem.extend({ violations: ImpactCounts });
+export type ScanListEntry = z.infer<typeof ScanListEntry>;
+
+export const ScanListResponse = z.object({ scans: z.array(ScanListEntry) });
 
 /** Spec "Issue": title, description, impact, rule (or code), selector (or target); merged details. */
 export const ReportIssue = z.object({

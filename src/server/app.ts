@@ -20,6 +20,7 @@ import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
 import { stripeWebhookRoutes } from './billing/stripe-routes.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import { domainRoutes } from './domains/routes.js';
 import {
   complaintInboxRoutes,
@@ -230,6 +231,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     deps: { db: deps.database.db, payments, ...(deps.pool ? { pool: deps.pool } : {}) },
   });
   await app.register(domainRoutes, { deps: { db: deps.database.db, payments, publicUrl } });
+  await app.register(dashboardRoutes, { deps: { db: deps.database.db, publicUrl } });
   await app.register(stripeWebhookRoutes, { db: deps.database.db, payments });
   await app.register(verificationRoutes, {
     deps: {

@@ -11,7 +11,7 @@ import {
   or,
   sql,
 } from 'drizzle-orm';
-import { rawByEngine, type PageScanResult } from '#contract/index.js';
+import { rawByEngine, type ImpactCounts, type PageScanResult } from '#contract/index.js';
 import type { AppDb, Database } from '../client.js';
 import {
   issues,
@@ -420,6 +420,23 @@ export async function listScansOf(db: AppDb, owner: Owner, limit: number) {
       accessibilityScore: scans.accessibilityScore,
       status: scans.status,
       totalIssues: scans.totalIssues,
+      // Violations by impact, from the scan's issue rows (issues_scan_id_impact_idx).
+      // From the summary storeResult writes with the issue rows; the rows are counted only for a
+      // scan stored without one. Drizzle leaves columns unqualified in a single-table select, so
+      // the subquery names its own.
+      violations: sql<ImpactCounts>`coalesce(
+        case when ${scans.summary} is not null then jsonb_build_object(
+          'critical', coalesce((${scans.summary} -> 'violations' ->> 'critical')::int, 0),
+          'serious', coalesce((${scans.summary} -> 'violations' ->> 'serious')::int, 0),
+          'moderate', coalesce((${scans.summary} -> 'violations' ->> 'moderate')::int, 0),
+          'minor', coalesce((${scans.summary} -> 'violations' ->> 'minor')::int, 0)) end,
+        (select jsonb_build_object(
+          'critical', count(*) filter (where i.impact = 'critical'),
+          'serious', count(*) filter (where i.impact = 'serious'),
+          'moderate', count(*) filter (where i.impact = 'moderate'),
+          'minor', count(*) filter (where i.impact = 'minor'))
+          from issues i
+         where i.scan_id = "scans"."id" and i.kind = 'violation'))`,
     })
     .from(scans)
     .where(ownedBy(scans, owner))

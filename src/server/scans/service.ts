@@ -3,7 +3,7 @@ import type PgBoss from 'pg-boss';
 import type {
   RawScanResult,
   ReportResponse,
-  ScanListItem,
+  ScanListEntry,
   ScanProgress,
   ScanResults,
   ScanVisibilityResponse,
@@ -85,7 +85,7 @@ export async function startScan(
   return { id: scan.id };
 }
 
-export async function listScans(deps: ScanServiceDeps, caller: Caller): Promise<ScanListItem[]> {
+export async function listScans(deps: ScanServiceDeps, caller: Caller): Promise<ScanListEntry[]> {
   if (!caller.owner) return [];
   const rows = await store.listScansOf(deps.db, caller.owner, 100);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));

@@ -283,11 +283,24 @@ export function createAppRouter() {
                     },
                     {
                       path: paths.dashboardAnalytics.path,
-                      element: <ComingSoon title="Analytics" />,
+                      lazy: screen(
+                        () => import('../features/dashboard/components/analytics-page'),
+                        (m) => m.AnalyticsPage,
+                      ),
                     },
                     {
                       path: paths.dashboardReports.path,
-                      element: <ComingSoon title="Reports" />,
+                      lazy: screen(
+                        () => import('../features/dashboard/components/reports-page'),
+                        (m) => m.ReportsPage,
+                      ),
+                    },
+                    {
+                      path: paths.dashboardDomain.path,
+                      lazy: screen(
+                        () => import('../features/dashboard/components/domain-page'),
+                        (m) => m.DomainPage,
+                      ),
                     },
                   ],
                 },

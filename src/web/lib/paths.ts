@@ -42,7 +42,16 @@ export const paths = {
   dashboardComplaints: { path: 'complaints', getHref: () => '/app/dashboard/complaints' },
   dashboardBadge: { path: 'badge', getHref: () => '/app/dashboard/badge' },
   dashboardAnalytics: { path: 'analytics', getHref: () => '/app/dashboard/analytics' },
-  dashboardReports: { path: 'reports', getHref: () => '/app/dashboard/reports' },
+  dashboardReports: {
+    path: 'reports',
+    /** `domain`: show that site's documents only. */
+    getHref: (domain?: string) => withQuery('/app/dashboard/reports', { domain }),
+  },
+  /** One site's history, pages and issues (beyond the spec's cards). */
+  dashboardDomain: {
+    path: 'domains/:domain',
+    getHref: (domain: string) => `/app/dashboard/domains/${encodeURIComponent(domain)}`,
+  },
   dashboardSettings: { path: 'settings', getHref: () => '/app/dashboard/settings' },
   /** Spec dashboard-area §2: 'Activate Compliance Shield' (card on file for the paid months). */
   appSubscribe: { path: '/app/subscribe', getHref: () => '/app/subscribe' },

@@ -1,5 +1,6 @@
-import { ExternalLink, RotateCcw, Trash2 } from 'lucide-react';
+import { ExternalLink, LineChart, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import type { Domain, DomainStatus } from '#contract/domains.js';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -11,6 +12,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { messageOf } from '../../../lib/api-client';
+import { paths } from '../../../lib/paths';
 import { cn } from '../../../lib/cn';
 import { toast } from '../../../lib/toast-store';
 import { useReactivateDomain, useRemoveDomain } from '../api/change-domain';
@@ -96,6 +98,12 @@ export function DomainCard({
             </p>
           </div>
           <div className="flex flex-wrap gap-2">
+            <Button asChild variant="outline" size="sm">
+              <Link to={paths.dashboardDomain.getHref(domain.domain)}>
+                <LineChart aria-hidden="true" className="h-4 w-4" />
+                History and issues <span className="sr-only">of {domain.domain}</span>
+              </Link>
+            </Button>
             {monitored && domain.verification.verified && (
               <Button asChild variant="outline" size="sm">
                 <a href={domain.publicPageUrl} target="_blank" rel="noopener noreferrer">
