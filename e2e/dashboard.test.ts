@@ -34,7 +34,7 @@ beforeAll(async () => {
   const { db } = app.web.service.database;
   const [row] = await db
     .update(users)
-    .set({ subscriptionStatus: 'active' })
+    .set({ subscriptionStatus: 'active', tourCompletedAt: new Date() })
     .where(eq(users.email, email))
     .returning({ id: users.id });
   userId = row!.id;
