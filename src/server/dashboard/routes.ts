@@ -8,6 +8,7 @@ import {
   ReportsQuery,
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
+import { signedIn } from '../plugins/openapi.js';
 import * as service from './service.js';
 
 export interface DashboardRoutesOptions {
@@ -29,25 +30,57 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'private, no-store');
   });
-  app.get('/api/dashboard', { schema: { response: { 200: DashboardOverview } } }, async (request) =>
-    service.getOverview(deps, request.caller.userId!),
+  app.get(
+    '/api/dashboard',
+    {
+      schema: {
+        summary: "The dashboard overview of the caller's domains and scans",
+        tags: ['Dashboard'],
+        security: signedIn,
+        response: { 200: DashboardOverview },
+      },
+    },
+    async (request) => service.getOverview(deps, request.caller.userId!),
   );
 
   app.get(
     '/api/dashboard/analytics',
-    { schema: { response: { 200: DashboardAnalytics } } },
+    {
+      schema: {
+        summary: "Analytics across the caller's domains",
+        tags: ['Dashboard'],
+        security: signedIn,
+        response: { 200: DashboardAnalytics },
+      },
+    },
     async (request) => service.getAnalytics(deps, request.caller.userId!),
   );
 
   app.get(
     '/api/dashboard/reports',
-    { schema: { querystring: ReportsQuery, response: { 200: ReportsHub } } },
+    {
+      schema: {
+        summary: "Every document of the caller's scans and domains, newest first",
+        tags: ['Dashboard'],
+        security: signedIn,
+        querystring: ReportsQuery,
+        response: { 200: ReportsHub },
+      },
+    },
     async (request) => service.getReportsHub(deps, request.caller.userId!, request.query),
   );
 
   app.get(
     '/api/dashboard/domains/:domain',
-    { schema: { params: DomainPathParams, response: { 200: DomainDetail } } },
+    {
+      schema: {
+        summary: 'One domain: score history, pages, issues new and fixed since the last scan',
+        tags: ['Dashboard'],
+        security: signedIn,
+        params: DomainPathParams,
+        response: { 200: DomainDetail },
+      },
+    },
     async (request) => service.getDomainDetail(deps, request.caller.userId!, request.params.domain),
   );
 };

@@ -94,7 +94,12 @@ const tags = [
   { name: 'Badge', description: 'The embeddable accessibility badge and its settings.' },
   {
     name: 'Account',
-    description: 'Sign-up, log-in, password reset, the signed-in user, CSRF token.',
+    description:
+      'Sign-up, log-in, password reset, the signed-in user, settings, e-mail preferences, CSRF token.',
+  },
+  {
+    name: 'Dashboard',
+    description: "The signed-in dashboard: overview, a domain's history, analytics, reports hub.",
   },
   { name: 'Domains', description: "An account's monitored domains and their ownership checks." },
   { name: 'Billing', description: 'Checkout, subscriptions and payments.' },
