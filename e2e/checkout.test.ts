@@ -39,7 +39,7 @@ describe('checkout', () => {
     scanId = new URL(page.url()).pathname.split('/').pop()!;
     await page.getByRole('heading', { level: 1, name: /Accessibility report for/ }).waitFor();
     const checkoutLink = page.getByRole('link', {
-      name: `Protect ${domain} with Compliance Shield`,
+      name: `Monitor ${domain} with Compliance Shield`,
     });
     await checkoutLink.waitFor();
 

@@ -7,6 +7,7 @@ import {
   getTableColumns,
   inArray,
   isNotNull,
+  lt,
   lte,
   or,
   sql,
@@ -451,6 +452,56 @@ export async function listIssues(db: AppDb, scanId: string): Promise<IssueRecord
       asc(issues.selector),
       asc(issues.id),
     );
+}
+
+/**
+ * The completed scan of the same address by the same owner (account, else anonymous browser) just
+ * before `scan`, with its violations: what "new since the previous scan" and "fixed" compare with.
+ */
+export async function findPreviousScanOfPage(
+  db: AppDb,
+  scan: Pick<ScanRecord, 'id' | 'url' | 'userId' | 'visitorId' | 'completedAt'>,
+) {
+  const owner: Owner | undefined = scan.userId
+    ? { userId: scan.userId }
+    : scan.visitorId
+      ? { visitorId: scan.visitorId }
+      : undefined;
+  if (!owner || !scan.completedAt) return undefined;
+  const [previous] = await db
+    .select({
+      id: scans.id,
+      completedAt: scans.completedAt,
+      accessibilityScore: scans.accessibilityScore,
+    })
+    .from(scans)
+    .where(
+      and(
+        ownedBy(scans, owner),
+        eq(scans.url, scan.url),
+        eq(scans.status, 'completed'),
+        lt(scans.completedAt, scan.completedAt),
+      ),
+    )
+    .orderBy(desc(scans.completedAt), desc(scans.id))
+    .limit(1);
+  if (!previous) return undefined;
+  const violations = await db
+    .select({
+      issueKey: issues.issueKey,
+      title: issues.title,
+      impact: issues.impact,
+      ruleKey: issues.ruleKey,
+      selector: issues.selector,
+    })
+    .from(issues)
+    .where(and(eq(issues.scanId, previous.id), eq(issues.kind, 'violation')))
+    .orderBy(
+      sql`array_position(array['critical','serious','moderate','minor']::text[], ${issues.impact})`,
+      asc(issues.ruleKey),
+      asc(issues.selector),
+    );
+  return { ...previous, violations };
 }
 
 /** A completed scan whose owner made its public audit page visible; small columns only. */
