@@ -114,11 +114,17 @@ export function formatDateTime(value: Date | string | null | undefined, locale?:
     : '–';
 }
 
-/** A date in a document (HTML report, statement PDF, VPAT, badge): fixed locale, UTC. */
-export function formatDocumentDate(value: Date | string | null | undefined): string {
+/**
+ * A date in a document (HTML report, statement PDF, VPAT, badge): fixed locale, UTC. A badge
+ * asked for in another language passes its own.
+ */
+export function formatDocumentDate(
+  value: Date | string | null | undefined,
+  locale: string = documentLocale,
+): string {
   const date = toDate(value);
   return date
-    ? new Intl.DateTimeFormat(documentLocale, { ...dateOptions, timeZone: 'UTC' }).format(date)
+    ? new Intl.DateTimeFormat(locale, { ...dateOptions, timeZone: 'UTC' }).format(date)
     : '–';
 }
 

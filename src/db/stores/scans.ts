@@ -59,7 +59,20 @@ export interface NewScan {
   visitorId?: string | undefined;
   requestedByIp?: string | undefined;
   origin?: ScanOrigin;
+  /** Started from a live-scan demo page: kept and readable, never a monitored site's score. */
+  demo?: boolean;
 }
+
+/**
+ * The log line that marks a demo scan (scans.origin allows only request and monitoring, and a
+ * demo is a request): the site score leaves out every scan whose log holds it.
+ */
+export const demoScanMessage =
+  "Started from a live-scan demo page: it does not count towards a monitored site's score";
+
+/** Scans started from a live-scan demo page (see demoScanMessage). */
+const isDemoScan = () =>
+  sql`${scans.logs} @> ${JSON.stringify([{ tool: 'system', message: demoScanMessage }])}::jsonb`;
 
 /** Writes the pending row; its job is sent once the row's transaction commits. */
 export async function insertScan(db: AppDb, scan: NewScan): Promise<ScanRecord> {
@@ -78,6 +91,7 @@ export async function insertScan(db: AppDb, scan: NewScan): Promise<ScanRecord> 
           'info',
           `Queued ${scan.url}${scan.origin === 'monitoring' ? ' (scheduled monitoring)' : ''}`,
         ),
+        ...(scan.demo ? [logEntry('info', demoScanMessage)] : []),
       ],
     })
     .returning();
@@ -598,6 +612,30 @@ export async function listLatestOwnerPages(
     .orderBy(desc(latestPerUrl.completedAt), asc(latestPerUrl.url))
     .limit(options.limit);
 }
+
+/**
+ * The pages a monitored site's public score is made of (docs/scoring.md, ADR 0008): for each
+ * distinct page (URL) of the domain, the latest completed scan that speaks for the owner (see
+ * listOwnerScans), leaving out scans started from a live-scan demo page. A stranger's or an
+ * anonymous visitor's scan never speaks for the owner, so it never counts either.
+ */
+export async function listSitePages(db: AppDb, domain: string, ownerId: string) {
+  return db
+    .selectDistinctOn([scans.url], {
+      id: scans.id,
+      url: scans.url,
+      accessibilityScore: scans.accessibilityScore,
+      totalIssues: scans.totalIssues,
+      completedAt: scans.completedAt,
+      aiSummary: scans.aiSummary,
+      isPublic: scans.isPublic,
+    })
+    .from(scans)
+    .where(and(ownerPageScans(db, domain, ownerId, undefined), sql`not (${isDemoScan()})`))
+    .orderBy(scans.url, desc(scans.completedAt), desc(scans.id));
+}
+
+export type SitePage = Awaited<ReturnType<typeof listSitePages>>[number];
 
 /** How many distinct pages of the domain the owner has a completed scan of (see above). */
 export async function countOwnerPages(

@@ -63,6 +63,7 @@ export async function startScan(
   deps: ScanServiceDeps,
   caller: ScanStarter,
   input: string,
+  options: { demo?: boolean } = {},
 ): Promise<{ id: string }> {
   let url: URL;
   try {
@@ -81,6 +82,7 @@ export async function startScan(
     visitorId: caller.clientId,
     userId: caller.userId,
     requestedByIp: caller.ip,
+    demo: options.demo,
   });
   return { id: scan.id };
 }
