@@ -344,6 +344,9 @@ function RuleGroupCard({
   const newCount = group.issues.filter((issue) => issue.isNew).length;
   const criteria = first.criteria ?? [];
   const elementCount = group.issues.length;
+  // The engines' fix advice is often word for word the same on every element: say it once.
+  const fixes = new Set(group.issues.map((issue) => issue.fix ?? ''));
+  const sharedFix = fixes.size === 1 && first.fix ? first.fix : null;
   return (
     <div className="rounded-xl border border-slate-200 bg-white shadow-sm">
       <Heading level={headingLevel} className="m-0">
@@ -413,10 +416,17 @@ function RuleGroupCard({
               </a>
             ))}
         </div>
+        {sharedFix && (
+          <div className="mt-3">
+            <p className="text-sm font-semibold">How to fix it</p>
+            <p className="text-sm whitespace-pre-line text-slate-800">{sharedFix}</p>
+          </div>
+        )}
         <ol className="mt-4 grid gap-3">
           {group.issues.map((issue, index) => (
             <li key={issue.id} className="rounded-lg border border-slate-200 p-3">
               <ElementDetails
+                showFix={!sharedFix}
                 issue={issue}
                 index={index}
                 screenshotUrl={screenshotUrl}
@@ -437,7 +447,9 @@ function ElementDetails({
   screenshotUrl,
   showShot,
   onShow,
+  showFix,
 }: {
+  showFix: boolean;
   issue: ReportIssue;
   index: number;
   screenshotUrl: string | null;
@@ -462,7 +474,7 @@ function ElementDetails({
           </span>
         )}
       </p>
-      {issue.fix && (
+      {showFix && issue.fix && (
         <div className="mt-2">
           <p className="text-sm font-semibold">How to fix it</p>
           <p className="text-sm whitespace-pre-line text-slate-800">{issue.fix}</p>
