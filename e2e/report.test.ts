@@ -168,7 +168,10 @@ describe('the report of a page with many issues', () => {
     expect(pdf.status()).toBe(200);
     const document = await getDocumentProxy(new Uint8Array(await pdf.body()));
     const { text: pages } = await extractText(document, { mergePages: true });
-    expect(pages.replace(/\s+/g, ' ')).toContain(`${text} · ${label}`);
+    const flat = pages.replace(/\s+/g, ' ');
+    expect(flat).toContain(`${text} · ${label}`);
+    // The domain is monitored and verified now, so the statement names its status page.
+    expect(flat).toContain(`/status/${report.domain}`);
     expect(takePageErrors()).toEqual([]);
   });
 });
