@@ -1,4 +1,5 @@
 import {
+  scoreLabel,
   scoreTone,
   siteScoreOf,
   wcagStandard,
@@ -85,7 +86,8 @@ export async function getPublicScan(
     domain: scan.domain,
     url: scan.url,
     accessibilityScore: scan.accessibilityScore,
-    scoreLabel: scan.scoreLabel,
+    // The vocabulary's label of the score, whatever an older scan stored.
+    scoreLabel: scan.accessibilityScore === null ? null : scoreLabel(scan.accessibilityScore),
     totalIssues: scan.totalIssues,
     completedAt: scan.completedAt?.toISOString() ?? null,
   };
