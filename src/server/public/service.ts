@@ -115,6 +115,7 @@ export async function getDomainAudit(
       scanId: null,
       accessibilityScore: null,
       aiSummary: null,
+      pagesScanned: 0,
     };
   }
   return {
@@ -125,6 +126,7 @@ export async function getDomainAudit(
     scanId: site.latest.isPublic ? site.latest.id : null,
     accessibilityScore: site.score,
     aiSummary: siteSummary(domain, site),
+    pagesScanned: site.pages,
   };
 }
 
@@ -243,6 +245,7 @@ export async function getPublicStatus(
     complianceScore: score,
     status: score !== null ? statusOfScore(score) : 'monitored',
     totalIssues: site.totalIssues,
+    pagesScanned: site.pages,
     lastScan: site.lastScan?.toISOString() ?? null,
     standard: publicStandard,
     monitoringSince: monitoringSince.toISOString(),
