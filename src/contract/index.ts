@@ -14,3 +14,4 @@ export * from './add-ons.js';
 export * from './badge.js';
 export * from './account.js';
 export * from './dashboard.js';
+export * from './vocabulary.js';

@@ -82,5 +82,6 @@ export {
   type EngineOutputs,
   type PageAnalysis,
 } from './analysis/index.js';
+export { understandingUrl, scHandle, levelOf } from './analysis/wcag.js';
 export { discoverPages, DiscoveryError, type DiscoverOptions } from './discover/discover-pages.js';
 export { readSitemaps, type SitemapHarvest } from './discover/sitemap.js';

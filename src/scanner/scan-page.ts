@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Browser, CDPSession, HTTPRequest, Page } from 'puppeteer-core';
 import {
   type AxeRaw,
+  type ElementBox,
   type EngineId,
   type IbmRaw,
   type Pa11yRaw,
@@ -13,6 +14,7 @@ import {
 } from '#contract/index.js';
 import { delay, throwIfAborted, untilAborted, withTimeout } from './abort.js';
 import { analyzeFindings, normalizeOutputs, type EngineOutputs } from './analysis/index.js';
+import { locateElements, withBoxes } from './element-boxes.js';
 import { fingerprintFromHtml, readElementFacts, type ElementFacts } from './element-facts.js';
 import type { AnyEngine } from './engines/engine.js';
 import { builtInEngines, getEngine } from './engines/registry.js';
@@ -84,6 +86,8 @@ interface ScanState {
   facts?: ElementFacts;
   /** Adds the caller's headers to the page's own requests; taken off when the scan ends. */
   onHeaders?: (request: HTTPRequest) => void;
+  /** Each finding's element box at screenshot time, by selector. */
+  boxes: Map<string, ElementBox>;
 }
 
 /**
@@ -113,6 +117,7 @@ export async function scanPage(
     engineErrors: {},
     raw: {},
     screenshots: [],
+    boxes: new Map(),
   };
   throwIfAborted(state.signal);
   report(state, { stage: 'loading', percent: 0, message: `Checking ${url.href}` });
@@ -345,6 +350,18 @@ async function captureScreenshots(state: ScanState): Promise<void> {
   if (state.options.screenshots === false) return;
   report(state, { stage: 'screenshots', percent: 88, message: 'Taking screenshots' });
   try {
+    // Read right before the shots, so the outlines a report draws over them line up.
+    const selectors = normalizeOutputs(
+      state.raw,
+      state.engines.map((engine) => engine.id),
+      state.options.engineRegistry,
+    ).map((finding) => finding.selector);
+    state.boxes = await locateElements(state.page!, selectors, viewportOf(state.options).width);
+  } catch {
+    throwIfAborted(state.signal);
+    state.boxes = new Map();
+  }
+  try {
     state.screenshots = await takeScreenshots(state.page!, viewportOf(state.options));
   } catch {
     throwIfAborted(state.signal);
@@ -412,7 +429,7 @@ function buildResult(state: ScanState): PageScanResult {
     engineVersions: state.engineVersions,
     engineErrors: state.engineErrors,
     processingTimes: state.times,
-    issues,
+    issues: issues.map((issue) => ({ ...issue, findings: withBoxes(issue.findings, state.boxes) })),
     summary,
     score,
     screenshots: state.screenshots,

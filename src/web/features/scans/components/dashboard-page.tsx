@@ -6,8 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useScanList } from '../api/list-scans';
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+import { formatDateTime, formatScoreWithLabel } from '#contract/vocabulary.js';
 
 /**
  * The account's scans, each linking to its report: a page of its own for an account without
@@ -72,9 +71,9 @@ export function DashboardPage({ embedded = false }: { embedded?: boolean }) {
                         {scan.url}
                       </Link>
                     </td>
-                    <td className="py-2 pr-4">{dateFormat.format(new Date(scan.createdAt))}</td>
+                    <td className="py-2 pr-4">{formatDateTime(scan.createdAt)}</td>
                     <td className="py-2 pr-4">{scan.status}</td>
-                    <td className="py-2 pr-4">{scan.accessibilityScore ?? '–'}</td>
+                    <td className="py-2 pr-4">{formatScoreWithLabel(scan.accessibilityScore)}</td>
                     <td className="py-2 pr-4">{done ? scan.totalIssues : '–'}</td>
                     <td className="py-2">{done ? scan.violations.critical : '–'}</td>
                   </tr>
