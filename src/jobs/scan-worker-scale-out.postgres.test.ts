@@ -190,7 +190,7 @@ describe.skipIf(!testDatabaseUrl)('two worker processes sharing 100 scans (Postg
     // the victim had not finished was restarted and scanned again; one it had finished (killed
     // before telling the queue) was left as it was. No other page was scanned twice.
     const jobs = await database.executeSql(
-      `select state, retry_count, started_on from ${bossSchema}.job where name = 'scan-page' and id = any($1::uuid[])`,
+      `select id, state, retry_count, completed_on from ${bossSchema}.job where name = 'scan-page' and id = any($1::uuid[])`,
       [ids],
     );
     expect(jobs.rows.map((job) => job.state)).toEqual(Array(pageCount).fill('completed'));
@@ -208,11 +208,15 @@ describe.skipIf(!testDatabaseUrl)('two worker processes sharing 100 scans (Postg
     expect([...loads.values()].every((count) => count <= 2)).toBe(true);
     expect(loads.size).toBe(pageCount);
 
-    // Each retried job started again within a minute of the kill (the README's promise).
-    const reclaimMs = Math.max(
-      ...retried.map((job) => new Date(job.started_on as string).getTime() - killedAt),
-    );
-    expect(reclaimMs).toBeLessThan(60_000);
+    // Each retried job was taken up again within a minute of the kill (the README's promise): a
+    // restarted scan started again by then; one the victim had finished was acknowledged by then.
+    const reclaimTimes = retried.map((job) => {
+      const scan = restarted.find((row) => row.jobId === job.id || row.id === job.id);
+      const reclaimedAt = scan?.startedAt ?? new Date(job.completed_on as string);
+      return reclaimedAt.getTime() - killedAt;
+    });
+    expect(reclaimTimes.every((ms) => ms > 0 && ms < 60_000)).toBe(true);
+    const reclaimMs = Math.max(...reclaimTimes);
 
     const seconds = (finished - started) / 1000;
     console.log(
