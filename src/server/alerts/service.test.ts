@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../../test/support/db.js';
+import { trendOf } from '#contract/index.js';
 import type { Database } from '#db/client.js';
 import { domains, issues, outboxEmails, scans, users } from '#db/schema/index.js';
 import { createMailer, type Mailer } from '#email/mailer.js';
@@ -13,7 +14,6 @@ import {
   sendLifecycleNotices,
   sendScanAlert,
   sendWeeklyDigests,
-  trendOf,
   weekOf,
   type AlertDeps,
 } from './service.js';

@@ -1,5 +1,6 @@
 import {
   notificationLabels,
+  trendOf,
   type NotificationKind,
   type UnsubscribePreview,
 } from '#contract/index.js';
@@ -134,14 +135,6 @@ export function weekOf(now: Date): string {
     Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - day),
   );
   return monday.toISOString().slice(0, 10);
-}
-
-/** Spec dashboard-area §4: up if the latest score is more than 5 above the previous, etc. */
-export function trendOf(latest: number | null, previous: number | null): DigestDomain['trend'] {
-  if (latest === null || previous === null) return 'stable';
-  if (latest > previous + 5) return 'up';
-  if (latest < previous - 5) return 'down';
-  return 'stable';
 }
 
 /**
