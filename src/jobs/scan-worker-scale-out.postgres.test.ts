@@ -283,10 +283,16 @@ describe.skipIf(!testDatabaseUrl)('a long scan on a live worker (Postgres)', () 
       );
       expect(row).toMatchObject({ status: 'completed' });
       expect(requests).toBe(1);
-      expect(await boss.getJobById('scan-page', scanId)).toMatchObject({
-        state: 'completed',
-        retryCount: 0,
-      });
+      // The queue hears of the end a moment after the scan row is written.
+      const job = await waitFor(
+        () => 'the scan job to be acknowledged',
+        async () => {
+          const current = await boss.getJobById('scan-page', scanId);
+          return current && current.state !== 'active' ? current : undefined;
+        },
+        60_000,
+      );
+      expect(job).toMatchObject({ state: 'completed', retryCount: 0 });
     } finally {
       await worker.stop({ graceful: false });
       await pool.close();
