@@ -106,3 +106,10 @@ export const SignupResponse = z.object({
 });
 
 export const AuthMessageResponse = z.object({ success: z.boolean(), message: z.string() });
+
+/**
+ * `GET /api/auth/providers`: the ways to sign in this server offers, so the web app shows
+ * "Continue with Google" only when Google sign-in is configured.
+ */
+export const AuthProviders = z.object({ google: z.boolean() });
+export type AuthProviders = z.infer<typeof AuthProviders>;

@@ -1,3 +1,4 @@
+import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -133,6 +134,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  // br or gzip for every text answer over 1 KB (the web app's scripts above all); never SSE.
+  await app.register(fastifyCompress, { global: true, threshold: 1024 });
   await app.register(textInputPlugin);
   await app.register(securityPlugin);
   await app.register(sessionPlugin, {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AuthMessageResponse,
+  AuthProviders,
   LoginRequest,
   RegisterRequest,
   ResetPasswordCompleteRequest,
@@ -200,6 +201,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       await trustThisBrowser(request, reply, user);
       return { success: true, message: 'Password reset successfully' };
     },
+  );
+
+  app.get(
+    '/api/auth/providers',
+    { schema: { response: { 200: AuthProviders } } },
+    async (): Promise<AuthProviders> => ({ google: options.google !== undefined }),
   );
 
   app.get('/api/auth/google/initiate', async (request, reply) => {
