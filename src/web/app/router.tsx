@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { NotFoundPage } from '../components/layout/not-found-page';
 import { RootLayout } from '../components/layout/root-layout';
+import { RouteErrorPage } from '../components/layout/route-error-page';
 import { Spinner } from '../components/ui/spinner';
 import { useSignup } from '../features/auth/api/signup';
 import { ProtectedRoute } from '../features/auth/components/protected-route';
@@ -46,6 +47,7 @@ export function createAppRouter() {
   return createBrowserRouter([
     {
       element: <RootLayout />,
+      errorElement: <RouteErrorPage />,
       HydrateFallback: BootFallback,
       children: [
         {
@@ -99,6 +101,13 @@ export function createAppRouter() {
               lazy: screen(
                 () => import('../features/billing/components/checkout-page'),
                 (m) => m.CheckoutPage,
+              ),
+            },
+            {
+              path: paths.statusLookup.path,
+              lazy: screen(
+                () => import('../features/public/components/status-lookup-page'),
+                (m) => m.StatusLookupPage,
               ),
             },
             {

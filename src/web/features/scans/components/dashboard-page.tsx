@@ -30,43 +30,46 @@ export function DashboardPage() {
         <p className="mt-6 text-slate-700">No scans yet. Start one to see its report here.</p>
       )}
       {scans.data && scans.data.scans.length > 0 && (
-        <table className="mt-6 w-full text-left text-sm">
-          <caption className="sr-only">Scans of your websites, newest first</caption>
-          <thead className="border-b border-slate-300">
-            <tr>
-              <th scope="col" className="py-2 pr-4">
-                Website
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Started
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Status
-              </th>
-              <th scope="col" className="py-2 pr-4">
-                Score
-              </th>
-              <th scope="col" className="py-2">
-                Issues
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {scans.data.scans.map((scan) => (
-              <tr key={scan.id} className="border-b border-slate-200">
-                <td className="py-2 pr-4">
-                  <Link to={paths.report.getHref(scan.id)} className="text-brand-600 underline">
-                    {scan.url}
-                  </Link>
-                </td>
-                <td className="py-2 pr-4">{dateFormat.format(new Date(scan.createdAt))}</td>
-                <td className="py-2 pr-4">{scan.status}</td>
-                <td className="py-2 pr-4">{scan.accessibilityScore ?? '–'}</td>
-                <td className="py-2">{scan.totalIssues}</td>
+        // A table too wide for a phone scrolls inside its box, not the page.
+        <div className="mt-6 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Scans of your websites, newest first</caption>
+            <thead className="border-b border-slate-300">
+              <tr>
+                <th scope="col" className="py-2 pr-4">
+                  Website
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Started
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Status
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Score
+                </th>
+                <th scope="col" className="py-2">
+                  Issues
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {scans.data.scans.map((scan) => (
+                <tr key={scan.id} className="border-b border-slate-200">
+                  <td className="py-2 pr-4">
+                    <Link to={paths.report.getHref(scan.id)} className="text-brand-600 underline">
+                      {scan.url}
+                    </Link>
+                  </td>
+                  <td className="py-2 pr-4">{dateFormat.format(new Date(scan.createdAt))}</td>
+                  <td className="py-2 pr-4">{scan.status}</td>
+                  <td className="py-2 pr-4">{scan.accessibilityScore ?? '–'}</td>
+                  <td className="py-2">{scan.totalIssues}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );
