@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CurrentUser } from '#contract/index.js';
+import { CurrentUser, SessionResponse } from '#contract/index.js';
 import { toCurrentUser } from '../auth/service.js';
 import { UnauthorizedError } from '../http-errors.js';
 
@@ -15,4 +15,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       return toCurrentUser(request.session.user);
     });
   }
+
+  app.get(
+    '/api/session',
+    { schema: { response: { 200: SessionResponse } } },
+    async (request, reply): Promise<SessionResponse> => {
+      reply.header('cache-control', 'no-store');
+      return { user: request.session ? toCurrentUser(request.session.user) : null };
+    },
+  );
 };
