@@ -39,7 +39,7 @@ describe('checkout', () => {
     scanId = new URL(page.url()).pathname.split('/').pop()!;
     await page.getByRole('heading', { level: 1, name: /Accessibility report for/ }).waitFor();
     const checkoutLink = page.getByRole('link', {
-      name: `Protect ${domain} with Compliance Shield`,
+      name: `Monitor ${domain} with Compliance Shield`,
     });
     await checkoutLink.waitFor();
 
@@ -50,7 +50,7 @@ describe('checkout', () => {
     await page.goBack();
     await checkoutLink.click();
     await page.waitForURL(`**/subscribe/${scanId}`);
-    await page.getByRole('heading', { level: 1, name: 'Complete Your ADA Protection' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Start Accessibility Monitoring' }).waitFor();
     await page.getByText('Demo payment: no card is charged', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Professional' }).waitFor();
     await page.getByText('First month free', { exact: true }).waitFor();
@@ -70,7 +70,7 @@ describe('checkout', () => {
     await page.getByLabel('Company (optional)').fill('Example Shop');
     await screenshot(page, 'checkout');
     await page.getByRole('button', { name: 'Start my free month' }).click();
-    await page.getByRole('heading', { name: 'Your ADA Protection Is Active' }).waitFor();
+    await page.getByRole('heading', { name: 'Your Accessibility Monitoring Is Active' }).waitFor();
     await page.getByText(/Demo payment demo_\S+: no card was charged\./).waitFor();
 
     // Not verified yet: the screen stays, with what to publish, instead of a page not yet live.
@@ -148,7 +148,7 @@ describe('checkout', () => {
     const visitor = await (await app.web.newContext()).newPage();
     await visitor.goto(`/subscribe/${scanId}`);
     await visitor
-      .getByRole('heading', { level: 1, name: 'Complete Your ADA Protection' })
+      .getByRole('heading', { level: 1, name: 'Start Accessibility Monitoring' })
       .waitFor();
     await visitor.getByText('Log in to subscribe', { exact: true }).waitFor();
     expect(await visitor.getByLabel('Email').count()).toBe(0);

@@ -57,7 +57,7 @@ describe('the complaint dialog of the public status page', () => {
     const page = await app.freshPage();
     await page.goto(`/status/${domain}`);
     await page.getByRole('heading', { level: 1, name: domain }).waitFor();
-    await page.getByText('81%', { exact: true }).waitFor();
+    await page.getByText('81/100', { exact: true }).waitFor();
     await page.getByText('0 reported, 0 resolved, 0 being worked on.').waitFor();
 
     // Keyboard: the button opens the dialog, focus moves in, Escape closes it and focus returns.

@@ -120,9 +120,9 @@ describe('domains', () => {
     await page.goto(`/app/scan?url=${encodeURIComponent(target)}`);
     await page.getByLabel('Website URL').press('Enter');
     await page.waitForURL('**/report/*', { timeout: 90_000 });
-    await page.getByRole('link', { name: `Protect ${firstDomain} with Compliance Shield` }).click();
+    await page.getByRole('link', { name: `Monitor ${firstDomain} with Compliance Shield` }).click();
     await page.getByRole('button', { name: 'Start my free month' }).click();
-    await page.getByRole('heading', { name: 'Your ADA Protection Is Active' }).waitFor();
+    await page.getByRole('heading', { name: 'Your Accessibility Monitoring Is Active' }).waitFor();
 
     await page.goto('/app/dashboard/domains');
     await page.getByRole('heading', { level: 2, name: 'Active Domains (1)' }).waitFor();

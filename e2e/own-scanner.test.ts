@@ -109,6 +109,7 @@ describe('our own screens pass our own scanner', () => {
     '/public/audit/:id',
     '/subscribe/:id',
     '/status/127.0.0.1',
+    '/audit/127.0.0.1',
     '/app/dashboard',
     '/app/scan',
     '/app/dashboard/domains',
@@ -116,7 +117,7 @@ describe('our own screens pass our own scanner', () => {
     '/app/dashboard/reports',
     '/app/subscribe',
   ])('%s (with data, signed in) has no critical or serious violation', async (route) => {
-    if (route.startsWith('/status/')) await enrolFixtureDomain();
+    if (route.startsWith('/status/') || route.startsWith('/audit/')) await enrolFixtureDomain();
     const pool = signedInPool(web.service.pool, web.baseUrl, account.cookies);
     const result = await scanPage(pool, `${web.baseUrl}${route.replace(':id', scanId)}`, {
       allowPrivateNetwork: true,

@@ -167,7 +167,7 @@ describe('sharing a scan from its report page', () => {
       () => document.querySelector('[role="switch"]')?.getAttribute('aria-checked') === 'true',
     );
     await owner.getByRole('link', { name: 'View the public audit page' }).click();
-    await owner.getByText('AUDITED', { exact: true }).waitFor();
+    await owner.getByText('Automated scan', { exact: true }).waitFor();
 
     // Someone else opening the report gets no switch, and the server refuses them anyway.
     const stranger = await (await app.web.newContext()).newPage();

@@ -24,6 +24,20 @@ export type FindingKind = z.infer<typeof FindingKind>;
 export const WcagLevel = z.enum(['A', 'AA', 'AAA']);
 export type WcagLevel = z.infer<typeof WcagLevel>;
 
+/**
+ * Where an element was on the page when the screenshots were taken: CSS pixels from the top-left
+ * of the document, laid out `pageWidth` pixels wide (the scan's viewport width, which is also the
+ * screenshots' width before scaling), so a screen can outline it on a screenshot of any size.
+ */
+export const ElementBox = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  pageWidth: z.number().int().positive(),
+});
+export type ElementBox = z.infer<typeof ElementBox>;
+
 /** One engine's report of one problem on one element. */
 export const Finding = z.object({
   engine: EngineId,
@@ -48,6 +62,8 @@ export const Finding = z.object({
   helpUrl: z.string(),
   /** Engine-only details (axe failureSummary, htmlcs type, IBM reasonId, DOM path...). */
   extras: z.record(z.string(), z.unknown()),
+  /** The element's box at screenshot time; absent for the page as a whole or a hidden element. */
+  box: ElementBox.optional(),
 });
 export type Finding = z.infer<typeof Finding>;
 

@@ -12,3 +12,4 @@ export * from './share-link.js';
 export * from './domains.js';
 export * from './add-ons.js';
 export * from './badge.js';
+export * from './vocabulary.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EngineId, Impact, FindingKind, WcagLevel, Confidence } from './finding.js';
+import { EngineId, Impact, FindingKind, WcagLevel, Confidence, ElementBox } from './finding.js';
 import { IssueSummary } from './page-scan.js';
 import { AxeRaw, IbmRaw, Pa11yRaw, ProcessingTimes } from './raw-result.js';
 
@@ -71,6 +71,37 @@ export type ScanListItem = z.infer<typeof ScanListItem>;
 
 export const ScanListResponse = z.object({ scans: z.array(ScanListItem) });
 
+export const WcagCriterion = z.object({
+  id: z.string(),
+  name: z.string(),
+  level: WcagLevel.nullable(),
+  url: z.string(),
+});
+export type WcagCriterion = z.infer<typeof WcagCriterion>;
+
+/** A violation of the previous scan of the same page that this scan no longer finds. */
+export const FixedIssue = z.object({
+  id: z.string(),
+  title: z.string(),
+  impact: Impact,
+  ruleKey: z.string(),
+  selector: z.string(),
+});
+export type FixedIssue = z.infer<typeof FixedIssue>;
+
+/**
+ * This scan against the previous completed scan of the same address by the same owner: which
+ * violations are new (ReportIssue.isNew) and which are gone.
+ */
+export const ScanComparison = z.object({
+  previousScanId: z.uuid(),
+  previousDate: z.string(),
+  previousScore: z.number().int().nullable(),
+  newCount: z.number().int(),
+  fixed: z.array(FixedIssue),
+});
+export type ScanComparison = z.infer<typeof ScanComparison>;
+
 /** Spec "Issue": title, description, impact, rule (or code), selector (or target); merged details. */
 export const ReportIssue = z.object({
   id: z.string(),
@@ -89,6 +120,14 @@ export const ReportIssue = z.object({
   source: EngineId,
   engines: z.array(EngineId),
   rules: z.partialRecord(EngineId, z.array(z.string())),
+  /** How to fix this element, in the engine's words (axe's "Fix any of the following: ..."). */
+  fix: z.string().nullable().optional(),
+  /** Each WCAG success criterion with its name, level and W3C "Understanding" page. */
+  criteria: z.array(WcagCriterion).optional(),
+  /** The element on the page screenshot, when the scan found it there. */
+  box: ElementBox.nullable().optional(),
+  /** Not in the previous scan of the same page (only when there is one, see `comparison`). */
+  isNew: z.boolean().optional(),
 });
 export type ReportIssue = z.infer<typeof ReportIssue>;
 
@@ -117,6 +156,8 @@ export const ReportResponse = z.object({
   scanId: z.uuid(),
   /** Whether the scan's public audit page is on, and whether the caller may switch it. */
   sharing: z.object({ isPublic: z.boolean(), canChange: z.boolean() }),
+  /** Null when the same owner has no earlier completed scan of the address. */
+  comparison: ScanComparison.nullable().optional(),
   axe: AxeRaw.optional(),
   pa11y: Pa11yRaw.optional(),
   ibm: IbmRaw.optional(),

@@ -104,10 +104,10 @@ describe('renderBadge', () => {
   it('states the score and the scan date, and names the site and who measured it', () => {
     const svg = renderBadge(scored, base);
     expect(svg).toContain('Accessibility monitored');
-    expect(svg).toContain('score 87% · scanned 2026-11-20');
+    expect(svg).toContain('score 87/100 · Good · scanned November 20, 2026');
     expect(read(svg)['aria-label']).toBe(
       'Accessibility of example.com monitored by Conformly, automated scan score 87 out of 100, ' +
-        'last scanned 2026-11-20',
+        'Good, last scanned November 20, 2026',
     );
   });
 
@@ -117,7 +117,7 @@ describe('renderBadge', () => {
     expect(read(noScore)['aria-label']).not.toContain('87');
     const nothing = renderBadge(scored, { ...base, showPercentage: false, showDate: false });
     expect(nothing).toContain('by Conformly');
-    expect(nothing).not.toContain('2026-11-20');
+    expect(nothing).not.toContain('November 20, 2026');
   });
 
   it('says the first scan is pending before there is one', () => {
@@ -126,12 +126,12 @@ describe('renderBadge', () => {
     expect(read(svg)['aria-label']).toContain('first scan pending');
   });
 
-  it('colours the score as spec §9 bands it: 90+, 70+, below', () => {
-    expect(badgeColorOf(90)).toBe(badgeColorOf(100));
-    expect(badgeColorOf(70)).toBe(badgeColorOf(89));
-    expect(badgeColorOf(69)).toBe(badgeColorOf(0));
+  it("colours the score as the vocabulary's bands: 75+, 60+, below (ADR 0008)", () => {
+    expect(badgeColorOf(75)).toBe(badgeColorOf(100));
+    expect(badgeColorOf(60)).toBe(badgeColorOf(74));
+    expect(badgeColorOf(59)).toBe(badgeColorOf(0));
     expect(
-      new Set([badgeColorOf(90), badgeColorOf(70), badgeColorOf(69), badgeColorOf(null)]).size,
+      new Set([badgeColorOf(75), badgeColorOf(60), badgeColorOf(59), badgeColorOf(null)]).size,
     ).toBe(4);
     expect(renderBadge({ ...scored, score: 95 }, base)).toContain(badgeColorOf(95));
     expect(renderBadge({ ...scored, score: 40 }, base)).toContain(badgeColorOf(40));

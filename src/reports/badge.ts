@@ -1,9 +1,15 @@
 import { makeBadge } from 'badge-maker';
 import {
   badgeLanguages,
+  formatDocumentDate,
+  formatScore,
+  scoreLabel,
+  scoreTone,
+  toneColours,
   type BadgeLanguage,
   type BadgeOptions,
   type BadgeSettings,
+  type ScoreLabel,
 } from '#contract/index.js';
 
 /**
@@ -25,6 +31,8 @@ export interface BadgeEvidence {
 }
 
 interface Words {
+  /** The vocabulary's score labels (contract/vocabulary.ts) in this language. */
+  labels: Record<ScoreLabel, string>;
   label: string;
   short: string;
   score: (score: number) => string;
@@ -39,51 +47,63 @@ interface Words {
 
 const words: Record<BadgeLanguage, Words> = {
   en: {
+    labels: { Excellent: 'Excellent', Good: 'Good', Fair: 'Fair', 'Needs Work': 'Needs Work' },
     label: 'Accessibility monitored',
     short: 'a11y',
-    score: (score) => `score ${score}%`,
+    score: (score) => `score ${formatScore(score)} · ${scoreLabel(score)}`,
     scanned: (date) => `scanned ${date}`,
     pending: 'first scan pending',
     byUs: 'by Conformly',
     name: (domain, parts) =>
       [`Accessibility of ${domain} monitored by Conformly`, ...parts].join(', '),
-    scoreOutOf: (score) => `automated scan score ${score} out of 100`,
+    scoreOutOf: (score) => `automated scan score ${score} out of 100, ${scoreLabel(score)}`,
     lastScanned: (date) => `last scanned ${date}`,
   },
   de: {
+    labels: {
+      Excellent: 'Ausgezeichnet',
+      Good: 'Gut',
+      Fair: 'Befriedigend',
+      'Needs Work': 'Verbesserungsbedarf',
+    },
     label: 'Barrierefreiheit überwacht',
     short: 'a11y',
-    score: (score) => `Bewertung ${score} %`,
+    score: (score) => `Bewertung ${formatScore(score)} · ${words.de.labels[scoreLabel(score)]}`,
     scanned: (date) => `geprüft ${date}`,
     pending: 'erste Prüfung ausstehend',
     byUs: 'von Conformly',
     name: (domain, parts) =>
       [`Barrierefreiheit von ${domain} überwacht von Conformly`, ...parts].join(', '),
-    scoreOutOf: (score) => `automatische Bewertung ${score} von 100`,
+    scoreOutOf: (score) =>
+      `automatische Bewertung ${score} von 100, ${words.de.labels[scoreLabel(score)]}`,
     lastScanned: (date) => `zuletzt geprüft ${date}`,
   },
   fr: {
+    labels: { Excellent: 'Excellent', Good: 'Bon', Fair: 'Passable', 'Needs Work': 'À améliorer' },
     label: 'Accessibilité surveillée',
     short: 'a11y',
-    score: (score) => `score ${score} %`,
+    score: (score) => `score ${formatScore(score)} · ${words.fr.labels[scoreLabel(score)]}`,
     scanned: (date) => `analysé le ${date}`,
     pending: 'première analyse en attente',
     byUs: 'par Conformly',
     name: (domain, parts) =>
       [`Accessibilité de ${domain} surveillée par Conformly`, ...parts].join(', '),
-    scoreOutOf: (score) => `score d’analyse automatique ${score} sur 100`,
+    scoreOutOf: (score) =>
+      `score d’analyse automatique ${score} sur 100, ${words.fr.labels[scoreLabel(score)]}`,
     lastScanned: (date) => `dernière analyse le ${date}`,
   },
   es: {
+    labels: { Excellent: 'Excelente', Good: 'Buena', Fair: 'Aceptable', 'Needs Work': 'Mejorable' },
     label: 'Accesibilidad supervisada',
     short: 'a11y',
-    score: (score) => `puntuación ${score} %`,
+    score: (score) => `puntuación ${formatScore(score)} · ${words.es.labels[scoreLabel(score)]}`,
     scanned: (date) => `analizado ${date}`,
     pending: 'primer análisis pendiente',
     byUs: 'por Conformly',
     name: (domain, parts) =>
       [`Accesibilidad de ${domain} supervisada por Conformly`, ...parts].join(', '),
-    scoreOutOf: (score) => `puntuación de análisis automático ${score} de 100`,
+    scoreOutOf: (score) =>
+      `puntuación de análisis automático ${score} de 100, ${words.es.labels[scoreLabel(score)]}`,
     lastScanned: (date) => `último análisis ${date}`,
   },
 };
@@ -95,14 +115,11 @@ export function badgeLanguageOf(tag: string | undefined): BadgeLanguage {
 }
 
 /**
- * Spec §9 "badge default at 90+, secondary at 70+, else destructive", as colours with white text
- * at 4.5:1 or more: green, slate, red; grey before the first scan.
+ * The vocabulary's colour of the score's band (ADR 0008), white text at 4.5:1 or more: green,
+ * amber, red; grey before the first scan.
  */
 export function badgeColorOf(score: number | null): string {
-  if (score === null) return '#4b5563';
-  if (score >= 90) return '#15803d';
-  if (score >= 70) return '#475569';
-  return '#b91c1c';
+  return toneColours[scoreTone(score)].solid;
 }
 
 const labelColors: Record<BadgeSettings['theme'], string> = { light: '#e5e7eb', dark: '#111827' };
@@ -117,7 +134,12 @@ export function escapeXml(text: string): string {
     .replaceAll("'", '&apos;');
 }
 
-const isoDate = (date: Date) => date.toISOString().slice(0, 10);
+const badgeLocales: Record<BadgeLanguage, string> = {
+  en: 'en-US',
+  de: 'de-DE',
+  fr: 'fr-FR',
+  es: 'es-ES',
+};
 
 /** What the badge shows and says, in the badge's language. */
 function texts(evidence: BadgeEvidence, options: BadgeOptions) {
@@ -133,8 +155,9 @@ function texts(evidence: BadgeEvidence, options: BadgeOptions) {
       spoken.push(t.scoreOutOf(evidence.score));
     }
     if (options.showDate) {
-      shown.push(t.scanned(isoDate(evidence.scannedAt)));
-      spoken.push(t.lastScanned(isoDate(evidence.scannedAt)));
+      const date = formatDocumentDate(evidence.scannedAt, badgeLocales[options.lang]);
+      shown.push(t.scanned(date));
+      spoken.push(t.lastScanned(date));
     }
   }
   return {

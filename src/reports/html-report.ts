@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import { impacts, type Issue } from '#contract/index.js';
+import { formatDocumentDate, impacts, type Issue } from '#contract/index.js';
 import {
   bestPracticesOf,
   needsReviewOf,
@@ -54,7 +54,7 @@ export function renderSiteReportHtml(
       (model, index) => `<tr>
 <th scope="row"><a href="#page-${index + 1}-heading">Page ${index + 1}</a></th>
 <td>${link(model.finalUrl)}</td>
-<td>${model.score.value}/100 (${e(model.score.label)})</td>
+<td>${model.score.value}/100 · ${e(model.score.label)}</td>
 <td>${model.summary.totalViolations}</td>
 <td>${model.summary.needsReview}</td>
 <td>${e(formatDate(model.scannedAt))}</td>
@@ -157,7 +157,7 @@ function overview(model: ReportModel, level: HeadingLevel, prefix: string): stri
 <div><dt>Page title</dt><dd>${e(model.pageTitle || '(none)')}</dd></div>
 <div><dt>Scanned</dt><dd>${e(formatDate(model.scannedAt))}</dd></div>
 <div><dt>Standard</dt><dd>${e(reportStandard)}</dd></div>
-<div><dt>Score</dt><dd><strong>${model.score.value}/100</strong> (${e(model.score.label)})</dd></div>
+<div><dt>Score</dt><dd><strong>${model.score.value}/100</strong> · ${e(model.score.label)}</dd></div>
 <div><dt>Engines</dt><dd>${e(engines)}</dd></div>
 </dl>
 </section>`;
@@ -248,14 +248,8 @@ function link(url: string): string {
   return href ? `<a href="${e(href)}">${e(url)}</a>` : e(url);
 }
 
-export function formatDate(date: Date): string {
-  return date.toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
-}
+/** Documents write dates one way (contract vocabulary): "November 24, 2026", UTC. */
+export const formatDate = (date: Date): string => formatDocumentDate(date);
 
 // Colours: body #1f2937 on #fff (14.7:1); badges dark text on light tints (all > 7:1);
 // links #1d4ed8 on #fff (6.7:1); muted #4b5563 on #fff (7.6:1).

@@ -8,6 +8,7 @@ import {
   type RawScanResult,
   type Screenshot,
   type ScoreLabel,
+  wcagStandard,
 } from '#contract/index.js';
 
 /**
@@ -45,8 +46,8 @@ export interface ReportModel {
   screenshots?: Screenshot[];
 }
 
-/** The standard every document of a scan reports against (spec: "WCAG 2.1 AA" on report pages). */
-export const reportStandard = 'WCAG 2.1 Level AA';
+/** The standard every document of a scan reports against (contract vocabulary, ADR 0008). */
+export const reportStandard = wcagStandard.long;
 
 export const violationsOf = (model: ReportModel) =>
   model.issues.filter((issue) => issue.kind === 'violation');

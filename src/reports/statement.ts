@@ -78,7 +78,7 @@ thead th{background:#e5e7eb}
 </section>
 <section>
 <h2>Current status</h2>
-<p>Accessibility score: <strong>${model.score.value}/100</strong> (${e(model.score.label)}). Open issues: <strong>${model.summary.totalViolations}</strong> confirmed violations.</p>
+<p>Accessibility score: <strong>${model.score.value}/100 · ${e(model.score.label)}</strong>. Open issues: <strong>${model.summary.totalViolations}</strong> confirmed violations.</p>
 <table>
 <caption class="muted">Open issues by impact</caption>
 <thead><tr>${impacts.map((impact) => `<th scope="col">${impact.charAt(0).toUpperCase()}${impact.slice(1)}</th>`).join('')}</tr></thead>

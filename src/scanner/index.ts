@@ -62,4 +62,5 @@ export {
   type EngineOutputs,
   type PageAnalysis,
 } from './analysis/index.js';
+export { understandingUrl, scHandle, levelOf } from './analysis/wcag.js';
 export { discoverPages, DiscoveryError, type DiscoverOptions } from './discover/discover-pages.js';

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import {
   type AxeRaw,
+  type ElementBox,
   type EngineId,
   type IbmRaw,
   type Pa11yRaw,
@@ -12,7 +13,8 @@ import {
   type Screenshot,
 } from '#contract/index.js';
 import { delay, throwIfAborted, untilAborted, withTimeout } from './abort.js';
-import { analyzeOutputs, type EngineOutputs } from './analysis/index.js';
+import { analyzeOutputs, normalizeOutputs, type EngineOutputs } from './analysis/index.js';
+import { locateElements, withBoxes } from './element-boxes.js';
 import type { AnyEngine } from './engines/engine.js';
 import { builtInEngines, getEngine } from './engines/registry.js';
 import { egressFailure } from './net/egress-proxy.js';
@@ -78,6 +80,8 @@ interface ScanState {
   engineErrors: Partial<Record<EngineId, string>>;
   raw: EngineOutputs;
   screenshots: Screenshot[];
+  /** Each finding's element box at screenshot time, by selector. */
+  boxes: Map<string, ElementBox>;
 }
 
 /**
@@ -107,6 +111,7 @@ export async function scanPage(
     engineErrors: {},
     raw: {},
     screenshots: [],
+    boxes: new Map(),
   };
   throwIfAborted(state.signal);
   report(state, { stage: 'loading', percent: 0, message: `Checking ${url.href}` });
@@ -249,6 +254,18 @@ async function captureScreenshots(state: ScanState): Promise<void> {
   if (state.options.screenshots === false) return;
   report(state, { stage: 'screenshots', percent: 88, message: 'Taking screenshots' });
   try {
+    // Read right before the shots, so the outlines a report draws over them line up.
+    const selectors = normalizeOutputs(
+      state.raw,
+      state.engines.map((engine) => engine.id),
+      state.options.engineRegistry,
+    ).map((finding) => finding.selector);
+    state.boxes = await locateElements(state.page!, selectors, scanDefaults.viewport.width);
+  } catch {
+    throwIfAborted(state.signal);
+    state.boxes = new Map();
+  }
+  try {
     state.screenshots = await takeScreenshots(state.page!, scanDefaults.viewport);
   } catch {
     throwIfAborted(state.signal);
@@ -306,7 +323,7 @@ function buildResult(state: ScanState): PageScanResult {
     engineVersions: state.engineVersions,
     engineErrors: state.engineErrors,
     processingTimes: state.times,
-    issues,
+    issues: issues.map((issue) => ({ ...issue, findings: withBoxes(issue.findings, state.boxes) })),
     summary,
     score,
     screenshots: state.screenshots,

@@ -7,6 +7,7 @@ import {
   getTableColumns,
   inArray,
   isNotNull,
+  lt,
   lte,
   or,
   sql,
@@ -60,7 +61,20 @@ export interface NewScan {
   visitorId?: string | undefined;
   requestedByIp?: string | undefined;
   origin?: ScanOrigin;
+  /** Started from a live-scan demo page: kept and readable, never a monitored site's score. */
+  demo?: boolean;
 }
+
+/**
+ * The log line that marks a demo scan (scans.origin allows only request and monitoring, and a
+ * demo is a request): the site score leaves out every scan whose log holds it.
+ */
+export const demoScanMessage =
+  "Started from a live-scan demo page: it does not count towards a monitored site's score";
+
+/** Scans started from a live-scan demo page (see demoScanMessage). */
+const isDemoScan = () =>
+  sql`${scans.logs} @> ${JSON.stringify([{ tool: 'system', message: demoScanMessage }])}::jsonb`;
 
 /** Writes the pending row; its job is sent once the row's transaction commits. */
 export async function insertScan(db: AppDb, scan: NewScan): Promise<ScanRecord> {
@@ -80,6 +94,7 @@ export async function insertScan(db: AppDb, scan: NewScan): Promise<ScanRecord> 
           'info',
           `Queued ${scan.url}${scan.origin === 'monitoring' ? ' (scheduled monitoring)' : ''}`,
         ),
+        ...(scan.demo ? [logEntry('info', demoScanMessage)] : []),
       ],
     })
     .returning();
@@ -494,6 +509,56 @@ export async function listIssues(db: AppDb, scanId: string): Promise<IssueRecord
     );
 }
 
+/**
+ * The completed scan of the same address by the same owner (account, else anonymous browser) just
+ * before `scan`, with its violations: what "new since the previous scan" and "fixed" compare with.
+ */
+export async function findPreviousScanOfPage(
+  db: AppDb,
+  scan: Pick<ScanRecord, 'id' | 'url' | 'userId' | 'visitorId' | 'completedAt'>,
+) {
+  const owner: Owner | undefined = scan.userId
+    ? { userId: scan.userId }
+    : scan.visitorId
+      ? { visitorId: scan.visitorId }
+      : undefined;
+  if (!owner || !scan.completedAt) return undefined;
+  const [previous] = await db
+    .select({
+      id: scans.id,
+      completedAt: scans.completedAt,
+      accessibilityScore: scans.accessibilityScore,
+    })
+    .from(scans)
+    .where(
+      and(
+        ownedBy(scans, owner),
+        eq(scans.url, scan.url),
+        eq(scans.status, 'completed'),
+        lt(scans.completedAt, scan.completedAt),
+      ),
+    )
+    .orderBy(desc(scans.completedAt), desc(scans.id))
+    .limit(1);
+  if (!previous) return undefined;
+  const violations = await db
+    .select({
+      issueKey: issues.issueKey,
+      title: issues.title,
+      impact: issues.impact,
+      ruleKey: issues.ruleKey,
+      selector: issues.selector,
+    })
+    .from(issues)
+    .where(and(eq(issues.scanId, previous.id), eq(issues.kind, 'violation')))
+    .orderBy(
+      sql`array_position(array['critical','serious','moderate','minor']::text[], ${issues.impact})`,
+      asc(issues.ruleKey),
+      asc(issues.selector),
+    );
+  return { ...previous, violations };
+}
+
 /** A completed scan whose owner made its public audit page visible; small columns only. */
 export async function findPublicScan(db: AppDb, scanId: string) {
   const [row] = await db
@@ -588,6 +653,30 @@ export async function listLatestOwnerPages(
     .orderBy(desc(latestPerUrl.completedAt), asc(latestPerUrl.url))
     .limit(options.limit);
 }
+
+/**
+ * The pages a monitored site's public score is made of (docs/scoring.md, ADR 0008): for each
+ * distinct page (URL) of the domain, the latest completed scan that speaks for the owner (see
+ * listOwnerScans), leaving out scans started from a live-scan demo page. A stranger's or an
+ * anonymous visitor's scan never speaks for the owner, so it never counts either.
+ */
+export async function listSitePages(db: AppDb, domain: string, ownerId: string) {
+  return db
+    .selectDistinctOn([scans.url], {
+      id: scans.id,
+      url: scans.url,
+      accessibilityScore: scans.accessibilityScore,
+      totalIssues: scans.totalIssues,
+      completedAt: scans.completedAt,
+      aiSummary: scans.aiSummary,
+      isPublic: scans.isPublic,
+    })
+    .from(scans)
+    .where(and(ownerPageScans(db, domain, ownerId, undefined), sql`not (${isDemoScan()})`))
+    .orderBy(scans.url, desc(scans.completedAt), desc(scans.id));
+}
+
+export type SitePage = Awaited<ReturnType<typeof listSitePages>>[number];
 
 /** How many distinct pages of the domain the owner has a completed scan of (see above). */
 export async function countOwnerPages(

@@ -1,5 +1,5 @@
-import type { Impact, Issue, Score, ScoreLabel } from '#contract/index.js';
-import { impacts } from '#contract/index.js';
+import type { Impact, Issue, Score } from '#contract/index.js';
+import { impacts, scoreLabel } from '#contract/index.js';
 
 /**
  * Score formula (docs/scoring.md): 100 minus, per rule key, the weighted violations of that rule
@@ -25,12 +25,8 @@ export function rulePenalty(instanceImpacts: readonly Impact[]): number {
     .reduce((sum, w, i) => sum + w * instanceDecay ** i, 0);
 }
 
-export function scoreLabel(value: number): ScoreLabel {
-  if (value >= 90) return 'Excellent';
-  if (value >= 75) return 'Good';
-  if (value >= 60) return 'Fair';
-  return 'Needs Work';
-}
+/** The labels are the contract vocabulary's (ADR 0008), the same on every screen. */
+export { scoreLabel };
 
 export function scorePage(issues: readonly Pick<Issue, 'kind' | 'impact' | 'ruleKey'>[]): Score {
   const byRule = new Map<string, Impact[]>();

@@ -129,9 +129,9 @@ describe('GET /api/badge/:domain and /badge/:domain', () => {
     expect(root.role).toBe('img');
     expect(root['aria-label']).toBe(
       'Accessibility of shop.test monitored by Conformly, automated scan score 92 out of 100, ' +
-        'last scanned 2026-11-20',
+        'Excellent, last scanned November 20, 2026',
     );
-    expect(response.body).toContain('score 92% · scanned 2026-11-20');
+    expect(response.body).toContain('score 92/100 · Excellent · scanned November 20, 2026');
 
     const copied = await get('/badge/shop.test');
     expect(copied.statusCode).toBe(200);
@@ -217,7 +217,7 @@ describe('GET /api/badge/:domain and /badge/:domain', () => {
       'if-none-match': before.headers.etag as string,
     });
     expect(after.statusCode).toBe(200);
-    expect(after.body).toContain('score 64%');
+    expect(after.body).toContain('score 64/100 · Fair');
   });
 
   it('stops answering once ownership is no longer verified', async () => {
@@ -286,7 +286,7 @@ describe('badge settings', () => {
     expect(root['aria-label']).not.toContain('last scanned');
     // What the address says wins over what was saved.
     const explicit = svgRoot((await get('/badge/shop.test?variant=standard&showDate=true')).body);
-    expect(explicit['aria-label']).toContain('last scanned 2026-11-20');
+    expect(explicit['aria-label']).toContain('last scanned November 20, 2026');
   });
 
   it("answers 404 to another account's domain and changes nothing", async () => {

@@ -7,15 +7,15 @@ import {
 } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import * as domainStore from '#db/stores/domains.js';
-import * as scanStore from '#db/stores/scans.js';
 import { badgeLanguageOf, renderBadge } from '#reports/badge.js';
 import * as domains from '../domains/service.js';
 import { NotFoundError } from '../http-errors.js';
+import { siteOf } from '../public/service.js';
 
 /**
  * The live badge of a domain and its configurator. A badge exists only while the domain's public
- * pages do (monitored and ownership verified, domains/service findPublished); it shows the latest
- * scan that speaks for the owner, as the status page does.
+ * pages do (monitored and ownership verified, domains/service findPublished); it shows the site
+ * score (public/service siteOf), as the status page does.
  */
 
 export interface BadgeServiceDeps {
@@ -54,13 +54,9 @@ export async function getBadgeSvg(
 ): Promise<string> {
   const published = await domainStore.findPublishedBadge(deps.db, domain);
   if (!published) throw badgeNotFound(domain);
-  const [latest] = await scanStore.listOwnerScans(deps.db, domain, published.userId, 1);
+  const site = await siteOf(deps.db, domain, published.userId);
   return renderBadge(
-    {
-      domain,
-      score: latest?.accessibilityScore ?? null,
-      scannedAt: latest?.completedAt ?? null,
-    },
+    { domain, score: site.score, scannedAt: site.lastScan },
     resolveBadgeOptions(published.badgeSettings, query),
   );
 }

@@ -182,7 +182,7 @@ describe('GET /api/public/scan/:scanId', () => {
 });
 
 describe('GET /api/audit/:domain', () => {
-  it("answers the owner's latest completed scan, whatever way the domain is written", async () => {
+  it("answers the site score of the owner's pages, whatever way the domain is written", async () => {
     for (const domain of [
       'acme.test',
       'ACME.test',
@@ -193,13 +193,15 @@ describe('GET /api/audit/:domain', () => {
       expect(response.statusCode, domain).toBe(200);
       expect(DomainAuditResponse.parse(response.json())).toEqual({
         domain: 'acme.test',
+        // The site score: the mean of its two pages' latest scans, (62 + 84) / 2 = 73, Fair.
         status: 'issues',
         lastScanned: day(5).toISOString(),
-        totalIssues: 3,
+        totalIssues: 12,
         // The latest scan's own page is private, so the audit does not link to it.
         scanId: null,
-        accessibilityScore: 84,
-        aiSummary: '3 WCAG A/AA violations found.',
+        accessibilityScore: 73,
+        aiSummary:
+          'The latest scans of 2 pages of acme.test score 73/100 on average and found 12 open issues.',
       });
     }
   });
@@ -216,7 +218,7 @@ describe('GET /api/audit/:domain', () => {
     }
   });
 
-  it('says compliant without issues and non_compliant below 70', async () => {
+  it('says compliant in the good bands (75+) and non_compliant below 60', async () => {
     expect((await get('/api/audit/clean.test')).json().status).toBe('compliant');
     expect((await get('/api/audit/poor.test')).json().status).toBe('non_compliant');
   });
@@ -254,14 +256,15 @@ describe('GET /api/public/status/:domain', () => {
     const status = PublicStatusResponse.parse(response.json());
     expect(status).toMatchObject({
       domain: 'acme.test',
-      complianceScore: 84,
+      complianceScore: 73,
       status: 'needs_work',
-      totalIssues: 3,
+      totalIssues: 12,
       lastScan: day(5).toISOString(),
       standard: 'WCAG 2.1 AA',
       monitoringSince: day(1).toISOString(),
       lastUpdated: day(5).toISOString(),
-      summary: '3 WCAG A/AA violations found.',
+      summary:
+        'The latest scans of 2 pages of acme.test score 73/100 on average and found 12 open issues.',
       complaintSummary: { total: 2, resolved: 1, active: 1 },
     });
     expect(status.auditTrail.map((entry) => [entry.type, entry.status, entry.date])).toEqual([
@@ -273,8 +276,8 @@ describe('GET /api/public/status/:domain', () => {
       ['monitoring', 'Active', day(1).toISOString()],
     ]);
     // A public scan is named by its address; a private one only by its domain.
-    expect(status.auditTrail[0]!.details).toBe('A page of acme.test: score 84, 3 issues found');
-    expect(status.auditTrail[4]!.details).toBe('https://acme.test/: score 62, 9 issues found');
+    expect(status.auditTrail[0]!.details).toBe('A page of acme.test: score 84/100, 3 issues found');
+    expect(status.auditTrail[4]!.details).toBe('https://acme.test/: score 62/100, 9 issues found');
     expect(response.body).not.toContain('private-page');
     // A public page never shows who complained or what they wrote.
     expect(response.body).not.toContain('visitor@example.org');
@@ -300,11 +303,11 @@ describe('GET /api/public/status/:domain', () => {
       event: 'Scheduled rescan completed',
       status: 'Completed',
       date: day(6).toISOString(),
-      details: 'A page of rescanned.test: score 95, 1 issue found',
+      details: 'A page of rescanned.test: score 95/100, 1 issue found',
     });
   });
 
-  it('bands the score as the spec does', async () => {
+  it('bands the score as the vocabulary does (ADR 0008)', async () => {
     expect((await get('/api/public/status/clean.test')).json().status).toBe('good_compliance');
     expect((await get('/api/public/status/poor.test')).json().status).toBe('at_risk');
   });
@@ -368,7 +371,8 @@ describe('caching', () => {
     });
     const after = await get('/api/public/status/poor.test', { 'if-none-match': before as string });
     expect(after.statusCode).toBe(200);
-    expect(after.json()).toMatchObject({ status: 'needs_work', complianceScore: 75 });
+    // The same page scanned again: its new score replaces its old one in the site score.
+    expect(after.json()).toMatchObject({ status: 'good_compliance', complianceScore: 75 });
   });
 
   it.each([['/api/public/status/acme.test'], ['/api/audit/acme.test']])(

@@ -1,8 +1,11 @@
-import type {
-  AuditTrailEntry,
-  DomainAuditResponse,
-  PublicScanResponse,
-  PublicStatusResponse,
+import {
+  scoreTone,
+  siteScoreOf,
+  wcagStandard,
+  type AuditTrailEntry,
+  type DomainAuditResponse,
+  type PublicScanResponse,
+  type PublicStatusResponse,
 } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import * as scanStore from '#db/stores/scans.js';
@@ -15,16 +18,51 @@ import * as repo from './repo.js';
  * a status page only while an owner monitors it (domains.status active, trial or grace_period)
  * and has proved they control the site (ADR 0007): publishing a page under our name about a site
  * nobody enrolled, or that a stranger enrolled, would let anyone put a 'Non-Compliant' label on
- * a third party's site. The figures come from the scans that speak for
- * the owner (listOwnerScans of the scan store), the latest one standing for "now".
+ * a third party's site. The figures come from the scans that speak for the owner (listOwnerScans
+ * of the scan store): the score is the site score, the mean of the latest scan of each page
+ * (siteOf, docs/scoring.md), never one arbitrary page, a demo or somebody else's scan.
  */
 
 export interface PublicServiceDeps {
   db: AppDb;
 }
 
-/** Spec: "Stated standard WCAG 2.1 AA" on report and audit pages. */
-export const publicStandard = 'WCAG 2.1 AA';
+/** The one standard every screen states (contract vocabulary, ADR 0008). */
+export const publicStandard = wcagStandard.short;
+
+/**
+ * A monitored site as its public pages, badge and documents show it: the site score (mean of the
+ * latest score of each page, rounded), open issues summed over those pages, the latest scan date,
+ * and the latest page scan (for its summary and public page).
+ */
+export interface SiteScore {
+  score: number | null;
+  totalIssues: number;
+  pages: number;
+  lastScan: Date | null;
+  latest: scanStore.SitePage | undefined;
+}
+
+export async function siteOf(db: AppDb, domain: string, ownerId: string): Promise<SiteScore> {
+  const pages = await scanStore.listSitePages(db, domain, ownerId);
+  const latest = [...pages].sort(
+    (a, b) => (b.completedAt?.getTime() ?? 0) - (a.completedAt?.getTime() ?? 0),
+  )[0];
+  return {
+    score: siteScoreOf(pages.map((page) => page.accessibilityScore)),
+    totalIssues: pages.reduce((sum, page) => sum + page.totalIssues, 0),
+    pages: pages.length,
+    lastScan: latest?.completedAt ?? null,
+    latest,
+  };
+}
+
+/** What a site's summary says: one page's own summary, or the site figures over several. */
+function siteSummary(domain: string, site: SiteScore): string | null {
+  if (!site.latest) return null;
+  if (site.pages === 1 && site.latest.aiSummary) return site.latest.aiSummary;
+  return `The latest scans of ${site.pages} page${site.pages === 1 ? '' : 's'} of ${domain} score ${site.score ?? 'n/a'}/100 on average and found ${site.totalIssues} open issue${site.totalIssues === 1 ? '' : 's'}.`;
+}
 
 /** The domain a public address names, as stored (400 for something that is not a domain). */
 export const publicDomainOf = domains.normalizeDomain;
@@ -65,8 +103,8 @@ export async function getDomainAudit(
   const domain = domains.normalizeDomain(input);
   const monitoring = await domains.findPublished(deps.db, domain);
   if (!monitoring) throw monitoringNotFound(domain);
-  const [latest] = await scanStore.listOwnerScans(deps.db, domain, monitoring.userId, 1);
-  if (!latest) {
+  const site = await siteOf(deps.db, domain, monitoring.userId);
+  if (!site.latest || site.score === null) {
     return {
       domain,
       status: 'monitored',
@@ -77,28 +115,32 @@ export async function getDomainAudit(
       aiSummary: null,
     };
   }
-  const score = latest.accessibilityScore ?? 0;
   return {
     domain,
-    status: latest.totalIssues === 0 ? 'compliant' : score >= 70 ? 'issues' : 'non_compliant',
-    lastScanned: latest.completedAt?.toISOString() ?? null,
-    totalIssues: latest.totalIssues,
-    scanId: latest.isPublic ? latest.id : null,
-    accessibilityScore: latest.accessibilityScore,
-    aiSummary: latest.aiSummary,
+    status: auditStatusOf(site.score),
+    lastScanned: site.lastScan?.toISOString() ?? null,
+    totalIssues: site.totalIssues,
+    scanId: site.latest.isPublic ? site.latest.id : null,
+    accessibilityScore: site.score,
+    aiSummary: siteSummary(domain, site),
   };
 }
 
-/** Spec §9 score bands: 90 or more, 70 to 89, below 70. */
+/** The contract's status words follow the vocabulary's score bands (ADR 0008). */
 function statusOfScore(score: number): PublicStatusResponse['status'] {
-  if (score >= 90) return 'good_compliance';
-  if (score >= 70) return 'needs_work';
-  return 'at_risk';
+  const tone = scoreTone(score);
+  return tone === 'good' ? 'good_compliance' : tone === 'fair' ? 'needs_work' : 'at_risk';
+}
+
+function auditStatusOf(score: number): DomainAuditResponse['status'] {
+  const tone = scoreTone(score);
+  return tone === 'good' ? 'compliant' : tone === 'fair' ? 'issues' : 'non_compliant';
 }
 
 /** A private scan's address stays private: the trail names only the domain. */
 function scanEntry(domain: string, scan: scanStore.OwnerScan): AuditTrailEntry {
-  const score = scan.accessibilityScore === null ? 'no score' : `score ${scan.accessibilityScore}`;
+  const score =
+    scan.accessibilityScore === null ? 'no score' : `score ${scan.accessibilityScore}/100`;
   const page = scan.isPublic ? scan.url : `A page of ${domain}`;
   const rescan = scan.origin === 'monitoring';
   return {
@@ -158,12 +200,12 @@ export async function getPublicStatus(
   if (!monitoring) {
     throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
   }
-  const [scans, complaintCounts, recentComplaints] = await Promise.all([
+  const [scans, site, complaintCounts, recentComplaints] = await Promise.all([
     scanStore.listOwnerScans(deps.db, domain, monitoring.userId, trailScans),
+    siteOf(deps.db, domain, monitoring.userId),
     repo.countComplaints(deps.db, domain),
     repo.listRecentComplaints(deps.db, domain, trailComplaints),
   ]);
-  const latest = scans[0];
 
   const total = complaintCounts.reduce((sum, row) => sum + row.count, 0);
   const resolved = complaintCounts
@@ -187,26 +229,24 @@ export async function getPublicStatus(
   auditTrail.sort((a, b) => b.date.localeCompare(a.date));
 
   const dates = [
-    latest?.completedAt,
+    site.lastScan,
     ...recentComplaints.map((complaint) => complaint.updatedAt),
     monitoringSince,
   ].filter((date): date is Date => date instanceof Date);
   const lastUpdated = new Date(Math.max(...dates.map((date) => date.getTime()), 0));
 
-  const score = latest?.accessibilityScore ?? null;
+  const score = site.score;
   return {
     domain,
     complianceScore: score,
-    status: latest && score !== null ? statusOfScore(score) : 'monitored',
-    totalIssues: latest?.totalIssues ?? 0,
-    lastScan: latest?.completedAt?.toISOString() ?? null,
+    status: score !== null ? statusOfScore(score) : 'monitored',
+    totalIssues: site.totalIssues,
+    lastScan: site.lastScan?.toISOString() ?? null,
     standard: publicStandard,
     monitoringSince: monitoringSince.toISOString(),
     lastUpdated: lastUpdated.toISOString(),
-    summary: latest
-      ? (latest.aiSummary ??
-        `The latest scan of ${domain} found ${latest.totalIssues} issues (score ${score ?? 'n/a'}).`)
-      : `${domain} is monitored; its first scan has not completed yet.`,
+    summary:
+      siteSummary(domain, site) ?? `${domain} is monitored; its first scan has not completed yet.`,
     complaintSummary: { total, resolved, active: total - resolved },
     auditTrail,
   };

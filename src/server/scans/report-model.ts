@@ -1,4 +1,4 @@
-import type { Issue } from '#contract/index.js';
+import { scoreLabel, type Issue } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import * as store from '#db/stores/scans.js';
 import { orderedEngines, type ReportModel } from '#reports/model.js';
@@ -39,7 +39,8 @@ export async function loadReportModel(
     scannedAt: row.completedAt ?? row.createdAt,
     score: {
       value: row.accessibilityScore ?? 0,
-      label: (row.scoreLabel as ReportModel['score']['label'] | null) ?? 'Needs Work',
+      // The vocabulary's label of the stored score, whatever label an older scan stored.
+      label: scoreLabel(row.accessibilityScore ?? 0),
     },
     summary: row.summary,
     engines: orderedEngines([...Object.keys(engineVersions), ...Object.keys(row.engineErrors)]),

@@ -5,8 +5,28 @@ import {
   type RawScanResult,
   type ReportIssue,
   type ReportResponse,
+  type ScanComparison,
+  type WcagCriterion,
 } from '#contract/index.js';
 import type { IssueRecord, ScanRecord } from '#db/stores/scans.js';
+import type { findPreviousScanOfPage } from '#db/stores/scans.js';
+import { levelOf, scHandle, understandingUrl } from '#scanner';
+
+type PreviousScan = NonNullable<Awaited<ReturnType<typeof findPreviousScanOfPage>>>;
+
+/** A success criterion with its W3C name, level and Understanding page. */
+function criterionOf(id: string): WcagCriterion {
+  return { id, name: scHandle(id), level: levelOf(id), url: understandingUrl(id) };
+}
+
+/** The engines' own words on fixing this element: axe's failure summary, when axe found it. */
+function fixOf(issue: IssueRecord): string | null {
+  for (const finding of issue.findings) {
+    const summary = finding.extras.failureSummary;
+    if (typeof summary === 'string' && summary.trim() !== '') return summary.trim();
+  }
+  return null;
+}
 
 /** Builds the answers that read a whole scan: the report (spec §3) and the raw result. */
 
@@ -28,14 +48,44 @@ export function toReportIssue(issue: IssueRecord): ReportIssue {
     source: issue.source,
     engines: issue.engines,
     rules: issue.rules,
+    fix: fixOf(issue),
+    criteria: issue.wcag.map(criterionOf),
+    box: issue.findings.find((finding) => finding.box)?.box ?? null,
+  };
+}
+
+/** This scan's violations against the previous scan's: new ones and fixed ones. */
+export function compareWithPrevious(
+  issues: readonly IssueRecord[],
+  previous: PreviousScan | undefined,
+): { comparison: ScanComparison | null; newIds: Set<string> } {
+  if (!previous?.completedAt) return { comparison: null, newIds: new Set() };
+  const before = new Set(previous.violations.map((issue) => issue.issueKey));
+  const violations = issues.filter((issue) => issue.kind === 'violation');
+  const now = new Set(violations.map((issue) => issue.issueKey));
+  const newIds = new Set(
+    violations.filter((issue) => !before.has(issue.issueKey)).map((issue) => issue.issueKey),
+  );
+  return {
+    newIds,
+    comparison: {
+      previousScanId: previous.id,
+      previousDate: previous.completedAt.toISOString(),
+      previousScore: previous.accessibilityScore,
+      newCount: newIds.size,
+      fixed: previous.violations
+        .filter((issue) => !now.has(issue.issueKey))
+        .map(({ issueKey, ...issue }) => ({ id: issueKey, ...issue })),
+    },
   };
 }
 
 export function toReport(
   scan: ScanRecord,
   issues: IssueRecord[],
-  options: { raw: boolean; sharing: ReportResponse['sharing'] },
+  options: { raw: boolean; sharing: ReportResponse['sharing']; previous?: PreviousScan },
 ): ReportResponse {
+  const { comparison, newIds } = compareWithPrevious(issues, options.previous);
   const report: ReportResponse = {
     scan: {
       id: scan.id,
@@ -56,13 +106,17 @@ export function toReport(
       aiSummary: scan.aiSummary,
       error: scan.error,
     },
-    issues: issues.map(toReportIssue),
+    issues: issues.map((issue) => ({
+      ...toReportIssue(issue),
+      ...(comparison ? { isNew: newIds.has(issue.issueKey) } : {}),
+    })),
     domain: scan.domain,
     score: scan.accessibilityScore,
     scanDate: (scan.completedAt ?? scan.createdAt).toISOString(),
     totalIssues: scan.totalIssues,
     scanId: scan.id,
     sharing: options.sharing,
+    comparison,
   };
   if (options.raw && scan.rawOutput) Object.assign(report, scan.rawOutput);
   return report;

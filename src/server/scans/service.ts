@@ -63,6 +63,7 @@ export async function startScan(
   deps: ScanServiceDeps,
   caller: ScanStarter,
   input: string,
+  options: { demo?: boolean } = {},
 ): Promise<{ id: string }> {
   let url: URL;
   try {
@@ -81,6 +82,7 @@ export async function startScan(
     visitorId: caller.clientId,
     userId: caller.userId,
     requestedByIp: caller.ip,
+    demo: options.demo,
   });
   return { id: scan.id };
 }
@@ -112,9 +114,14 @@ async function reportOf(
   if (!scan) throw scanNotFound();
   // The owner is the account that started the scan; an anonymous scan has no one to share it.
   const canChange = caller.userId !== undefined && scan.userId === caller.userId;
-  return toReport(scan, await store.listIssues(deps.db, scanId), {
+  const [issues, previous] = await Promise.all([
+    store.listIssues(deps.db, scanId),
+    scan.status === 'completed' ? store.findPreviousScanOfPage(deps.db, scan) : undefined,
+  ]);
+  return toReport(scan, issues, {
     ...options,
     sharing: { isPublic: scan.isPublic, canChange },
+    previous,
   });
 }
 

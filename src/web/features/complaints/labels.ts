@@ -1,3 +1,7 @@
+import {
+  formatDate as formatVocabularyDate,
+  formatDateTime as formatVocabularyDateTime,
+} from '#contract/vocabulary.js';
 import type { ComplaintPriority, ComplaintStatus, ComplaintType } from '#contract/complaint.js';
 
 /** How the inbox names and colours the complaint vocabularies (spec dashboard-area §3, §9). */
@@ -34,11 +38,6 @@ export const priorityClasses: Record<ComplaintPriority, string> = {
   low: 'border-green-300 bg-green-100 text-green-900',
 };
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
-
-export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
-export const formatDateTime = (iso: string) => dateTimeFormat.format(new Date(iso));
+/** Dates as every screen writes them (contract vocabulary). */
+export const formatDate = (iso: string) => formatVocabularyDate(iso);
+export const formatDateTime = (iso: string) => formatVocabularyDateTime(iso);

@@ -1,21 +1,12 @@
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
+import { formatDate as formatVocabularyDate, scoreTone } from '#contract/vocabulary.js';
 
-/** Dates as the dashboard writes them: '23 Nov 2026', never ambiguous day/month numbers. */
-export function formatDate(iso: string): string {
-  return dateFormat.format(new Date(iso));
-}
+/** Dates as every screen writes them (contract vocabulary): the month spelled out. */
+export const formatDate = (iso: string): string => formatVocabularyDate(iso);
 
-/** Spec §9 score labels: Excellent 90+, Good 75+, Fair 60+, else Needs Work. */
-export function scoreLabel(score: number): string {
-  if (score >= 90) return 'Excellent';
-  if (score >= 75) return 'Good';
-  if (score >= 60) return 'Fair';
-  return 'Needs Work';
-}
+export { scoreLabel } from '#contract/vocabulary.js';
 
-/** Spec §9 card colours: green 80+, yellow 60+, else red (dark shades: readable on white). */
+/** The vocabulary's band colours as text on white (dark shades: readable). */
 export function scoreColour(score: number): string {
-  if (score >= 80) return 'text-ok';
-  if (score >= 60) return 'text-warn';
-  return 'text-bad';
+  const tone = scoreTone(score);
+  return tone === 'good' ? 'text-ok' : tone === 'fair' ? 'text-warn' : 'text-bad';
 }

@@ -17,9 +17,10 @@ describe('score labels', () => {
 
   it.each([
     [90, 'high'],
-    [89, 'middle'],
-    [70, 'middle'],
-    [69, 'low'],
+    [75, 'high'],
+    [74, 'middle'],
+    [60, 'middle'],
+    [59, 'low'],
   ])('the terminal colours %i as %s', (score, tone) => {
     expect(terminalScoreTone(score)).toBe(tone);
   });

@@ -1,18 +1,19 @@
-/** Spec §9: scan labels are Excellent at 90 or more, Good at 75, Fair at 60, else Needs Work. */
-export type ScoreLabel = 'Excellent' | 'Good' | 'Fair' | 'Needs Work';
+import { scoreLabel, scoreTone, type ScoreTone } from '#contract/vocabulary.js';
+import type { ScoreLabel } from '#contract/page-scan.js';
 
-export function scoreLabel(score: number): ScoreLabel {
-  if (score >= 90) return 'Excellent';
-  if (score >= 75) return 'Good';
-  if (score >= 60) return 'Fair';
-  return 'Needs Work';
-}
+/** The labels and bands are the contract vocabulary's (ADR 0008), shared by every screen. */
+export { scoreLabel, type ScoreLabel };
 
-/** Spec §9: the terminal demo's score colour changes at 90 and 70. */
+/** The terminal demo's three score colours follow the vocabulary's bands. */
 export type TerminalScoreTone = 'high' | 'middle' | 'low';
 
+const terminalTones: Record<ScoreTone, TerminalScoreTone> = {
+  good: 'high',
+  fair: 'middle',
+  poor: 'low',
+  none: 'low',
+};
+
 export function terminalScoreTone(score: number): TerminalScoreTone {
-  if (score >= 90) return 'high';
-  if (score >= 70) return 'middle';
-  return 'low';
+  return terminalTones[scoreTone(score)];
 }

@@ -21,8 +21,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { toast } from '../../../lib/toast-store';
-
-const longDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
+import { formatDate } from '#contract/vocabulary.js';
 
 const statusLabels: Record<string, string> = {
   active: 'Active',
@@ -71,9 +70,7 @@ function BillingDetails({ status }: { status: SubscriptionStatusResponse }) {
         <dd className="font-semibold">${status.monthlyTotal}/month</dd>
         <dt className="text-slate-700">Next charge</dt>
         <dd className="font-semibold">
-          {status.nextChargeDate && active
-            ? `${longDate.format(new Date(status.nextChargeDate))}`
-            : 'None scheduled'}
+          {status.nextChargeDate && active ? formatDate(status.nextChargeDate) : 'None scheduled'}
         </dd>
         <dt className="text-slate-700">Card on file</dt>
         <dd className="flex items-center gap-2 font-semibold">
@@ -83,7 +80,7 @@ function BillingDetails({ status }: { status: SubscriptionStatusResponse }) {
         {status.cancelledAt && !active && (
           <>
             <dt className="text-slate-700">Cancelled</dt>
-            <dd className="font-semibold">{longDate.format(new Date(status.cancelledAt))}</dd>
+            <dd className="font-semibold">{formatDate(status.cancelledAt)}</dd>
           </>
         )}
       </dl>

@@ -24,6 +24,7 @@ import { toast } from '../../../lib/toast-store';
 import { useCheckout } from '../api/get-checkout';
 import { useSubscribe } from '../api/subscribe';
 import { purchaseEvent, subscriptionSelectedEvent } from '../checkout-analytics';
+import { formatDate } from '#contract/vocabulary.js';
 
 /**
  * Spec §9: after the payment the visitor goes to the domain's audit page after 2 s; that page is
@@ -37,13 +38,11 @@ const orderFormSchema = SubscribeRequest.pick({ email: true, company: true });
 type OrderFormInput = z.input<typeof orderFormSchema>;
 type OrderForm = z.output<typeof orderFormSchema>;
 
-const shortDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-
-/** Checkout (spec public-area §2 /subscribe/{scanId}): 'Complete Your ADA Protection'. */
+/** Checkout (spec public-area §2 /subscribe/{scanId}); the spec's 'Start Accessibility Monitoring' promised what a machine scan cannot give (ADR 0008). */
 export function CheckoutPage() {
   const { scanId = '' } = useParams();
   const checkout = useCheckout(scanId);
-  usePageTitle('Complete Your ADA Protection');
+  usePageTitle('Start Accessibility Monitoring');
 
   if (checkout.isPending) return <Spinner label="Loading your order" className="min-h-[50vh]" />;
   if (checkout.isError) {
@@ -71,7 +70,7 @@ function Checkout({ data }: { data: CheckoutResponse }) {
       <p className="text-sm font-semibold text-brand-600">
         {data.product} · {data.plan}
       </p>
-      <h1 className="mt-1 text-3xl font-bold">Complete Your ADA Protection</h1>
+      <h1 className="mt-1 text-3xl font-bold">Start Accessibility Monitoring</h1>
       <p className="mt-2 max-w-2xl text-slate-700">
         Put <strong className="break-all">{data.scan.domain}</strong> under continuous accessibility
         monitoring, with a public compliance page and status page that show your good faith.
@@ -294,7 +293,7 @@ function PlanSummary({ data }: { data: CheckoutResponse }) {
           {scan.completedAt && (
             <>
               <dt className="text-slate-700">Scanned</dt>
-              <dd className="font-semibold">{shortDate.format(new Date(scan.completedAt))}</dd>
+              <dd className="font-semibold">{formatDate(scan.completedAt)}</dd>
             </>
           )}
         </dl>
@@ -327,12 +326,12 @@ function Success({ answer }: { answer: SubscribeResponse }) {
     <div className="mx-auto max-w-xl px-4 py-24 text-center">
       <CheckCircle2 aria-hidden="true" className="mx-auto h-12 w-12 text-ok" />
       <h1 ref={heading} tabIndex={-1} className="mt-4 text-3xl font-bold">
-        Your ADA Protection Is Active
+        Your Accessibility Monitoring Is Active
       </h1>
       <p className="mt-4 text-slate-700">
         Compliance Shield now monitors <strong className="break-all">{answer.domain}</strong>
         {answer.trialEndsAt
-          ? `; your free month runs until ${shortDate.format(new Date(answer.trialEndsAt))}.`
+          ? `; your free month runs until ${formatDate(answer.trialEndsAt)}.`
           : '.'}
       </p>
       {answer.payment?.demo && (

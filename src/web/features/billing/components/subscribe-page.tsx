@@ -18,8 +18,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { toast } from '../../../lib/toast-store';
-
-const longDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
+import { formatDate } from '#contract/vocabulary.js';
 
 /**
  * /app/subscribe (spec §2, §4): 'Activate Compliance Shield' with the plan's details and a card
@@ -174,7 +173,7 @@ function PlanDetails() {
         )}
         {data?.nextChargeDate && (
           <p className="mt-1 text-sm">
-            Next charge: {longDate.format(new Date(data.nextChargeDate))} (${data.monthlyTotal}).
+            Next charge: {formatDate(data.nextChargeDate)} (${data.monthlyTotal}).
           </p>
         )}
         <ul className="mt-4 grid gap-2 text-sm">

@@ -9,7 +9,7 @@ import {
 const questions = [
   {
     q: 'What does Conformly check?',
-    a: 'Every scan loads your page once in a real browser and runs three independent engines on it: axe-core, Pa11y (HTML_CodeSniffer) and IBM Equal Access. Their findings are merged, scored against WCAG 2.2 AA and grouped by impact: critical, serious, moderate and minor.',
+    a: 'Every scan loads your page once in a real browser and runs three independent engines on it: axe-core, Pa11y (HTML_CodeSniffer) and IBM Equal Access. Their findings are merged, scored against WCAG 2.1 AA (plus the WCAG 2.2 checks for target size, dragging and focus not obscured) and grouped by impact: critical, serious, moderate and minor.',
   },
   {
     q: 'Why three engines instead of one?',

@@ -26,8 +26,8 @@ const SignupModal = lazy(() =>
 const stats = [
   { value: '3', label: 'independent engines on every page: axe-core, Pa11y and IBM Equal Access' },
   { value: '4', label: 'impact levels, from critical to minor, so you fix what matters first' },
-  { value: '24/7', label: 'monitoring of your public status page and badge' },
-  { value: 'WCAG 2.2 AA', label: 'plus ADA, Section 508 and EN 301 549 references' },
+  { value: 'Weekly', label: 'rescans of each monitored site, shown on its status page and badge' },
+  { value: 'WCAG 2.1 AA', label: 'plus WCAG 2.2 target size, dragging and focus checks' },
 ] as const;
 
 const features = [
@@ -94,7 +94,7 @@ export function LandingPage({ useSignup }: { useSignup: UseSignup }) {
       <section className="bg-gradient-to-b from-brand-50 to-white">
         <div className="mx-auto flex max-w-6xl flex-col items-center px-4 py-20 text-center">
           <p className="rounded-full bg-brand-100 px-4 py-1 text-sm font-semibold text-brand-800">
-            WCAG 2.2 AA · ADA · Section 508 · EN 301 549
+            WCAG 2.1 AA · ADA · Section 508 · EN 301 549
           </p>
           <h1 className="mt-6 max-w-3xl text-4xl font-extrabold tracking-tight sm:text-5xl">
             Find accessibility problems before your visitors do

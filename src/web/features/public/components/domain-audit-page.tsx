@@ -1,19 +1,13 @@
 import { Link, useParams } from 'react-router';
+import { formatDate, formatScore, wcagStandard } from '#contract/vocabulary.js';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
+import { ScoreLabelChip } from '../../../components/score/score-label';
 import { useDomainAudit } from '../api/get-domain-audit';
-import { ddMMyyyy, toneClass } from '../format';
 import { NotFoundMessage } from './not-found-message';
 import { KeyFigures } from './key-figures';
-
-const auditStatus = {
-  compliant: { label: 'Under Active Monitoring', tone: 'ok' },
-  issues: { label: 'Issues Detected - Under Remediation', tone: 'warn' },
-  // Enrolled, first scan not finished: monitoring, but nothing to call compliant or not yet.
-  monitored: { label: 'Under Active Monitoring - First Scan Pending', tone: 'warn' },
-} as const;
 
 /** The public compliance page of a domain (spec §2 /audit/{domain}). */
 export function DomainAuditPage() {
@@ -32,25 +26,26 @@ export function DomainAuditPage() {
     );
   }
   const data = audit.data;
-  const status =
-    auditStatus[data.status as keyof typeof auditStatus] ??
-    ({ label: 'Non-Compliant', tone: 'bad' } as const);
+  // The label is the site score's band, as on every screen (ADR 0008); that the site is
+  // monitored is a fact of every page that exists here, not a grade.
   return (
     <div className="mx-auto max-w-3xl px-4 py-12">
-      <p className="text-sm font-semibold text-brand-600">Standard: WCAG 2.1 AA</p>
+      <p className="text-sm font-semibold text-brand-600">Standard: {wcagStandard.short}</p>
       <h1 className="mt-1 text-3xl font-bold break-all">{data.domain}</h1>
-      <span
-        className={`mt-4 inline-block rounded-full border px-3 py-1 text-sm font-semibold ${toneClass[status.tone]}`}
-      >
-        {status.label}
-      </span>
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <ScoreLabelChip score={data.accessibilityScore} pending="First scan pending" />
+        <span className="text-sm font-semibold text-slate-800">Under Active Monitoring</span>
+      </div>
       <KeyFigures
         figures={[
-          ['Score', data.accessibilityScore ?? '–'],
-          ['Issues', data.totalIssues],
-          ['Last scanned', ddMMyyyy(data.lastScanned)],
+          ['Site score', formatScore(data.accessibilityScore)],
+          ['Open issues', data.totalIssues],
+          ['Last scanned', formatDate(data.lastScanned)],
         ]}
       />
+      <p className="mt-4 text-sm text-slate-700">
+        The site score is the average of the latest automated scan of each monitored page.
+      </p>
       {data.aiSummary && (
         <Card className="mt-6">
           <h2 className="font-semibold">Summary</h2>

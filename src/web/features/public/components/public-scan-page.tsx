@@ -1,12 +1,14 @@
-import { BadgeCheck } from 'lucide-react';
 import { Link, useParams } from 'react-router';
+import { formatDate, formatScore, wcagStandard } from '#contract/vocabulary.js';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
+import { IssueExplorer } from '../../../components/issues/issue-explorer';
+import { ScoreLabelChip } from '../../../components/score/score-label';
+import { usePublicReport } from '../api/get-public-report';
 import { usePublicScan } from '../api/get-public-scan';
-import { complianceBand, ddMMyyyy, toneClass } from '../format';
 import { NotFoundMessage } from './not-found-message';
 import { KeyFigures } from './key-figures';
 
@@ -14,6 +16,7 @@ import { KeyFigures } from './key-figures';
 export function PublicScanPage() {
   const { scanId = '' } = useParams();
   const scan = usePublicScan(scanId);
+  const report = usePublicReport(scanId, scan.isSuccess);
   usePageTitle(scan.data ? `Accessibility audit of ${scan.data.domain}` : 'Accessibility audit');
   if (scan.isPending) return <Spinner label="Loading the audit" className="min-h-[50vh]" />;
   if (scan.isError) {
@@ -24,30 +27,42 @@ export function PublicScanPage() {
     );
   }
   const data = scan.data;
-  const band = complianceBand(data.accessibilityScore);
   return (
-    <div className="mx-auto max-w-3xl px-4 py-12">
+    <div className="mx-auto max-w-4xl px-4 py-12">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-3xl font-bold break-all">{data.domain}</h1>
-        <span className="inline-flex items-center gap-1 rounded-full bg-brand-600 px-3 py-1 text-xs font-bold text-white">
-          <BadgeCheck aria-hidden="true" className="h-4 w-4" />
-          AUDITED
+        <span className="rounded-full border border-slate-500 px-3 py-1 text-xs font-semibold text-slate-800">
+          Automated scan
         </span>
       </div>
       <p className="mt-2 break-all text-slate-700">{data.url}</p>
       <KeyFigures
         figures={[
-          ['Score', data.accessibilityScore === null ? '–' : `${data.accessibilityScore}%`],
-          ['Issues', data.totalIssues],
-          ['Audit date', ddMMyyyy(data.completedAt)],
+          ['Score', formatScore(data.accessibilityScore)],
+          ['Violations', data.totalIssues],
+          ['Scanned', formatDate(data.completedAt)],
         ]}
       />
-      <p className="mt-6 text-sm font-semibold">WCAG 2.1 AA Standards</p>
-      <span
-        className={`mt-2 inline-block rounded-full border px-3 py-1 text-sm font-semibold ${toneClass[band.tone]}`}
-      >
-        {band.label}
-      </span>
+      <p className="mt-6 text-sm font-semibold">{wcagStandard.short} Standards</p>
+      <ScoreLabelChip score={data.accessibilityScore} className="mt-2" />
+      <p className="mt-4 text-sm text-slate-700">
+        Three engines (axe-core, Pa11y and IBM Equal Access) tested this page in a browser.
+        Automated testing finds many problems, not all: this is a measurement, not a certification.
+      </p>
+      {report.data && (
+        <section aria-labelledby="public-issues-heading" className="mt-10">
+          <h2 id="public-issues-heading" className="text-2xl font-bold">
+            Issues found
+          </h2>
+          <div className="mt-4">
+            <IssueExplorer
+              idPrefix="public-issues"
+              issues={report.data.issues}
+              screenshotUrl={report.data.scan.screenshots.at(-1) ?? null}
+            />
+          </div>
+        </section>
+      )}
       <Card className="mt-8">
         <h2 className="font-semibold">Show this audit on your site</h2>
         <p className="mt-2 text-sm text-slate-700">

@@ -1,9 +1,11 @@
+import { formatScore, scoreTone, toneColours } from '#contract/vocabulary.js';
+
 /** A ring filled to the score; the number is text, the ring only decoration. */
 export function ScoreRing({ score }: { score: number | null }) {
   const value = Math.max(0, Math.min(100, score ?? 0));
   const radius = 52;
   const circumference = 2 * Math.PI * radius;
-  const colour = value >= 90 ? '#047857' : value >= 70 ? '#b45309' : '#b91c1c';
+  const colour = toneColours[scoreTone(score)].solid;
   return (
     <div className="relative h-36 w-36">
       <svg viewBox="0 0 120 120" className="h-full w-full -rotate-90" aria-hidden="true">
@@ -21,8 +23,10 @@ export function ScoreRing({ score }: { score: number | null }) {
         />
       </svg>
       <p className="absolute inset-0 flex flex-col items-center justify-center">
-        <span className="text-3xl font-extrabold">{score === null ? '–' : `${score}%`}</span>
-        <span className="text-xs text-slate-700">compliance score</span>
+        <span className="text-2xl font-extrabold" data-testid="site-score">
+          {formatScore(score)}
+        </span>
+        <span className="text-xs text-slate-700">site score</span>
       </p>
     </div>
   );

@@ -1,20 +1,14 @@
 import { useParams } from 'react-router';
+import { formatDate } from '#contract/vocabulary.js';
 import { usePageTitle } from '../../../lib/page-title';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
+import { ScoreLabelChip } from '../../../components/score/score-label';
 import { usePublicStatus } from '../api/get-public-status';
-import { ddMMyyyy, statusLabel, toneClass } from '../format';
 import { ComplaintDialog } from './complaint-dialog';
 import { NotFoundMessage } from './not-found-message';
 import { ScoreRing } from './score-ring';
 import { KeyFigures } from './key-figures';
-
-const statusTone = {
-  good_compliance: 'ok',
-  monitored: 'ok',
-  needs_work: 'warn',
-  at_risk: 'bad',
-} as const;
 
 /** The public status page of a domain (spec §2). */
 export function StatusPage() {
@@ -31,7 +25,6 @@ export function StatusPage() {
     );
   }
   const data = status.data;
-  const tone = statusTone[data.status as keyof typeof statusTone] ?? 'warn';
   return (
     <div className="mx-auto max-w-5xl px-4 py-12">
       <p className="text-sm font-semibold text-brand-600">Public accessibility status</p>
@@ -39,11 +32,7 @@ export function StatusPage() {
       <div className="mt-8 grid gap-6 md:grid-cols-[auto_1fr] md:items-center">
         <ScoreRing score={data.complianceScore} />
         <div>
-          <span
-            className={`inline-block rounded-full border px-3 py-1 text-sm font-semibold ${toneClass[tone]}`}
-          >
-            {statusLabel(data.status)}
-          </span>
+          <ScoreLabelChip score={data.complianceScore} pending="Monitored: first scan pending" />
           <p className="mt-4 text-slate-800">{data.summary}</p>
         </div>
       </div>
@@ -51,8 +40,8 @@ export function StatusPage() {
         className="sm:grid-cols-2 lg:grid-cols-4"
         figures={[
           ['Open issues', data.totalIssues],
-          ['Last scan', ddMMyyyy(data.lastScan)],
-          ['Monitoring since', ddMMyyyy(data.monitoringSince)],
+          ['Last scan', formatDate(data.lastScan)],
+          ['Monitoring since', formatDate(data.monitoringSince)],
           ['Standard', data.standard],
         ]}
       />
@@ -83,7 +72,7 @@ export function StatusPage() {
               <li key={`${entry.date}-${entry.event}`}>
                 <Card className="p-4">
                   <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
-                    <time dateTime={entry.date}>{ddMMyyyy(entry.date)}</time>
+                    <time dateTime={entry.date}>{formatDate(entry.date)}</time>
                     <span className="rounded bg-slate-100 px-2 py-0.5 font-semibold text-slate-900">
                       {entry.status}
                     </span>
@@ -96,7 +85,7 @@ export function StatusPage() {
           </ol>
         )}
       </section>
-      <p className="mt-10 text-sm text-slate-700">Last updated {ddMMyyyy(data.lastUpdated)}.</p>
+      <p className="mt-10 text-sm text-slate-700">Last updated {formatDate(data.lastUpdated)}.</p>
     </div>
   );
 }

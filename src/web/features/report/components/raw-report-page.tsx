@@ -15,8 +15,7 @@ import { toast } from '../../../lib/toast-store';
 import { useAnalyze } from '../api/analyze';
 import { documentHrefs } from '../api/documents';
 import { isUnfinished, useRawReport } from '../api/get-report';
-
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short' });
+import { formatDateTime, formatScoreWithLabel } from '#contract/vocabulary.js';
 
 /** The JSON panels of the page: the merged issues, then each engine's own output. */
 const panels = [
@@ -159,13 +158,8 @@ function Metadata({ data }: { data: ReportResponse }) {
   const rows: [string, ReactNode][] = [
     ['URL', <span className="break-all">{data.scan.url}</span>],
     ['Scan id', <span className="font-mono break-all">{data.scanId}</span>],
-    ['Date', <time dateTime={data.scanDate}>{dateTime.format(new Date(data.scanDate))}</time>],
-    [
-      'Score',
-      data.score === null
-        ? 'No score'
-        : `${data.score}/100${data.scan.scoreLabel ? ` · ${data.scan.scoreLabel}` : ''}`,
-    ],
+    ['Date', <time dateTime={data.scanDate}>{formatDateTime(data.scanDate)}</time>],
+    ['Score', data.score === null ? 'No score' : formatScoreWithLabel(data.score)],
     ['Violations', String(data.totalIssues)],
     ['Status', data.scan.status],
   ];

@@ -1,12 +1,21 @@
 import { Download, ExternalLink, FileText } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { impacts } from '#contract/finding.js';
-import type { ReportIssue, ReportResponse } from '#contract/scan-api.js';
+import type { ReportResponse } from '#contract/scan-api.js';
+import {
+  engineNames,
+  formatDate,
+  formatScore,
+  scoreLabel,
+  wcagStandard,
+} from '#contract/vocabulary.js';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
+import { IssueExplorer } from '../../../components/issues/issue-explorer';
+import { scoreToneClass } from '../../../components/score/score-tone';
 import { trackVpatDownload } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
@@ -15,17 +24,6 @@ import { isUnfinished, useReport } from '../api/get-report';
 import { useVpatDownload } from '../api/vpat-from-scan';
 import { ShareControl } from './share-control';
 
-const impactStyle: Record<string, string> = {
-  critical: 'bg-red-100 text-red-900',
-  serious: 'bg-orange-100 text-orange-900',
-  moderate: 'bg-amber-100 text-amber-900',
-  minor: 'bg-slate-100 text-slate-900',
-};
-const kindLabels: Record<ReportIssue['kind'], string> = {
-  violation: 'Violation',
-  'needs-review': 'Check by hand',
-  'best-practice': 'Best practice',
-};
 /** The data files of a scan, each served by the server (the same files the API and CLI give). */
 const dataExports = [
   { label: 'Issues (CSV)', href: (id: string) => documentHrefs.export(id, 'csv') },
@@ -37,7 +35,6 @@ const dataExports = [
     href: (id: string) => documentHrefs.engineOutput(id, 'ibm'),
   },
 ] as const;
-const shortDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long' });
 
 /** The documents of one scan (spec §2 report page), with its score and issues. */
 export function ReportPage() {
@@ -119,11 +116,11 @@ export function ReportPage() {
             className="font-semibold text-brand-600 underline"
             to={paths.subscribe.getHref(data.scanId)}
           >
-            Protect {data.domain} with Compliance Shield
+            Monitor {data.domain} with Compliance Shield
           </Link>
         )}
         <Documents data={data} />
-        <Issues issues={data.issues} />
+        <Issues data={data} />
       </div>
     </div>
   );
@@ -133,12 +130,12 @@ function Summary({ data }: { data: ReportResponse }) {
   const violations = data.scan.summary?.violations;
   return (
     <section id="scan-summary" aria-labelledby="report-heading" className="scroll-mt-24">
-      <p className="text-sm font-semibold text-brand-600">Standard: WCAG 2.1 AA</p>
+      <p className="text-sm font-semibold text-brand-600">Standard: {wcagStandard.short}</p>
       <h1 id="report-heading" className="mt-1 text-3xl font-bold break-words">
         Accessibility report for {data.domain}
       </h1>
       <p className="mt-2 break-all text-slate-700">
-        {data.scan.url} · scanned {shortDate.format(new Date(data.scanDate))}
+        {data.scan.url} · scanned {formatDate(data.scanDate)}
       </p>
       {isUnfinished(data) && (
         <p role="status" className="mt-2 font-semibold">
@@ -148,20 +145,26 @@ function Summary({ data }: { data: ReportResponse }) {
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
         <Card>
           <dt className="text-sm text-slate-700">Accessibility score</dt>
-          <dd className="text-4xl font-extrabold">
-            {data.score ?? '–'}
-            <span className="text-base font-semibold text-slate-700">/100</span>
+          <dd className="text-4xl font-extrabold" data-testid="report-score">
+            {formatScore(data.score)}
           </dd>
-          {data.scan.scoreLabel && (
-            <dd className="text-sm font-semibold">{data.scan.scoreLabel}</dd>
+          {data.score !== null && (
+            <dd
+              className={`mt-1 inline-block rounded border px-2 text-sm font-semibold ${scoreToneClass(data.score)}`}
+              data-testid="report-score-label"
+            >
+              {scoreLabel(data.score)}
+            </dd>
           )}
         </Card>
         <Card>
           <dt className="text-sm text-slate-700">Violations</dt>
           <dd className="text-4xl font-extrabold">{data.totalIssues}</dd>
-          {data.scan.summary && data.scan.summary.needsReview > 0 && (
+          {data.scan.summary && (
             <dd className="text-sm text-slate-700">
-              and {data.scan.summary.needsReview} to check by hand
+              {data.scan.summary.needsReview} to review by hand, {data.scan.summary.bestPractice}{' '}
+              best practice
+              {data.scan.summary.bestPractice === 1 ? '' : 's'}
             </dd>
           )}
         </Card>
@@ -183,7 +186,10 @@ function Summary({ data }: { data: ReportResponse }) {
         <p role="note" className="mt-4 rounded-md border border-warn p-3 text-sm text-warn">
           Not every engine finished:{' '}
           {Object.entries(data.scan.engineErrors)
-            .map(([engine, message]) => `${engine}: ${message}`)
+            .map(
+              ([engine, message]) =>
+                `${engineNames[engine as keyof typeof engineNames] ?? engine}: ${message}`,
+            )
             .join('; ')}
         </p>
       )}
@@ -284,42 +290,28 @@ function Documents({ data }: { data: ReportResponse }) {
   );
 }
 
-function Issues({ issues }: { issues: readonly ReportIssue[] }) {
+/**
+ * Every count here is of issues (one problem on one element, merged across engines), the same
+ * counting as the summary: the Violations tab holds exactly the summary's violations.
+ */
+function Issues({ data }: { data: ReportResponse }) {
+  const total = data.issues.length;
   return (
     <section id="issues" aria-labelledby="issues-heading" className="scroll-mt-24">
       <h2 id="issues-heading" className="text-2xl font-bold">
-        Issues ({issues.length})
+        Issues
       </h2>
-      {issues.length === 0 ? (
-        <p className="mt-4 text-slate-700">No issues were found on this page.</p>
-      ) : (
-        <ol className="mt-4 grid gap-3">
-          {issues.map((issue) => (
-            <li key={issue.id}>
-              <Card className="p-4">
-                <div className="flex flex-wrap items-center gap-2">
-                  <span
-                    className={`rounded px-2 py-0.5 text-xs font-semibold uppercase ${impactStyle[issue.impact] ?? ''}`}
-                  >
-                    {issue.impact}
-                  </span>
-                  {issue.kind !== 'violation' && (
-                    <span className="rounded bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-900">
-                      {kindLabels[issue.kind]}
-                    </span>
-                  )}
-                  <h3 className="font-semibold">{issue.title}</h3>
-                </div>
-                <p className="mt-2 text-sm text-slate-700">{issue.description}</p>
-                <p className="mt-2 font-mono text-xs break-all text-slate-700">
-                  {issue.rule} · {issue.selector}
-                </p>
-                <p className="mt-1 text-xs text-slate-700">Found by: {issue.engines.join(', ')}</p>
-              </Card>
-            </li>
-          ))}
-        </ol>
-      )}
+      <p className="mt-1 text-sm text-slate-700">
+        {total} issue{total === 1 ? '' : 's'} in all: each is one problem on one element, however
+        many engines found it; grouped below by rule.
+      </p>
+      <div className="mt-4">
+        <IssueExplorer
+          issues={data.issues}
+          screenshotUrl={data.scan.screenshots.at(-1) ?? null}
+          comparison={data.comparison ?? null}
+        />
+      </div>
     </section>
   );
 }

@@ -5,8 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/api-client';
 import { useScanList } from '../api/list-scans';
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+import { formatDateTime } from '#contract/vocabulary.js';
 
 /** The signed-in home: the account's scans, each linking to its report. */
 export function DashboardPage() {
@@ -61,7 +60,7 @@ export function DashboardPage() {
                       {scan.url}
                     </Link>
                   </td>
-                  <td className="py-2 pr-4">{dateFormat.format(new Date(scan.createdAt))}</td>
+                  <td className="py-2 pr-4">{formatDateTime(scan.createdAt)}</td>
                   <td className="py-2 pr-4">{scan.status}</td>
                   <td className="py-2 pr-4">{scan.accessibilityScore ?? '–'}</td>
                   <td className="py-2">{scan.totalIssues}</td>

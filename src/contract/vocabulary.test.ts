@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatDate,
+  formatDateTime,
+  formatDocumentDate,
+  formatScore,
+  formatScoreWithLabel,
+  scoreBand,
+  scoreLabel,
+  scoreTone,
+  siteScoreOf,
+  toneColours,
+  wcagStandard,
+} from './vocabulary.js';
+
+describe('score bands and labels', () => {
+  it.each([
+    [100, 'Excellent', 'good'],
+    [90, 'Excellent', 'good'],
+    [89, 'Good', 'good'],
+    [75, 'Good', 'good'],
+    [74, 'Fair', 'fair'],
+    [60, 'Fair', 'fair'],
+    [59, 'Needs Work', 'poor'],
+    [0, 'Needs Work', 'poor'],
+  ])('%i reads %s (%s)', (score, label, tone) => {
+    expect(scoreLabel(score)).toBe(label);
+    expect(scoreBand(score).label).toBe(label);
+    expect(scoreTone(score)).toBe(tone);
+  });
+
+  it('has a tone for no score yet', () => {
+    expect(scoreTone(null)).toBe('none');
+    expect(toneColours.none.solid).toMatch(/^#[0-9a-f]{6}$/);
+  });
+
+  it('writes a score out of 100, never as a percentage', () => {
+    expect(formatScore(60)).toBe('60/100');
+    expect(formatScore(null)).toBe('–');
+    expect(formatScoreWithLabel(60)).toBe('60/100 · Fair');
+    expect(formatScoreWithLabel(17)).toBe('17/100 · Needs Work');
+    expect(formatScoreWithLabel(undefined)).toBe('–');
+  });
+});
+
+describe('dates', () => {
+  const date = '2026-03-07T23:10:00.000Z';
+
+  it("spells the month out in the reader's locale", () => {
+    expect(formatDate(date, 'en-US')).toMatch(/^March [78], 2026$/);
+    expect(formatDate(date, 'en-GB')).toMatch(/^[78] March 2026$/);
+    expect(formatDate(date, 'de-DE')).toMatch(/^[78]\. März 2026$/);
+    expect(formatDateTime(date, 'en-US')).toMatch(/^March [78], 2026 at \d{1,2}:\d{2}\s?[AP]M$/);
+  });
+
+  it('writes documents in one locale and UTC', () => {
+    expect(formatDocumentDate(new Date(date))).toBe('March 7, 2026');
+    expect(formatDocumentDate(date, 'fr-FR')).toBe('7 mars 2026');
+  });
+
+  it('reads nothing or nonsense as a dash', () => {
+    expect(formatDate(null)).toBe('–');
+    expect(formatDate('not a date')).toBe('–');
+    expect(formatDocumentDate(undefined)).toBe('–');
+  });
+});
+
+describe('the standard', () => {
+  it('is WCAG 2.1 AA, the version the engines cover', () => {
+    expect(wcagStandard.short).toBe('WCAG 2.1 AA');
+    expect(wcagStandard.long).toBe('WCAG 2.1 Level AA');
+  });
+});
+
+describe('site score', () => {
+  it('is the rounded mean of the pages that have a score', () => {
+    expect(siteScoreOf([80, 61])).toBe(71);
+    expect(siteScoreOf([80, null, 60])).toBe(70);
+    expect(siteScoreOf([17])).toBe(17);
+    expect(siteScoreOf([])).toBeNull();
+    expect(siteScoreOf([null])).toBeNull();
+  });
+});

@@ -1,0 +1,146 @@
+import type { ScoreLabel } from './page-scan.js';
+
+/**
+ * One vocabulary for every screen and document that speaks about a score, a date or the standard
+ * (docs/decisions/0008-one-vocabulary-and-site-score.md): the server's answers, the web app, the
+ * HTML/PDF/Word documents and the badge all import it, so a 60 is "60/100 · Fair" everywhere.
+ * Only built-ins (Intl) besides types: server, web and reports can all load it.
+ */
+
+/**
+ * The standard our documents and screens report against. The engines run WCAG 2.0, 2.1 and 2.2
+ * A/AA rules, but rules exist for only 3 of the 6 success criteria WCAG 2.2 added at A/AA (2.4.11
+ * Focus Not Obscured, 2.5.7 Dragging Movements, 2.5.8 Target Size; none for 3.2.6, 3.3.7,
+ * 3.3.8), while every automatable 2.1 A/AA criterion has rules: "WCAG 2.1 AA" is what the rule
+ * tags cover; the 2.2 checks are named as extras, never as 2.2 coverage.
+ */
+export const wcagStandard = {
+  version: '2.1',
+  level: 'AA',
+  /** Screens: "WCAG 2.1 AA". */
+  short: 'WCAG 2.1 AA',
+  /** Documents: "WCAG 2.1 Level AA". */
+  long: 'WCAG 2.1 Level AA',
+  /** What else the engines check, said where the standard is explained. */
+  extras: 'plus the WCAG 2.2 checks for target size, dragging and focus not obscured',
+} as const;
+
+/** How a score band looks: `good` (green), `fair` (amber), `poor` (red); `none` before a score. */
+export type ScoreTone = 'good' | 'fair' | 'poor' | 'none';
+
+export interface ScoreBand {
+  label: ScoreLabel;
+  /** The lowest score in the band. */
+  min: number;
+  tone: ScoreTone;
+}
+
+/**
+ * The score bands, best first: the spec's scan labels (public-area §9 and dashboard-area §9 agree
+ * on Excellent 90+, Good 75+, Fair 60+, else Needs Work). The public audit's 90/70 "Compliance"
+ * bands and the status page's "At Risk" are not used (ADR 0008).
+ */
+export const scoreBands: readonly ScoreBand[] = [
+  { label: 'Excellent', min: 90, tone: 'good' },
+  { label: 'Good', min: 75, tone: 'good' },
+  { label: 'Fair', min: 60, tone: 'fair' },
+  { label: 'Needs Work', min: 0, tone: 'poor' },
+];
+
+export function scoreBand(score: number): ScoreBand {
+  return scoreBands.find((band) => score >= band.min) ?? scoreBands[scoreBands.length - 1]!;
+}
+
+export function scoreLabel(score: number): ScoreLabel {
+  return scoreBand(score).label;
+}
+
+export function scoreTone(score: number | null): ScoreTone {
+  return score === null ? 'none' : scoreBand(score).tone;
+}
+
+/**
+ * Colours of each tone, for documents and the badge (the web app maps tones to its own classes):
+ * `solid` carries white text at 4.5:1 or more; `text` on `tint` is 7:1 or more.
+ */
+export const toneColours: Readonly<
+  Record<ScoreTone, { solid: string; text: string; tint: string }>
+> = {
+  good: { solid: '#15803d', text: '#14532d', tint: '#dcfce7' },
+  fair: { solid: '#b45309', text: '#78350f', tint: '#fef3c7' },
+  poor: { solid: '#b91c1c', text: '#7f1d1d', tint: '#fee2e2' },
+  none: { solid: '#4b5563', text: '#1f2937', tint: '#f3f4f6' },
+};
+
+/** A score as it is written everywhere: "60/100" (never "60%"); "–" before there is one. */
+export function formatScore(score: number | null | undefined): string {
+  return score === null || score === undefined ? '–' : `${score}/100`;
+}
+
+/** "60/100 · Fair": the score and its label, the way every screen and document states them. */
+export function formatScoreWithLabel(score: number | null | undefined): string {
+  return score === null || score === undefined ? '–' : `${score}/100 · ${scoreLabel(score)}`;
+}
+
+const dateOptions: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric' };
+
+/** Documents are read by anyone, anywhere: one fixed locale and UTC, so a file reads the same. */
+export const documentLocale = 'en-US';
+
+function toDate(value: Date | string | null | undefined): Date | undefined {
+  if (value === null || value === undefined) return undefined;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/**
+ * A date on a screen: the month spelled out in the reader's locale and time zone ("November 24,
+ * 2026", "24 November 2026"), never an ambiguous 24/11 form; "–" for none. `locale` is for tests.
+ */
+export function formatDate(value: Date | string | null | undefined, locale?: string): string {
+  const date = toDate(value);
+  return date ? new Intl.DateTimeFormat(locale, dateOptions).format(date) : '–';
+}
+
+/** A date and time on a screen, the same way, with hours and minutes. */
+export function formatDateTime(value: Date | string | null | undefined, locale?: string): string {
+  const date = toDate(value);
+  return date
+    ? new Intl.DateTimeFormat(locale, {
+        ...dateOptions,
+        hour: 'numeric',
+        minute: '2-digit',
+      }).format(date)
+    : '–';
+}
+
+/**
+ * A date in a document (HTML report, statement PDF, VPAT, badge): fixed locale, UTC. A badge
+ * asked for in another language passes its own.
+ */
+export function formatDocumentDate(
+  value: Date | string | null | undefined,
+  locale: string = documentLocale,
+): string {
+  const date = toDate(value);
+  return date
+    ? new Intl.DateTimeFormat(locale, { ...dateOptions, timeZone: 'UTC' }).format(date)
+    : '–';
+}
+
+/** The engines by the names users know them by (raw ids appear only in details lines). */
+export const engineNames = {
+  axe: 'axe-core',
+  pa11y: 'Pa11y (HTML_CodeSniffer)',
+  ibm: 'IBM Equal Access',
+} as const;
+
+/**
+ * A monitored site's score (docs/scoring.md, ADR 0008): the mean of the latest score of each of
+ * its pages, rounded half up; null when no page has a score yet.
+ */
+export function siteScoreOf(pageScores: readonly (number | null)[]): number | null {
+  const scores = pageScores.filter((score): score is number => score !== null);
+  if (scores.length === 0) return null;
+  return Math.round(scores.reduce((sum, score) => sum + score, 0) / scores.length);
+}
