@@ -52,7 +52,10 @@ interface LighthouseResult {
   lhr: {
     finalDisplayedUrl: string;
     categories: Record<Category, { score: number | null }>;
-    audits: Record<string, { score: number | null; title: string; scoreDisplayMode: string }>;
+    audits: Record<
+      string,
+      { score: number | null; title: string; scoreDisplayMode: string; details?: unknown }
+    >;
     runtimeError?: { message: string };
   };
 }
@@ -184,6 +187,8 @@ async function main() {
         seo: [],
       };
       const failing = new Set<string>();
+      /** What Lighthouse says about each failing audit (its `details`), for whoever fixes it. */
+      const failingDetails: Record<string, unknown> = {};
       for (let run = 0; run < runs; run++) {
         // A fresh browser per run: no cache or storage carried from one page to the next.
         const chrome = await launcher.launch({
@@ -217,6 +222,7 @@ async function main() {
               audit.scoreDisplayMode === 'binary' || audit.scoreDisplayMode === 'numeric';
             if (scored && audit.score !== null && audit.score < 0.9) {
               failing.add(`${id} (${Math.round(audit.score * 100)})`);
+              failingDetails[id] = { title: audit.title, details: audit.details };
             }
           }
         } finally {
@@ -229,6 +235,7 @@ async function main() {
         ...Object.fromEntries(categories.map((c) => [c, median(scores[c])])),
         runs: scores,
         belowNinety: [...failing],
+        details: failingDetails,
       });
     }
     load.end = loadavg()[0]!;
