@@ -109,6 +109,14 @@ describe('the report of a page with many issues', () => {
     expect(box.x + box.width).toBeLessThanOrEqual(shot.x + shot.width);
     expect(box.y + box.height).toBeLessThanOrEqual(shot.y + shot.height);
     await screenshot(page, 'report-issue-outlined');
+    // On a 320 px phone the opened issue, its HTML and screenshot stay within the page's width.
+    await page.setViewportSize({ width: 320, height: 800 });
+    await outline.waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      320,
+    );
+    await screenshot(page, 'report-issue-outlined-phone');
+    await page.setViewportSize({ width: 1280, height: 720 });
     // The opened issue and the filters pass axe (one of our engines) in place.
     expect(await blockingAxeViolations(page)).toEqual([]);
     expect(takePageErrors()).toEqual([]);
@@ -168,7 +176,10 @@ describe('the report of a page with many issues', () => {
     expect(pdf.status()).toBe(200);
     const document = await getDocumentProxy(new Uint8Array(await pdf.body()));
     const { text: pages } = await extractText(document, { mergePages: true });
-    expect(pages.replace(/\s+/g, ' ')).toContain(`${text} · ${label}`);
+    const flat = pages.replace(/\s+/g, ' ');
+    expect(flat).toContain(`${text} · ${label}`);
+    // The domain is monitored and verified now, so the statement names its status page.
+    expect(flat).toContain(`/status/${report.domain}`);
     expect(takePageErrors()).toEqual([]);
   });
 });

@@ -36,6 +36,8 @@ export const DomainAuditResponse = z.object({
   scanId: z.uuid().nullable(),
   accessibilityScore: z.number().int().nullable(),
   aiSummary: z.string().nullable(),
+  /** How many pages the site score averages (docs/scoring.md §6). */
+  pagesScanned: z.number().int().optional(),
 });
 export type DomainAuditResponse = z.infer<typeof DomainAuditResponse>;
 
@@ -58,6 +60,8 @@ export const PublicStatusResponse = z.object({
   complianceScore: z.number().int().nullable(),
   status: PublicStatus,
   totalIssues: z.number().int(),
+  /** How many pages the site score averages (docs/scoring.md §6). */
+  pagesScanned: z.number().int().optional(),
   lastScan: z.string().nullable(),
   standard: z.string(),
   monitoringSince: z.string().nullable(),

@@ -3,9 +3,13 @@ import { impacts } from '#contract/index.js';
 import { formatDate } from './html-report.js';
 import { needsReviewOf, reportStandard, type ReportModel } from './model.js';
 
-/** Where visitors give feedback: the domain's public status page, which holds the complaint form. */
+/**
+ * Where visitors give feedback: the domain's public status page, which holds the complaint form;
+ * null while the domain has none (not monitored, or its ownership not proved), so the statement
+ * never points at a page that does not exist.
+ */
 export interface StatementLinks {
-  statusPageUrl: string;
+  statusPageUrl: string | null;
 }
 
 const maxLimitations = 15;
@@ -87,7 +91,7 @@ thead th{background:#e5e7eb}
 </section>
 <section>
 <h2>Monitoring in place</h2>
-<p>The site is tested with three automated accessibility engines run together on the same page (${e(engines || 'none finished')}). Each scan is recorded, issues are tracked from one scan to the next, and the latest results are published on the site's public status page.</p>
+<p>The site is tested with three automated accessibility engines run together on the same page (${e(engines || 'none finished')}). Each scan is recorded and issues are tracked from one scan to the next${links.statusPageUrl ? `; the latest results are published on the site's public status page` : ''}.</p>
 </section>
 <section>
 <h2>Known limitations</h2>
@@ -96,7 +100,11 @@ ${limitations.length > 0 ? `<ul>${limitations.join('\n')}</ul>` : ''}
 </section>
 <section>
 <h2>Feedback</h2>
-<p>If you meet a barrier on this site, please tell us. The status page <a href="${e(links.statusPageUrl)}">${e(links.statusPageUrl)}</a> shows the current results and has a form ("Report an Accessibility Issue") for complaints, suggestions and questions; every report is reviewed.</p>
+${
+  links.statusPageUrl
+    ? `<p>If you meet a barrier on this site, please tell us. The status page <a href="${e(links.statusPageUrl)}">${e(links.statusPageUrl)}</a> shows the current results and has a form ("Report an Accessibility Issue") for complaints, suggestions and questions; every report is reviewed.</p>`
+    : `<p>If you meet a barrier on this site, please tell the owner of ${e(model.domain)} through the site's own contact details; every report helps.</p>`
+}
 </section>
 <p class="disclaimer">This statement describes ongoing efforts and the results of automated testing on the date shown. It is not legal advice and not a certification of conformance with any law or standard.</p>
 </main>

@@ -59,6 +59,14 @@ describe('scanPage', () => {
     expect(ibm.results.length).toBe(ibm.summary.counts.total);
     expect(ibm.summary.counts.violation).toBeGreaterThan(0);
     expect(ibm.results.every((r) => r.level !== 'pass')).toBe(true);
+    // Each finding's element is located on the page at screenshot time (the 200x100 #hero image).
+    const hero = result.issues.find((issue) => issue.selector === '#hero');
+    expect(hero?.findings.map((finding) => finding.box)).toContainEqual(
+      expect.objectContaining({ width: 200, height: 100, pageWidth: 1280 }),
+    );
+    const heroBox = hero!.findings.find((finding) => finding.box)!.box!;
+    expect(heroBox.x).toBeGreaterThanOrEqual(0);
+    expect(heroBox.y).toBeGreaterThan(0);
 
     expect(events.map((e) => `${e.stage}${e.engine ? `:${e.engine}` : ''}`)).toEqual([
       'loading',

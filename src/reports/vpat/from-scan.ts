@@ -1,4 +1,4 @@
-import type { EngineId, Issue } from '#contract/index.js';
+import { formatDocumentDate, type EngineId, type Issue } from '#contract/index.js';
 import {
   enginesThatFinished,
   needsReviewOf,
@@ -79,7 +79,9 @@ export function pagesToOpenAcr(
         }));
   const violations = models.flatMap((model) => located(violationsOf(model), model));
   const review = models.flatMap((model) => located(needsReviewOf(model), model));
+  // report_date is OpenACR's ISO date; the words people read use the documents' date format.
   const date = latest.scannedAt.toISOString().slice(0, 10);
+  const shownDate = formatDocumentDate(latest.scannedAt);
   const manual = (remark: string) => (options.template ? `${remark} ${fillInPrompt}` : remark);
   let marked = 0;
   const mark = (notes: string, needsPerson: boolean) => {
@@ -139,8 +141,8 @@ export function pagesToOpenAcr(
   const outOfScope =
     'Other pages, and functionality needing interaction (forms submitted, dialogs opened), were not evaluated.';
   const scope = single
-    ? `Scope: one page, ${first.finalUrl}, scanned on ${date}. Score ${first.score.value}/100 (${first.score.label}); ${first.summary.totalViolations} confirmed violation(s), ${review.length} item(s) awaiting manual review. ${outOfScope}`
-    : `Scope: ${models.length} pages of ${first.domain}, each from its latest completed scan (${earliestDate(models)} to ${date}): ${models.map((model) => `${model.finalUrl} (score ${model.score.value}/100)`).join(', ')}. ${totalViolations} confirmed violation(s), ${review.length} item(s) awaiting manual review. ${outOfScope}`;
+    ? `Scope: one page, ${first.finalUrl}, scanned on ${shownDate}. Score ${first.score.value}/100 · ${first.score.label}; ${first.summary.totalViolations} confirmed violation(s), ${review.length} item(s) awaiting manual review. ${outOfScope}`
+    : `Scope: ${models.length} pages of ${first.domain}, each from its latest completed scan (${earliestDate(models)} to ${shownDate}): ${models.map((model) => `${model.finalUrl} (score ${model.score.value}/100)`).join(', ')}. ${totalViolations} confirmed violation(s), ${review.length} item(s) awaiting manual review. ${outOfScope}`;
   const report: OpenAcr = {
     title: `${first.domain} Accessibility Conformance Report`,
     product: {
@@ -186,7 +188,7 @@ function pageLabel(model: ReportModel): string {
 
 function earliestDate(models: readonly ReportModel[]): string {
   const earliest = models.reduce((a, b) => (b.scannedAt < a.scannedAt ? b : a));
-  return earliest.scannedAt.toISOString().slice(0, 10);
+  return formatDocumentDate(earliest.scannedAt);
 }
 
 const engineNames: Record<EngineId, string> = {

@@ -7,6 +7,7 @@ import { toJunit } from '#reports/junit.js';
 import { toMarkdown } from '#reports/markdown.js';
 import { toSarif } from '#reports/sarif.js';
 import { renderStatementHtml } from '#reports/statement.js';
+import { findPublished } from '#db/stores/domains.js';
 import { renderVpatDocx } from '#reports/vpat/docx.js';
 import { fillInPrompt, scanToOpenAcr } from '#reports/vpat/from-scan.js';
 import { checkOpenAcr, parseOpenAcr, type CheckedOpenAcr } from '#reports/vpat/openacr.js';
@@ -116,8 +117,10 @@ export async function statementPdf(
 ): Promise<FileAnswer> {
   const model = await loadReportModel(deps.db, scanId);
   if (!deps.pool) throw new UnavailableError('PDF printing is not available on this server.');
+  // Only a domain with live public pages (monitored, ownership proved) has a status page to name.
+  const published = await findPublished(deps.db, model.domain);
   const html = renderStatementHtml(model, {
-    statusPageUrl: `${siteOrigin}/status/${encodeURIComponent(model.domain)}`,
+    statusPageUrl: published ? `${siteOrigin}/status/${encodeURIComponent(model.domain)}` : null,
   });
   return {
     body: await printPdf(deps.pool, html),

@@ -1,6 +1,7 @@
 import {
   billingCurrency,
   complianceShield,
+  siteScoreOf,
   type Domain,
   type DomainChangeResponse,
   type DomainPricing,
@@ -9,6 +10,7 @@ import {
 import type { AppDb } from '#db/client.js';
 import { pgErrorCode, pgErrorCodes } from '#db/errors.js';
 import * as store from '#db/stores/domains.js';
+import { listSitePages } from '#db/stores/scans.js';
 import {
   daysUntil,
   ensurePlan,
@@ -104,6 +106,29 @@ export function toDomain(row: store.AccountDomain, publicUrl: string, now: Date)
   };
 }
 
+/**
+ * The domain's figures as its public pages show them: the site score of the owner's pages
+ * (docs/scoring.md §6, the same rule as server/public siteOf), so the card and the status page
+ * never disagree.
+ */
+async function withSiteScore(
+  db: AppDb,
+  userId: string,
+  row: store.AccountDomain,
+): Promise<store.AccountDomain> {
+  const pages = await listSitePages(db, row.domain, userId);
+  if (pages.length === 0) return row;
+  const latest = Math.max(...pages.map((page) => page.completedAt?.getTime() ?? 0));
+  return {
+    ...row,
+    latestScan: {
+      accessibilityScore: siteScoreOf(pages.map((page) => page.accessibilityScore)),
+      totalIssues: pages.reduce((sum, page) => sum + page.totalIssues, 0),
+      completedAt: latest > 0 ? new Date(latest) : null,
+    },
+  };
+}
+
 /** One of the account's domains in the Domain shape; 404 for anyone else's or an unknown one. */
 export async function getDomain(
   deps: Pick<DomainDeps, 'db' | 'publicUrl'>,
@@ -113,7 +138,7 @@ export async function getDomain(
 ): Promise<Domain> {
   const [row] = await store.listAccountDomains(deps.db, userId, domain);
   if (!row) throw domainNotFound();
-  return toDomain(row, deps.publicUrl, now);
+  return toDomain(await withSiteScore(deps.db, userId, row), deps.publicUrl, now);
 }
 
 /** `GET /api/domains`: the account's domains; 402 when it never had Compliance Shield. */
@@ -130,7 +155,8 @@ export async function listDomains(
     });
   }
   const rows = await store.listAccountDomains(deps.db, userId);
-  return rows.map((row) => toDomain(row, deps.publicUrl, now));
+  const scored = await Promise.all(rows.map((row) => withSiteScore(deps.db, userId, row)));
+  return scored.map((row) => toDomain(row, deps.publicUrl, now));
 }
 
 /** `GET /api/domains/list`: the account's domain names, by position. */

@@ -202,6 +202,7 @@ describe('GET /api/audit/:domain', () => {
         accessibilityScore: 73,
         aiSummary:
           'The latest scans of 2 pages of acme.test score 73/100 on average and found 12 open issues.',
+        pagesScanned: 2,
       });
     }
   });
@@ -234,6 +235,7 @@ describe('GET /api/audit/:domain', () => {
       scanId: null,
       accessibilityScore: null,
       aiSummary: null,
+      pagesScanned: 0,
     });
   });
 
@@ -259,6 +261,7 @@ describe('GET /api/public/status/:domain', () => {
       complianceScore: 73,
       status: 'needs_work',
       totalIssues: 12,
+      pagesScanned: 2,
       lastScan: day(5).toISOString(),
       standard: 'WCAG 2.1 AA',
       monitoringSince: day(1).toISOString(),

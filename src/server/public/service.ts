@@ -1,4 +1,5 @@
 import {
+  scoreLabel,
   scoreTone,
   siteScoreOf,
   wcagStandard,
@@ -85,7 +86,8 @@ export async function getPublicScan(
     domain: scan.domain,
     url: scan.url,
     accessibilityScore: scan.accessibilityScore,
-    scoreLabel: scan.scoreLabel,
+    // The vocabulary's label of the score, whatever an older scan stored.
+    scoreLabel: scan.accessibilityScore === null ? null : scoreLabel(scan.accessibilityScore),
     totalIssues: scan.totalIssues,
     completedAt: scan.completedAt?.toISOString() ?? null,
   };
@@ -113,6 +115,7 @@ export async function getDomainAudit(
       scanId: null,
       accessibilityScore: null,
       aiSummary: null,
+      pagesScanned: 0,
     };
   }
   return {
@@ -123,6 +126,7 @@ export async function getDomainAudit(
     scanId: site.latest.isPublic ? site.latest.id : null,
     accessibilityScore: site.score,
     aiSummary: siteSummary(domain, site),
+    pagesScanned: site.pages,
   };
 }
 
@@ -241,6 +245,7 @@ export async function getPublicStatus(
     complianceScore: score,
     status: score !== null ? statusOfScore(score) : 'monitored',
     totalIssues: site.totalIssues,
+    pagesScanned: site.pages,
     lastScan: site.lastScan?.toISOString() ?? null,
     standard: publicStandard,
     monitoringSince: monitoringSince.toISOString(),

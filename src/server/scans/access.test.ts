@@ -11,7 +11,7 @@ import {
   type Visitor,
 } from '../../../test/support/service.js';
 import { ReportResponse, ShareLinkResponse } from '#contract/index.js';
-import { scans, scanShareLinks, users } from '#db/schema/index.js';
+import { domains, scans, scanShareLinks, users } from '#db/schema/index.js';
 
 /**
  * Who reads a scan's documents: a private scan answers its owner (the anonymous browser that
@@ -212,6 +212,21 @@ describe('a public scan', () => {
 
 describe('the statement PDF', () => {
   it('links to the configured site, whatever Host the request names, and is rate limited', async () => {
+    // The statement names a status page only for a domain that has one: monitored and verified.
+    const [holder] = await service.database.db
+      .insert(users)
+      .values({ email: 'holder@example.org', name: 'holder' })
+      .returning({ id: users.id });
+    await service.database.db.insert(domains).values({
+      userId: holder!.id,
+      domain: '127.0.0.1',
+      status: 'active',
+      domainIndex: 1,
+      monthlyPrice: 4900,
+      monitoringSince: new Date(),
+      verifiedAt: new Date(),
+      verificationMethod: 'dns',
+    });
     const print = () =>
       service.app.inject({
         method: 'GET',

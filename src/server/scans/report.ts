@@ -1,5 +1,6 @@
 import {
   engineIds,
+  scoreLabel,
   specRaw,
   type RawByEngine,
   type RawScanResult,
@@ -97,7 +98,8 @@ export function toReport(
       totalIssues: scan.totalIssues,
       finalUrl: scan.finalUrl,
       title: scan.title,
-      scoreLabel: scan.scoreLabel,
+      // The vocabulary's label of the score, whatever an older scan stored.
+      scoreLabel: scan.accessibilityScore === null ? null : scoreLabel(scan.accessibilityScore),
       completedAt: scan.completedAt?.toISOString() ?? null,
       summary: scan.summary ?? null,
       engineErrors: scan.engineErrors,

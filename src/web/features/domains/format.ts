@@ -3,8 +3,6 @@ import { formatDate as formatVocabularyDate, scoreTone } from '#contract/vocabul
 /** Dates as every screen writes them (contract vocabulary): the month spelled out. */
 export const formatDate = (iso: string): string => formatVocabularyDate(iso);
 
-export { scoreLabel } from '#contract/vocabulary.js';
-
 /** The vocabulary's band colours as text on white (dark shades: readable). */
 export function scoreColour(score: number): string {
   const tone = scoreTone(score);

@@ -24,7 +24,7 @@ import { toast } from '../../../lib/toast-store';
 import { useCheckout } from '../api/get-checkout';
 import { useSubscribe } from '../api/subscribe';
 import { purchaseEvent, subscriptionSelectedEvent } from '../checkout-analytics';
-import { formatDate } from '#contract/vocabulary.js';
+import { formatDate, formatScoreWithLabel } from '#contract/vocabulary.js';
 
 /**
  * Spec §9: after the payment the visitor goes to the domain's audit page after 2 s; that page is
@@ -287,7 +287,7 @@ function PlanSummary({ data }: { data: CheckoutResponse }) {
           <dt className="text-slate-700">Page</dt>
           <dd className="font-semibold break-all">{scan.url}</dd>
           <dt className="text-slate-700">Score</dt>
-          <dd className="font-semibold">{scan.accessibilityScore ?? '–'}/100</dd>
+          <dd className="font-semibold">{formatScoreWithLabel(scan.accessibilityScore)}</dd>
           <dt className="text-slate-700">Issues</dt>
           <dd className="font-semibold">{scan.totalIssues}</dd>
           {scan.completedAt && (

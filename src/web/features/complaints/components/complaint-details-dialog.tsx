@@ -1,6 +1,7 @@
 import { ExternalLink } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { formatScoreWithLabel } from '#contract/vocabulary.js';
 import {
   complaintNotesBlankMessage,
   complaintReplyBlankMessage,
@@ -193,7 +194,7 @@ function NamedPage({ page }: { page: ComplaintPage | null }) {
           <p className="text-sm">
             Latest scan
             {page.scan.completedAt ? ` of ${formatDate(page.scan.completedAt)}` : ''}: score{' '}
-            {page.scan.accessibilityScore ?? 'n/a'}, {page.scan.totalIssues} issue
+            {formatScoreWithLabel(page.scan.accessibilityScore)}, {page.scan.totalIssues} issue
             {page.scan.totalIssues === 1 ? '' : 's'}.{' '}
             <Link
               to={paths.report.getHref(page.scan.id)}

@@ -16,7 +16,8 @@ import { toast } from '../../../lib/toast-store';
 import { useReactivateDomain, useRemoveDomain } from '../api/change-domain';
 import { paymentRequiredOf } from '../api/payment-required';
 import { formatUsd, monitoredStatuses } from '../domain-form';
-import { formatDate, scoreColour, scoreLabel } from '../format';
+import { formatScoreWithLabel } from '#contract/vocabulary.js';
+import { formatDate, scoreColour } from '../format';
 import { AddOnsPanel } from './add-ons-panel';
 import type { Purchase } from './payment-dialog';
 import { VerificationPanel } from './verification-panel';
@@ -121,9 +122,7 @@ export function DomainCard({
                 domain.complianceScore !== null && scoreColour(domain.complianceScore),
               )}
             >
-              {domain.complianceScore === null
-                ? '–'
-                : `${domain.complianceScore}/100 · ${scoreLabel(domain.complianceScore)}`}
+              {domain.complianceScore === null ? '–' : formatScoreWithLabel(domain.complianceScore)}
             </dd>
           </div>
           <div>

@@ -44,7 +44,11 @@ export function DomainAuditPage() {
         ]}
       />
       <p className="mt-4 text-sm text-slate-700">
-        The site score is the average of the latest automated scan of each monitored page.
+        The site score is the average of the latest automated scan of each monitored page
+        {data.pagesScanned
+          ? ` (${data.pagesScanned} page${data.pagesScanned === 1 ? '' : 's'})`
+          : ''}
+        .
       </p>
       {data.aiSummary && (
         <Card className="mt-6">

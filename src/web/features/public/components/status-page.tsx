@@ -34,6 +34,12 @@ export function StatusPage() {
         <div>
           <ScoreLabelChip score={data.complianceScore} pending="Monitored: first scan pending" />
           <p className="mt-4 text-slate-800">{data.summary}</p>
+          {data.pagesScanned ? (
+            <p className="mt-2 text-sm text-slate-700">
+              The site score is the average of the latest automated scan of each of{' '}
+              {data.pagesScanned} monitored page{data.pagesScanned === 1 ? '' : 's'}.
+            </p>
+          ) : null}
         </div>
       </div>
       <KeyFigures

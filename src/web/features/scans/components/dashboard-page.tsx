@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/api-client';
 import { useScanList } from '../api/list-scans';
-import { formatDateTime } from '#contract/vocabulary.js';
+import { formatDateTime, formatScoreWithLabel } from '#contract/vocabulary.js';
 
 /** The signed-in home: the account's scans, each linking to its report. */
 export function DashboardPage() {
@@ -62,7 +62,7 @@ export function DashboardPage() {
                   </td>
                   <td className="py-2 pr-4">{formatDateTime(scan.createdAt)}</td>
                   <td className="py-2 pr-4">{scan.status}</td>
-                  <td className="py-2 pr-4">{scan.accessibilityScore ?? '–'}</td>
+                  <td className="py-2 pr-4">{formatScoreWithLabel(scan.accessibilityScore)}</td>
                   <td className="py-2">{scan.totalIssues}</td>
                 </tr>
               ))}
