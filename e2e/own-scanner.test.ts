@@ -68,6 +68,7 @@ describe('our own screens pass our own scanner', () => {
     '/privacy',
     '/terms',
     '/app/pricing',
+    '/status',
     '/status/example.com',
     '/audit/example.com',
     '/unsubscribe?token=not-a-valid-token',

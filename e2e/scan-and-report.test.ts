@@ -143,18 +143,36 @@ describe('scanning a page and reading its report', () => {
     await page.getByLabel('Page 1 URL').fill(`${app.web.service.site.url}/missing-alt.html`);
     await page.getByLabel('Page 2 URL').fill(`${app.web.service.site.url}/clean.html`);
     await page.getByRole('button', { name: 'Start audit' }).click();
-    await page.getByRole('heading', { name: 'Audit summary' }).waitFor({ timeout: 90_000 });
+    await page.getByRole('heading', { name: 'Site results' }).waitFor({ timeout: 90_000 });
+    // Merged like a single scan: a site score and each page's score, linking to its report.
+    await page.getByText('Site score').waitFor();
+    const merged = page.getByRole('table', { name: "Each page's merged result" });
+    const mergedRow = merged.getByRole('row').filter({ hasText: 'missing-alt.html' });
+    expect(await mergedRow.textContent()).toMatch(/\d+\/100 · (Excellent|Good|Fair|Needs Work)/);
     const figure = (term: string) =>
       page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd').textContent();
     expect(await figure('Total pages')).toBe('2');
     expect(await figure('Completed pages')).toBe('2');
     expect(Number(await figure('Axe violations'))).toBeGreaterThan(0);
     const firstPage = page.getByRole('listitem').filter({ hasText: 'missing-alt.html' });
+    // The page's merged issues, with the report's own components.
+    await firstPage.getByRole('button', { name: /^Show issues/ }).click();
+    await firstPage.getByRole('tablist', { name: 'Kinds of issue' }).waitFor();
+    await firstPage.getByText('What each engine reported, before merging').click();
     await firstPage.getByRole('tab', { name: 'Axe' }).click();
     await firstPage.getByText('image-alt', { exact: true }).waitFor();
     await screenshot(page, 'multi-page-audit');
     // The results only exist after interaction, so axe (one of our engines) checks them in place.
     expect(await blockingAxeViolations(page)).toEqual([]);
+    // Saved: each audited page is one of the account's scans, with its report.
+    const reportHref = await mergedRow.getByRole('link').getAttribute('href');
+    await page.goto('/app/dashboard');
+    await page
+      .getByRole('link', { name: `${app.web.service.site.url}/clean.html` })
+      .first()
+      .waitFor();
+    await page.goto(reportHref!);
+    await page.getByRole('heading', { level: 1, name: /Accessibility report for/ }).waitFor();
     expect(takePageErrors()).toEqual([]);
   });
 

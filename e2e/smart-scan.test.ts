@@ -101,7 +101,10 @@ describe('smart scan', () => {
     const progress = page.getByRole('list', { name: 'Scan progress by page' });
     const pageItems = progress.locator(':scope > li');
     expect(await pageItems.count()).toBe(2);
-    await page.getByRole('heading', { name: 'Summary', exact: true }).waitFor({ timeout: 90_000 });
+    await page
+      .getByRole('heading', { name: 'What each engine reported', exact: true })
+      .waitFor({ timeout: 90_000 });
+    await page.getByRole('heading', { name: 'Site results' }).waitFor();
 
     const figure = (term: string) =>
       page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd').textContent();
@@ -115,6 +118,7 @@ describe('smart scan', () => {
       await item.getByText('Status: complete', { exact: true }).waitFor();
     }
     const loginCard = pageItems.filter({ hasText: `${site.url}/login.html` });
+    await loginCard.getByText('What each engine reported, before merging').click();
     await loginCard.getByRole('tab', { name: 'Axe' }).click();
     await loginCard.getByText(/^\d+ violations · \d+ passes/).waitFor();
     await page.getByRole('heading', { name: 'Detailed page-by-page analysis' }).waitFor();

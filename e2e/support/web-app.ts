@@ -1,4 +1,5 @@
 import { access, mkdir } from 'node:fs/promises';
+import type { RequestListener } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -25,13 +26,18 @@ export interface WebApp {
 /** What a test file adds to the app's dependencies (say, where ownership checks look). */
 export interface WebAppOptions {
   app?: Partial<AppDeps>;
+  /** Extra pages of the fixture site (say, one that answers slowly). */
+  routes?: Record<string, RequestListener>;
 }
 
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
   await access(`${webRoot}/index.html`).catch(() => {
     throw new Error('dist/web is missing: run `vite build` first (npm run test:e2e does)');
   });
-  const service = await startTestService({ app: { webRoot, ...options.app } });
+  const service = await startTestService({
+    app: { webRoot, ...options.app },
+    ...(options.routes ? { routes: options.routes } : {}),
+  });
   const address = await service.app.listen({ host: '127.0.0.1', port: 0 });
   // The visitor's browser is a full Chromium, as people browse with; the service's scans run
   // on the shared test browser, the headless shell the scanner prefers.

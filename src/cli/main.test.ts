@@ -160,6 +160,15 @@ describe('conformly scan', () => {
     });
   });
 
+  it('exits 2 in plain words for a host name that does not exist, before starting a browser', async () => {
+    const run = await conformly('scan', 'https://no-such-host.invalid/', '--allow-private');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^conformly: We could not find no-such-host\.invalid: no website answers to that name\./m,
+    );
+    expect(run.stderr).not.toMatch(/ERR_NAME_NOT_RESOLVED|\n\s+at /);
+  });
+
   it('crawl discovers pages from the homepage and scans them, one JUnit suite per page', async () => {
     const bakery = await startStaticServer(
       fileURLToPath(new URL('../../test/fixtures/cli/site/', import.meta.url)),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { EngineId } from './finding.js';
 import { AxeRaw, IbmRaw, Pa11yRaw, ProcessingTimes } from './raw-result.js';
-import { TargetUrlInput } from './scan-api.js';
+import { IssueSummary } from './page-scan.js';
+import { ScanStatus, TargetUrlInput } from './scan-api.js';
 
 /**
  * Payloads and answers of discovery, smart scan and multi-page audits (spec public-area §3, §7):
@@ -60,6 +61,21 @@ export const AuditPageResult = z.object({
   ibmRaw: IbmRaw.nullable(),
   /** An engine that failed on the page; the others still count. */
   engineErrors: z.partialRecord(EngineId, z.string()),
+  /**
+   * The page's merged result, the same model as a single scan's: its issues merged across the
+   * engines, score and counts, with the full report at /report/{id}. The page is also one of the
+   * owner's scans. Null for an address that was refused before any scan (a malformed URL).
+   */
+  report: z
+    .object({
+      id: z.uuid(),
+      status: ScanStatus,
+      score: z.number().int().nullable(),
+      scoreLabel: z.string().nullable(),
+      totalIssues: z.number().int(),
+      summary: IssueSummary.nullable(),
+    })
+    .nullable(),
 });
 export type AuditPageResult = z.infer<typeof AuditPageResult>;
 

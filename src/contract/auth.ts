@@ -85,6 +85,14 @@ export const CurrentUser = z.object({
 export type CurrentUser = z.infer<typeof CurrentUser>;
 
 /**
+ * `GET /api/session`: who is signed in, or `user: null` for a visitor. The web app asks this on
+ * every screen; unlike `/api/user/me` (401 when signed out, as the spec has it), a visitor's
+ * answer is not an error, so no browser console logs a failed request on every public page.
+ */
+export const SessionResponse = z.object({ user: CurrentUser.nullable() });
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
+/**
  * Answer of the calls that sign a visitor in. The session has a new CSRF token; it is included so
  * a client need not fetch it again (the spec's client refetches after a 403 anyway).
  */
@@ -106,3 +114,10 @@ export const SignupResponse = z.object({
 });
 
 export const AuthMessageResponse = z.object({ success: z.boolean(), message: z.string() });
+
+/**
+ * `GET /api/auth/providers`: the ways to sign in this server offers, so the web app shows
+ * "Continue with Google" only when Google sign-in is configured.
+ */
+export const AuthProviders = z.object({ google: z.boolean() });
+export type AuthProviders = z.infer<typeof AuthProviders>;

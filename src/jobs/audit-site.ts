@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
 import type PgBoss from 'pg-boss';
+import { summarizeScan } from '#ai/summary.js';
 import type { AppDb } from '#db/client.js';
 import {
   claimAudit,
@@ -10,6 +11,7 @@ import {
   readAuditStatus,
   storePageResult,
 } from '#db/stores/audits.js';
+import { markFailed, markRunning, storeResult } from '#db/stores/scans.js';
 import {
   BrowserCrashError,
   countEngineRaw,
@@ -41,8 +43,9 @@ export interface AuditSiteOutcome {
 
 /**
  * The `audit-site` job: one job scans every page of a multi-page audit through this worker's tab
- * pool, rather than fanning out one `scan-page` job per page. A page of an audit is not a `scans`
- * row (no live progress, no report of its own, its raw output goes to engine_results), the audit
+ * pool, rather than fanning out one `scan-page` job per page. Each page is also a `scans` row under
+ * the page's id (merged issues, score, screenshots and a report of its own, in the owner's scan
+ * list), but its lifecycle is the audit's: its raw output also goes to engine_results, the audit
  * ends with one summary and one archive built from all its pages, and at most ten pages of one
  * site fit a worker's tabs; one job keeps that lifecycle in one place. Audits still spread over
  * workers, one audit each. A worker that dies mid-audit: pg-boss retries the job when it
@@ -82,24 +85,29 @@ export function createAuditSiteHandler(options: AuditSiteHandlerOptions) {
         pages.map((page) =>
           queue.add(async () => {
             if (controller.signal.aborted || !(await markPageRunning(db, page.id))) return;
+            // The page is also one of the owner's scans under the same id (absent for audits
+            // queued before that was so): it gets the merged issues and the report.
+            const asScan = await markRunning(db, page.id, job.id, job.retryCount);
             try {
               const result = await scanRetryingCrashes(pool, page.url, {
                 scanId: page.id,
                 signal: controller.signal,
                 allowPrivateNetwork: options.allowPrivateTargets,
                 allowedPrivateOrigins: options.allowedPrivateOrigins,
-                // The audit screens show engine output, not screenshots.
-                screenshots: false,
                 ...(options.scanTimeoutMs ? { timeoutMs: options.scanTimeoutMs } : {}),
               });
               await storePageResult(db, page.id, result, (engine, raw) =>
                 countEngineRaw(engine, raw[engine]),
               );
+              if (asScan) {
+                await storeResult(db, page.id, result, await summarizeScan(result, { onError }));
+              }
             } catch (error) {
               if (controller.signal.aborted) return;
               // Ours rather than the page's (browser, database): the details go to the log.
               if (!isPermanent(error)) onError(error);
               await markPageFailed(db, page.id, failureReason(error));
+              if (asScan) await markFailed(db, page.id, failureReason(error));
             }
           }),
         ),

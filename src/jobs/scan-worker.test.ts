@@ -8,6 +8,7 @@ import { fixtureSiteRoot } from '../../test/scanner/expectations.js';
 import { startStaticServer, type TestServer } from '../../test/support/static-server.js';
 import type { Database } from '#db/client.js';
 import { scans } from '#db/schema/index.js';
+import { insertAudit } from '#db/stores/audits.js';
 import { createQueue, sendJob, type PgBoss } from './boss.js';
 import { failAbandonedScans } from './scan-recovery.js';
 import { startScanWorker } from './scan-worker.js';
@@ -138,5 +139,25 @@ describe('abandoned scans', () => {
     expect(row.error).toMatch(/worker running it stopped/);
     expect((await scanRow(database, queued)).status).toBe('running');
     expect((await scanRow(database, justCreated)).status).toBe('pending');
+  });
+
+  it("leave a multi-page audit's pages to their audit, which has no scan-page job for them", async () => {
+    const auditId = await insertAudit(database.db, {
+      domain: 'example.org',
+      pages: [{ url: 'https://example.org/', domain: 'example.org' }],
+      visitorId: 'visitor-1',
+      requestedByIp: '127.0.0.1',
+    });
+    const [pageScan] = await database.db
+      .select({ id: scans.id })
+      .from(scans)
+      .where(eq(scans.visitorId, 'visitor-1'));
+    await database.db
+      .update(scans)
+      .set({ status: 'running', createdAt: sql`now() - interval '10 minutes'` })
+      .where(eq(scans.id, pageScan!.id));
+    await failAbandonedScans(database);
+    expect((await scanRow(database, pageScan!.id)).status).toBe('running');
+    expect(auditId).toEqual(expect.any(String));
   });
 });

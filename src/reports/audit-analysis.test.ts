@@ -86,6 +86,7 @@ const scanned: AuditPageResult = {
     },
   },
   engineErrors: {},
+  report: null,
 };
 
 const failed: AuditPageResult = {
@@ -99,6 +100,7 @@ const failed: AuditPageResult = {
   axeRaw: null,
   ibmRaw: null,
   engineErrors: {},
+  report: null,
 };
 
 describe('detailed analysis', () => {

@@ -141,6 +141,40 @@ describe('assertPublicTarget', () => {
       assertPublicTarget(new URL('https://nowhere.example/'), { resolve: noSuchHost }),
     );
     expect(error.code).toBe('unresolvable');
+    expect(error.message).toBe(
+      'We could not find nowhere.example: no website answers to that name. Check the address for typos.',
+    );
+  });
+
+  it('asks whether the name exists even when private networks are allowed', async () => {
+    const noSuchHost = async (): Promise<string[]> => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    for (const options of [
+      { allowPrivateNetwork: true },
+      { allowedPrivateOrigins: ['http://typo.internal:8080'] },
+    ]) {
+      const error = await asyncRefusal(
+        assertPublicTarget(new URL('http://typo.internal:8080/'), {
+          ...options,
+          resolve: noSuchHost,
+        }),
+      );
+      expect(error.code).toBe('unresolvable');
+      expect(error.message).toContain('We could not find typo.internal');
+    }
+  });
+
+  it('gives up on a name whose lookup does not answer in time', async () => {
+    const neverAnswers = () => new Promise<string[]>(() => undefined);
+    const error = await asyncRefusal(
+      assertPublicTarget(new URL('https://slow-dns.example/'), {
+        resolve: neverAnswers,
+        resolveTimeoutMs: 20,
+      }),
+    );
+    expect(error.code).toBe('unresolvable');
+    expect(error.message).toContain('We could not look up slow-dns.example in time');
   });
 
   it('allows exactly the listed private origins, or everything when private networks are allowed', async () => {

@@ -1,4 +1,10 @@
-import { createTargetPolicy, UrlSafetyError, type UrlSafetyOptions } from './net/target-policy.js';
+import {
+  bareHost,
+  createTargetPolicy,
+  unresolvableMessage,
+  UrlSafetyError,
+  type UrlSafetyOptions,
+} from './net/target-policy.js';
 
 export { UrlSafetyError, createTargetPolicy } from './net/target-policy.js';
 export type {
@@ -61,6 +67,18 @@ export function normalizeTargetUrl(input: string): URL {
  * the request guard then covers redirects and sub-requests.
  */
 export async function assertPublicTarget(url: URL, options: UrlSafetyOptions = {}): Promise<void> {
-  const verdict = await createTargetPolicy(options).check(url);
+  const policy = createTargetPolicy(options);
+  const verdict = await policy.check(url);
   if (!verdict.allowed) throw new UrlSafetyError(verdict.code, verdict.message);
+  // Private networks allowed (or this origin allowed) skips the address rules, not the question
+  // whether the name exists: a typo is answered now, before a browser tab is spent on it.
+  if (verdict.addresses.length === 0) {
+    const host = bareHost(url.hostname);
+    const addresses = await policy.addressesFor(host).catch((error: unknown) => {
+      throw new UrlSafetyError('unresolvable', unresolvableMessage(host, error));
+    });
+    if (addresses.length === 0) {
+      throw new UrlSafetyError('unresolvable', unresolvableMessage(host, undefined));
+    }
+  }
 }

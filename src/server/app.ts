@@ -1,3 +1,4 @@
+import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -138,6 +139,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  // br or gzip for every text answer over 1 KB (the web app's scripts above all); never SSE.
+  await app.register(fastifyCompress, { global: true, threshold: 1024 });
   // Before any route: the API description learns each route as it is added.
   await app.register(openApiPlugin, { publicUrl: config.publicUrl ?? 'http://localhost:3000' });
   await app.register(textInputPlugin);

@@ -24,6 +24,7 @@ import { auditSessions, engineResults, pageScans } from '../schema/index.js';
 import { hasNoLiveJob } from './boss-jobs.js';
 import { artifactUrl, insertArtifact } from './artifacts.js';
 import { ownedBy, type Owner } from './owner.js';
+import { failUnfinishedScans, findScanOutcomes, insertScan } from './scans.js';
 
 /**
  * Multi-page audits with their pages and each engine's output per page: the only module that
@@ -40,31 +41,62 @@ const unfinished = ['pending', 'running'] as const;
 
 // ---- A new audit ------------------------------------------------------------------------------
 
+/** A page to audit: a checked address and its domain, or what was typed and why it was refused. */
+export type NewAuditPage = { url: string; domain: string } | { url: string; refusal: string };
+
 export interface NewAudit {
   domain: string;
-  urls: string[];
+  pages: NewAuditPage[];
   visitorId: string | undefined;
   userId?: string | undefined;
   requestedByIp: string;
 }
 
-/** The audit and one pending row per page, in the order the pages were listed. */
+/**
+ * The audit with one row per page, in the order the pages were listed. A page to scan is pending
+ * and is also one of the owner's scans, under the same id (its merged issues, score and report
+ * are a scan's, and it shows in their scan list at once); a refused address is a page failed
+ * with its reason, and the other pages go on.
+ */
 export async function insertAudit(db: AppDb, audit: NewAudit): Promise<string> {
   return db.transaction(async (tx) => {
     const [session] = await tx
       .insert(auditSessions)
       .values({
-        baseUrl: audit.urls[0]!,
+        baseUrl: audit.pages.find((page) => 'domain' in page)?.url ?? audit.pages[0]!.url,
         domain: audit.domain,
         visitorId: audit.visitorId,
         userId: audit.userId ?? null,
         requestedByIp: audit.requestedByIp,
-        totalPages: audit.urls.length,
+        totalPages: audit.pages.length,
       })
       .returning({ id: auditSessions.id });
-    await tx
+    const refusedAt = new Date();
+    const rows = await tx
       .insert(pageScans)
-      .values(audit.urls.map((url, position) => ({ auditSessionId: session!.id, position, url })));
+      .values(
+        audit.pages.map((page, position) => ({
+          auditSessionId: session!.id,
+          position,
+          url: page.url,
+          ...('refusal' in page
+            ? { status: 'failed' as const, error: page.refusal, completedAt: refusedAt }
+            : {}),
+        })),
+      )
+      .returning({ id: pageScans.id, position: pageScans.position });
+    for (const row of rows) {
+      const page = audit.pages[row.position]!;
+      if (!('domain' in page)) continue;
+      await insertScan(tx, {
+        id: row.id,
+        url: page.url,
+        domain: page.domain,
+        userId: audit.userId,
+        visitorId: audit.visitorId,
+        requestedByIp: audit.requestedByIp,
+      });
+    }
     return session!.id;
   });
 }
@@ -116,7 +148,7 @@ export async function findLatestAuditProgress(db: AppDb, owner: Owner) {
 export function toAuditPageResult(
   page: PageScanRecord,
   engines: readonly EngineResultRecord[],
-): AuditPageResult {
+): Omit<AuditPageResult, 'report'> {
   if (page.status !== 'completed' || !page.processingTimes) {
     return {
       url: page.url,
@@ -151,7 +183,7 @@ export function toAuditPageResult(
   };
 }
 
-/** The audit's pages in the order they were listed, with their engines' output. */
+/** The audit's pages in the order they were listed, with their engines' output and merged result. */
 export async function readAuditPages(
   db: AppDb,
   auditSessionId: string,
@@ -166,12 +198,26 @@ export async function readAuditPages(
     ids.length === 0
       ? []
       : await db.select().from(engineResults).where(inArray(engineResults.pageScanId, ids));
-  return pages.map((page) =>
-    toAuditPageResult(
-      page,
-      engines.filter((row) => row.pageScanId === page.id),
-    ),
-  );
+  const outcomes = new Map((await findScanOutcomes(db, ids)).map((row) => [row.id, row]));
+  return pages.map((page) => {
+    const outcome = outcomes.get(page.id);
+    return {
+      ...toAuditPageResult(
+        page,
+        engines.filter((row) => row.pageScanId === page.id),
+      ),
+      report: outcome
+        ? {
+            id: outcome.id,
+            status: outcome.status,
+            score: outcome.accessibilityScore,
+            scoreLabel: outcome.scoreLabel,
+            totalIssues: outcome.totalIssues,
+            summary: outcome.summary,
+          }
+        : null,
+    };
+  });
 }
 
 // ---- The worker's writes ----------------------------------------------------------------------
@@ -298,12 +344,19 @@ export async function finishAudit(
     if (!session || !(unfinished as readonly string[]).includes(session.status)) return false;
 
     const finishedAt = new Date();
-    await tx
+    const ended = await tx
       .update(pageScans)
       .set({ status: 'failed', error: options.unfinishedReason, completedAt: finishedAt })
       .where(
         and(eq(pageScans.auditSessionId, auditSessionId), inArray(pageScans.status, unfinished)),
-      );
+      )
+      .returning({ id: pageScans.id });
+    // Their scans end with them, rather than stay pending in the owner's list.
+    await failUnfinishedScans(
+      tx,
+      ended.map((page) => page.id),
+      options.unfinishedReason,
+    );
     const pages = await readAuditPages(tx, auditSessionId);
     const summaryTable = buildAuditSummaryTable(session.domain, pages);
     const analysis = buildDetailedAnalysis(session.domain, pages);

@@ -52,6 +52,8 @@ const appendLogs = (entries: ScanLogEntry[]) =>
 // ---- A new scan -------------------------------------------------------------------------------
 
 export interface NewScan {
+  /** Set for the page of a multi-page audit: the scan and its page share one id. */
+  id?: string;
   url: string;
   domain: string;
   userId?: string | undefined;
@@ -79,6 +81,7 @@ export async function insertScan(db: AppDb, scan: NewScan): Promise<ScanRecord> 
   const [row] = await db
     .insert(scans)
     .values({
+      ...(scan.id ? { id: scan.id } : {}),
       url: scan.url,
       domain: scan.domain,
       origin: scan.origin ?? 'request',
@@ -282,6 +285,26 @@ export async function markFailed(db: AppDb, scanId: string, reason: string): Pro
     .where(and(eq(scans.id, scanId), inArray(scans.status, unfinished)));
 }
 
+/** Ends the listed scans that have not ended yet as failed, with a reason a user can read. */
+export async function failUnfinishedScans(
+  db: AppDb,
+  scanIds: string[],
+  reason: string,
+): Promise<void> {
+  if (scanIds.length === 0) return;
+  await db
+    .update(scans)
+    .set({
+      status: 'failed',
+      stage: 'error',
+      currentTool: null,
+      error: reason,
+      completedAt: new Date(),
+      logs: appendLogs([logEntry('error', reason)]),
+    })
+    .where(and(inArray(scans.id, scanIds), inArray(scans.status, unfinished)));
+}
+
 /** Puts a scan whose attempt failed back in line for pg-boss's retry. */
 export async function markRetrying(db: AppDb, scanId: string, reason: string): Promise<void> {
   await db
@@ -343,6 +366,8 @@ export async function failScansWithoutJob(
      where s.status in ('pending', 'running')
        and s.created_at < now() - make_interval(secs => $3)
        and ${hasNoLiveJob(bossSchema, 'scan-page', 's.id')}
+       -- The page of a multi-page audit runs in its audit's job, which ends it (audits.ts).
+       and not exists (select 1 from page_scans p where p.id = s.id)
      returning s.id`,
     [reason, JSON.stringify([logEntry('error', reason)]), graceSeconds],
   );
@@ -457,6 +482,22 @@ export async function listScansOf(db: AppDb, owner: Owner, limit: number) {
     .where(ownedBy(scans, owner))
     .orderBy(desc(scans.createdAt))
     .limit(limit);
+}
+
+/** The merged outcome of each listed scan (the pages of a multi-page audit), by id. */
+export async function findScanOutcomes(db: AppDb, scanIds: string[]) {
+  if (scanIds.length === 0) return [];
+  return db
+    .select({
+      id: scans.id,
+      status: scans.status,
+      accessibilityScore: scans.accessibilityScore,
+      scoreLabel: scans.scoreLabel,
+      totalIssues: scans.totalIssues,
+      summary: scans.summary,
+    })
+    .from(scans)
+    .where(inArray(scans.id, scanIds));
 }
 
 /** The caller's scans that have not ended yet. */

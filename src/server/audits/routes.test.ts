@@ -214,6 +214,35 @@ describe('POST /api/multi-page-audit', () => {
     expect(names.some((name) => /^pages\/03-.*\/axe\.json$/.test(name))).toBe(false);
   });
 
+  it("merges each page the way a single scan is merged, as one of the owner's scans", async () => {
+    const [missingAlt, clean, gone] = audit.results;
+    expect(missingAlt!.report).toMatchObject({
+      id: missingAlt!.meta!.scanId,
+      status: 'completed',
+      score: missingAlt!.score,
+    });
+    expect(missingAlt!.report!.scoreLabel).toEqual(expect.any(String));
+    expect(missingAlt!.report!.summary!.violations.critical).toBeGreaterThan(0);
+    expect(missingAlt!.report!.totalIssues).toBe(missingAlt!.report!.summary!.totalViolations);
+    expect(clean!.report!.status).toBe('completed');
+    expect(gone!.report).toMatchObject({ status: 'failed' });
+
+    // The merged report of a page is the single-scan report, with its issues merged per rule.
+    const report = await call(service.app, visitor, 'GET', `/api/report/${missingAlt!.report!.id}`);
+    expect(report.statusCode).toBe(200);
+    const issues = report.json().issues as { rule: string; engines: string[] }[];
+    expect(issues.length).toBeGreaterThan(0);
+    expect(issues.some((issue) => issue.engines.length >= 2)).toBe(true);
+
+    // Each page is listed among the visitor's scans, ended as the page ended.
+    const list = await call(service.app, visitor, 'GET', '/api/scans');
+    const byId = new Map(
+      (list.json().scans as { id: string; status: string }[]).map((scan) => [scan.id, scan]),
+    );
+    expect(byId.get(missingAlt!.report!.id)?.status).toBe('completed');
+    expect(byId.get(gone!.report!.id)?.status).toBe('failed');
+  });
+
   it("stores the audit, its pages and each engine's raw output", async () => {
     const db = service.database.db;
     const [session] = await db
@@ -240,6 +269,28 @@ describe('POST /api/multi-page-audit', () => {
       .from(artifacts)
       .where(eq(artifacts.auditSessionId, audit.auditId));
     expect(archiveRow).toEqual({ kind: 'archive' });
+  });
+});
+
+describe('an audit with addresses that cannot be scanned', () => {
+  it('fails those pages with their reason and scans the others', async () => {
+    const owner = await newVisitor(service.app);
+    const urls = ['not a url', 'https://no-such-host.invalid/', page('clean.html')];
+    const response = await call(service.app, owner, 'POST', '/api/multi-page-audit', { urls });
+    expect(response.statusCode, response.body).toBe(200);
+    const audit = AuditResponse.parse(response.json());
+    expect(audit.results.map((result) => [result.url, result.status])).toEqual([
+      ['not a url', 'error'],
+      ['https://no-such-host.invalid/', 'error'],
+      [page('clean.html'), 'complete'],
+    ]);
+    expect(audit.results[0]!.error).toMatch(/is not a web address/);
+    expect(audit.results[0]!.report).toBeNull();
+    expect(audit.results[1]!.error).toBe(
+      'We could not find no-such-host.invalid: no website answers to that name. Check the address for typos.',
+    );
+    expect(audit.results[2]!.report).toMatchObject({ status: 'completed' });
+    expect(audit.summary).toMatchObject({ totalPages: 3, completedPages: 1 });
   });
 });
 
@@ -342,7 +393,13 @@ describe('bad input', () => {
       /x/,
     ],
     ['a non-web scheme', '/api/multi-page-audit', { urls: ['ftp://example.com/a'] }, 400, /URL 1/],
-    ['not a URL', '/api/smart-scan', { urls: ['{site}/clean.html', 'not a url'] }, 400, /URL 2/],
+    [
+      'only addresses that cannot be scanned',
+      '/api/smart-scan',
+      { urls: ['not a url'] },
+      400,
+      /URL 1/,
+    ],
     [
       'an oversized URL',
       '/api/multi-page-audit',

@@ -77,9 +77,11 @@ export async function discover(
 }
 
 /**
- * `POST /api/smart-scan` and `POST /api/multi-page-audit`: checks every address first (a bad one
- * is a 400 naming it, and nothing is stored), queues the audit, and answers once every page has
- * ended. The spec's screens wait for this answer, so the call waits too, for a bounded time.
+ * `POST /api/smart-scan` and `POST /api/multi-page-audit`: checks every address first, queues the
+ * audit, and answers once every page has ended. An address that cannot be scanned (malformed, a
+ * host name that does not exist, a private address) is a page failed with its reason and the
+ * others go on; only a list with nothing to scan is a 400, naming the first refusal, and stores
+ * nothing. The spec's screens wait for this answer, so the call waits too, for a bounded time.
  */
 export async function runAudit(
   deps: AuditServiceDeps,
@@ -88,27 +90,31 @@ export async function runAudit(
   signal: AbortSignal,
 ): Promise<AuditResponse> {
   if (inputs.length > maxAuditPages) throw new InvalidError(maxAuditPagesMessage);
-  const urls: URL[] = [];
-  for (const [index, input] of inputs.entries()) {
+  const pages: store.NewAuditPage[] = [];
+  for (const input of inputs) {
     try {
-      urls.push(await checkTarget(deps, input));
+      const url = await checkTarget(deps, input);
+      pages.push({ url: url.href, domain: domainOf(url) });
     } catch (error) {
-      if (error instanceof InvalidError) {
-        throw new InvalidError(`URL ${index + 1} (${input}): ${error.message}`);
-      }
-      throw error;
+      if (!(error instanceof InvalidError)) throw error;
+      pages.push({ url: input, refusal: error.message });
     }
   }
+  const scanned = pages.flatMap((page) => ('domain' in page ? [page] : []));
+  if (scanned.length === 0) {
+    const first = pages[0] as { url: string; refusal: string };
+    throw new InvalidError(`URL 1 (${first.url}): ${first.refusal}`);
+  }
   const auditSessionId = await store.insertAudit(deps.db, {
-    domain: domainOf(urls[0]!),
-    urls: urls.map((url) => url.href),
+    domain: scanned[0]!.domain,
+    pages,
     visitorId: caller.clientId,
     userId: caller.userId,
     requestedByIp: caller.ip,
   });
   const { jobId } = await sendJob(deps.boss, 'audit-site', {
     auditSessionId,
-    urls: urls.map((url) => url.href),
+    urls: scanned.map((page) => page.url),
   });
   await store.setAuditJob(deps.db, auditSessionId, jobId);
   await waitForAudit(deps, auditSessionId, signal);

@@ -181,11 +181,22 @@ describe('Google sign-in', () => {
   });
 });
 
+describe('the sign-in providers the web app offers', () => {
+  it('tells the web app that Google sign-in is on when it is configured', async () => {
+    const response = await new TestBrowser(service.app).get('/api/auth/providers');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ google: true });
+  });
+});
+
 describe('Google sign-in switched off', () => {
   it('answers 404 when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are not set', async () => {
     const plain = await startAccountService();
     try {
-      const response = await new TestBrowser(plain.app).get('/api/auth/google/initiate');
+      const browser = new TestBrowser(plain.app);
+      // The web app asks first and shows no "Continue with Google" then.
+      expect((await browser.get('/api/auth/providers')).json()).toEqual({ google: false });
+      const response = await browser.get('/api/auth/google/initiate');
       expect(response.statusCode).toBe(404);
       expect(response.json().message).toContain('Google sign-in is not configured');
     } finally {

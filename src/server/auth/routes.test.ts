@@ -168,6 +168,19 @@ describe('log-in, sessions and log-out', () => {
     expect(JSON.stringify(stored)).not.toContain(second);
   });
 
+  it('answers who is signed in on /api/session, and null (not an error) for a visitor', async () => {
+    await registered('session@example.com');
+    const visitor = browser();
+    const before = await visitor.get('/api/session');
+    expect(before.statusCode).toBe(200);
+    expect(before.json()).toEqual({ user: null });
+    await visitor.post('/api/auth/login', { email: 'session@example.com', password });
+    const after = await visitor.get('/api/session');
+    expect(after.statusCode).toBe(200);
+    expect(after.headers['cache-control']).toBe('no-store');
+    expect(after.json()).toMatchObject({ user: { email: 'session@example.com' } });
+  });
+
   it('sets an httpOnly, SameSite=Lax session cookie with an expiry', async () => {
     await registered('cookie@example.com');
     const visitor = browser();

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AuthMessageResponse,
+  AuthProviders,
   LoginRequest,
   RegisterRequest,
   ResetPasswordCompleteRequest,
@@ -259,6 +260,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       await trustThisBrowser(request, reply, user);
       return { success: true, message: 'Password reset successfully' };
     },
+  );
+
+  app.get(
+    '/api/auth/providers',
+    {
+      schema: {
+        summary: 'Which sign-in providers are configured',
+        tags,
+        response: { 200: AuthProviders },
+      },
+    },
+    async (): Promise<AuthProviders> => ({ google: options.google !== undefined }),
   );
 
   const googleInitiate = {

@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -17,7 +17,14 @@ export const webPlugin = fp<WebOptions>(
   async function web(app: FastifyInstance, options) {
     const root = options.root && (await hasIndex(options.root)) ? options.root : undefined;
     if (root) {
-      await app.register(fastifyStatic, { root, wildcard: false, index: 'index.html' });
+      await app.register(fastifyStatic, {
+        root,
+        wildcard: false,
+        index: 'index.html',
+        cacheControl: false,
+        setHeaders: (response, path) =>
+          response.setHeader('cache-control', cacheControlFor(root, path)),
+      });
     }
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
@@ -31,6 +38,16 @@ export const webPlugin = fp<WebOptions>(
   },
   { name: 'web' },
 );
+
+/**
+ * Vite names what it builds into assets/ by content hash, so those never change under their name
+ * and are kept a year; everything else (index.html naming the current hashes, the video, icons)
+ * is revalidated on each use.
+ */
+export function cacheControlFor(root: string, path: string): string {
+  const assets = join(root, 'assets') + sep;
+  return path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
 
 async function hasIndex(root: string): Promise<boolean> {
   try {

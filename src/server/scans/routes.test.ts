@@ -412,6 +412,22 @@ describe('private targets', () => {
   });
 });
 
+describe('a host name that does not exist', () => {
+  it('is answered at once in plain words, before any scan is queued or a tab used', async () => {
+    // ALLOW_PRIVATE_TARGETS is on in tests: the name is looked up all the same.
+    const me = await newVisitor(service.app);
+    const before = await service.database.db.select({ n: count() }).from(scans);
+    const response = await call(service.app, me, 'POST', '/api/scans', {
+      url: 'https://no-such-host.invalid/',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe(
+      'We could not find no-such-host.invalid: no website answers to that name. Check the address for typos.',
+    );
+    expect(await service.database.db.select({ n: count() }).from(scans)).toEqual(before);
+  });
+});
+
 describe('rate limit', () => {
   it('limits scan starts per address', async () => {
     const limited = await startTestService({

@@ -12,6 +12,7 @@ import {
   PasswordChangeRequest,
   ProfileRequest,
   SessionList,
+  SessionResponse,
   TourRequest,
 } from '#contract/index.js';
 import { toCurrentUser } from '../auth/service.js';
@@ -257,6 +258,21 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
       // The session row went with the account; the cookie goes too.
       await app.sessions.end(request, reply);
       return { success: true, message: 'Your account and its data are deleted.' };
+    },
+  );
+
+  app.get(
+    '/api/session',
+    {
+      schema: {
+        summary: 'Who is signed in (user null for a visitor)',
+        tags: ['Account'],
+        response: { 200: SessionResponse },
+      },
+    },
+    async (request, reply): Promise<SessionResponse> => {
+      reply.header('cache-control', 'no-store');
+      return { user: request.session ? toCurrentUser(request.session.user) : null };
     },
   );
 };

@@ -7,7 +7,7 @@ import { createAppRouter } from './router';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createAppRouter);
+  const [router] = useState(() => createAppRouter(queryClient));
   useEffect(fadeBootPlaceholder, []);
   return (
     <QueryClientProvider client={queryClient}>

@@ -11,7 +11,9 @@ export function PublicLayout() {
     <div className="flex min-h-screen flex-col">
       <SkipLink />
       <SiteHeader signedIn={!!user.data} />
-      <main id="main-content" tabIndex={-1} className="flex-1 focus:outline-none">
+      {/* At least a screen high: the footer starts below the fold, so a screen whose content
+          arrives after its data does not push a visible footer down (layout shift). */}
+      <main id="main-content" tabIndex={-1} className="min-h-screen flex-1 focus:outline-none">
         <Outlet />
       </main>
       <SiteFooter />

@@ -1,7 +1,9 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, type LoaderFunctionArgs } from 'react-router';
 import { NotFoundPage } from '../components/layout/not-found-page';
 import { RootLayout } from '../components/layout/root-layout';
+import { RouteErrorPage } from '../components/layout/route-error-page';
 import { Spinner } from '../components/ui/spinner';
 import { useSignup } from '../features/auth/api/signup';
 import { ProtectedRoute } from '../features/auth/components/protected-route';
@@ -13,6 +15,8 @@ import { ComingSoon } from '../features/dashboard/components/coming-soon';
 import { PlanGate } from '../features/dashboard/components/plan-gate';
 import { paths } from '../lib/paths';
 import { PublicLayout } from './public-layout';
+import { reportQueryOptions } from '../features/report/api/get-report';
+import { publicStatusQueryOptions } from '../features/public/api/get-public-status';
 
 /**
  * A screen loaded on first visit: each feature is its own chunk, so the landing page (loaded
@@ -32,6 +36,21 @@ const liveScan = (theme: LiveScanThemeId) => async () => {
   };
 };
 
+/**
+ * Starts a screen's main request while its code is still loading (a route's loader runs beside
+ * its `lazy`), instead of after: the screen's query then finds the answer on its way. Failures
+ * are the screen's to show, so the loader never throws.
+ */
+function prefetch(
+  queryClient: QueryClient | undefined,
+  start: (client: QueryClient, params: LoaderFunctionArgs['params']) => Promise<unknown>,
+) {
+  return ({ params }: LoaderFunctionArgs) => {
+    if (queryClient) void start(queryClient, params).catch(() => undefined);
+    return null;
+  };
+}
+
 /** Shown while the first screen's code loads (spec §2: the start-up placeholder then fades). */
 function BootFallback() {
   return <Spinner label="Loading Conformly" className="min-h-screen" />;
@@ -42,10 +61,11 @@ function BootFallback() {
  * URL parameters and search params, scroll restoration, lazily loaded screens, and no server
  * rendering to set up.
  */
-export function createAppRouter() {
+export function createAppRouter(queryClient?: QueryClient) {
   return createBrowserRouter([
     {
       element: <RootLayout />,
+      errorElement: <RouteErrorPage />,
       HydrateFallback: BootFallback,
       children: [
         {
@@ -82,6 +102,9 @@ export function createAppRouter() {
             },
             {
               path: paths.report.path,
+              loader: prefetch(queryClient, (client, params) =>
+                client.prefetchQuery(reportQueryOptions(params.scanId ?? '')),
+              ),
               lazy: screen(
                 () => import('../features/report/components/report-page'),
                 (m) => m.ReportPage,
@@ -102,7 +125,17 @@ export function createAppRouter() {
               ),
             },
             {
+              path: paths.statusLookup.path,
+              lazy: screen(
+                () => import('../features/public/components/status-lookup-page'),
+                (m) => m.StatusLookupPage,
+              ),
+            },
+            {
               path: paths.status.path,
+              loader: prefetch(queryClient, (client, params) =>
+                client.prefetchQuery(publicStatusQueryOptions(params.domain ?? '')),
+              ),
               lazy: screen(
                 () => import('../features/public/components/status-page'),
                 (m) => m.StatusPage,

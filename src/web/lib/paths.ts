@@ -71,6 +71,8 @@ export const paths = {
     path: '/report/:scanId',
     getHref: (scanId: string) => `/report/${encodeURIComponent(scanId)}`,
   },
+  /** Finds a domain's public status page (the header's "Status pages"). */
+  statusLookup: { path: '/status', getHref: () => '/status' },
   status: {
     path: '/status/:domain',
     getHref: (domain: string) => `/status/${encodeURIComponent(domain)}`,

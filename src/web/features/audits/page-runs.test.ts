@@ -24,6 +24,7 @@ const result = (url: string, status: 'complete' | 'error'): AuditPageResult => (
   axeRaw: null,
   ibmRaw: null,
   engineErrors: {},
+  report: null,
 });
 
 describe('per-page progress of an audit', () => {

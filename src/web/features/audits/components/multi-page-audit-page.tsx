@@ -11,6 +11,7 @@ import { useAuditRun } from '../hooks/use-audit-run';
 import { useFocusRequest } from '../hooks/use-focus-request';
 import { progressSentence } from '../page-runs';
 import { ArchiveLink, AverageTimes, PageProgressList, SummaryFigures } from './audit-overview';
+import { SiteResults } from './site-results';
 
 let nextKey = 1;
 const newEntry = (url = '') => ({ key: nextKey++, url });
@@ -97,11 +98,16 @@ export function MultiPageAuditPage() {
       </Card>
       {run.urls.length > 0 && (
         <div className="mt-10 grid gap-6">
+          {run.data && <SiteResults results={run.data.results} />}
           {summary && (
             <section aria-labelledby="audit-summary-heading" className="grid gap-6">
               <h2 id="audit-summary-heading" className="text-2xl font-bold">
-                Audit summary
+                What each engine reported
               </h2>
+              <p className="text-sm text-slate-700">
+                Raw counts before merging: one problem found by two engines counts twice here and
+                once in the site results above.
+              </p>
               <SummaryFigures summary={summary} />
               <AverageTimes summary={summary} showBrowserStats />
               <ArchiveLink archive={summary.archive} />

@@ -1,15 +1,30 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
 import type { AuditPageResult } from '#contract/audit.js';
+import { impacts } from '#contract/finding.js';
+import { formatScore, scoreLabel } from '#contract/vocabulary.js';
+import { IssueExplorer, impactClasses } from '../../../components/issues/issue-explorer';
+import { scoreToneClass } from '../../../components/score/score-tone';
+import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { cn } from '../../../lib/cn';
+import { paths } from '../../../lib/paths';
+import { usePageReport } from '../api/get-page-report';
 import { formatDuration } from '../format-duration';
 import type { PageRun } from '../page-runs';
 import { ImpactBadge, Pill, StatusBadge } from './badges';
 
+type MergedReport = NonNullable<AuditPageResult['report']>;
+
 /**
- * One page of a multi-page scan: its status badge, then the three engines' raw findings in tabs
- * once complete, or its error (spec §2 smart scan and multi-page audit).
+ * One page of a multi-page scan: its status badge, then, once scanned, its merged result (score,
+ * violations by impact, the issues with the report's own components, its full report), or its
+ * error. Each engine's raw findings (spec §2 smart scan and multi-page audit) follow as detail.
  */
 export function PageResultCard({ run }: { run: PageRun }) {
+  const report = run.result?.report;
   return (
     <Card className="p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -19,8 +34,78 @@ export function PageResultCard({ run }: { run: PageRun }) {
       {run.status === 'error' && (
         <p className="mt-2 text-sm text-bad">{run.error ?? 'The page could not be scanned.'}</p>
       )}
-      {run.status === 'complete' && run.result && <EngineTabs page={run.result} />}
+      {run.status === 'complete' && report?.status === 'completed' && (
+        <MergedPage report={report} url={run.url} />
+      )}
+      {run.status === 'complete' && run.result && (
+        <details className="mt-4 rounded-md border border-slate-200 p-3">
+          <summary className="cursor-pointer text-sm font-semibold">
+            What each engine reported, before merging
+          </summary>
+          <EngineTabs page={run.result} />
+        </details>
+      )}
     </Card>
+  );
+}
+
+function MergedPage({ report, url }: { report: MergedReport; url: string }) {
+  const [open, setOpen] = useState(false);
+  const full = usePageReport(report.id, open);
+  const violations = report.summary?.violations;
+  return (
+    <div className="mt-3 grid gap-3">
+      <div className="flex flex-wrap items-center gap-3">
+        <span
+          className={cn('rounded-md border px-3 py-1 font-semibold', scoreToneClass(report.score))}
+        >
+          {report.score === null
+            ? 'No score'
+            : `${formatScore(report.score)} · ${scoreLabel(report.score)}`}
+        </span>
+        <span className="text-sm text-slate-800">{report.totalIssues} violations</span>
+        {violations && (
+          <ul
+            aria-label={`Violations by impact on ${url}`}
+            className="flex flex-wrap gap-1 text-xs"
+          >
+            {impacts.map((impact) => (
+              <li
+                key={impact}
+                className={cn('rounded-full px-2 py-0.5 font-semibold', impactClasses[impact])}
+              >
+                {impact} {violations[impact]}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" size="sm" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? 'Hide issues' : 'Show issues'}
+          <span className="sr-only"> of {url}</span>
+        </Button>
+        <Button asChild variant="link" size="sm">
+          <Link to={paths.report.getHref(report.id)}>
+            Full report<span className="sr-only"> of {url}</span>
+          </Link>
+        </Button>
+      </div>
+      {open &&
+        (full.isPending ? (
+          <Spinner label="Loading the issues" />
+        ) : full.isError ? (
+          <p className="text-sm text-bad">The issues could not be loaded.</p>
+        ) : (
+          <IssueExplorer
+            issues={full.data.issues}
+            screenshotUrl={full.data.scan.screenshots.at(-1) ?? null}
+            comparison={full.data.comparison ?? null}
+            idPrefix={`page-${report.id}`}
+            headingLevel={4}
+          />
+        ))}
+    </div>
   );
 }
 

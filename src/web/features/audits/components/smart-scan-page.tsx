@@ -12,6 +12,7 @@ import { progressSentence } from '../page-runs';
 import { ArchiveLink, AverageTimes, PageProgressList, SummaryFigures } from './audit-overview';
 import { AuditSummaryTable } from './audit-summary-table';
 import { DetailedAnalysis } from './detailed-analysis';
+import { SiteResults } from './site-results';
 import { DiscoverForm } from './discover-form';
 import { PageChooser } from './page-chooser';
 
@@ -135,12 +136,17 @@ function SmartScanResults({
           {run.failure}
         </p>
       )}
-      {summary && (
+      {summary && run.data && (
         <>
+          <SiteResults results={run.data.results} />
           <section aria-labelledby="smart-summary-heading" className="grid gap-3">
             <h2 id="smart-summary-heading" className="text-2xl font-bold">
-              Summary
+              What each engine reported
             </h2>
+            <p className="text-sm text-slate-700">
+              Raw counts before merging: one problem found by two engines counts twice here and once
+              in the site results above.
+            </p>
             <SummaryFigures summary={summary} />
             <AverageTimes summary={summary} />
           </section>

@@ -1,15 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CurrentUser } from '#contract/auth.js';
-import { ApiError, api } from '../../../lib/api-client';
+import type { CurrentUser, SessionResponse } from '#contract/auth.js';
+import { api } from '../../../lib/api-client';
 
-/** The signed-in account, or null for a visitor (a 401 is an answer here, not a failure). */
+/** The signed-in account, or null for a visitor (GET /api/session answers both with 200). */
 export async function getCurrentUser(): Promise<CurrentUser | null> {
-  try {
-    return await api.get<CurrentUser>('/api/user/me');
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
-    throw error;
-  }
+  return (await api.get<SessionResponse>('/api/session')).user;
 }
 
 /** Spec §7: checked afresh whenever a screen asks (zero stale time). */

@@ -1,8 +1,13 @@
 import { Button } from '../../../components/ui/button';
-import { googleSignInHref } from '../api/google';
+import { googleSignInHref, useAuthProviders } from '../api/google';
 
-/** A full-page trip to the identity provider (spec §7: GET /api/auth/google/initiate). */
+/**
+ * A full-page trip to the identity provider (spec §7: GET /api/auth/google/initiate), offered only
+ * when the server has Google sign-in configured: without it the trip would end on an error.
+ */
 export function GoogleButton() {
+  const providers = useAuthProviders();
+  if (!providers.data?.google) return null;
   return (
     <>
       <Button asChild variant="outline" className="w-full">

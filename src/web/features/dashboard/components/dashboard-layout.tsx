@@ -6,6 +6,7 @@ import {
   LayoutDashboard,
   LogOut,
   Menu,
+  ScanSearch,
   MessageSquareWarning,
   Settings,
   ShieldCheck,
@@ -19,6 +20,7 @@ import {
   hasActiveSubscription,
   useSubscriptionStatus,
 } from '../../../api/billing/subscription-status';
+import { primaryTools } from '../../../components/layout/public-tools';
 import { SkipLink } from '../../../components/layout/skip-link';
 import { paths } from '../../../lib/paths';
 import { cn } from '../../../lib/cn';
@@ -152,6 +154,25 @@ function SidebarContent({
                 <Icon aria-hidden="true" className="h-5 w-5 shrink-0" />
                 {label}
               </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav aria-label="Tools">
+        <NavLink to={paths.scan.getHref()} className={itemClass} onClick={onNavigate}>
+          <ScanSearch aria-hidden="true" className="h-5 w-5 shrink-0" />
+          New scan
+        </NavLink>
+        <ul className="mt-1 grid gap-0.5 pl-8 text-sm">
+          {primaryTools.map((tool) => (
+            <li key={tool.href}>
+              <Link
+                to={tool.href}
+                onClick={onNavigate}
+                className="block rounded-md px-3 py-1.5 font-medium text-slate-800 hover:bg-slate-100"
+              >
+                {tool.label}
+              </Link>
             </li>
           ))}
         </ul>

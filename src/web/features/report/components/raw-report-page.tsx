@@ -87,7 +87,8 @@ function RawReport({ scanId }: { scanId: string }) {
   const data = report.data;
   const base = `${data.domain}-${data.scanId.slice(0, 8)}`;
   return (
-    <div className="mx-auto grid max-w-5xl gap-8 px-4 py-12">
+    // minmax(0, 1fr): the JSON panels scroll inside their cards instead of widening the page.
+    <div className="mx-auto grid max-w-5xl grid-cols-[minmax(0,1fr)] gap-8 px-4 py-12">
       <div>
         <h1 className="text-3xl font-bold break-words">Raw analysis of {data.domain}</h1>
         <p className="mt-2 text-slate-700">

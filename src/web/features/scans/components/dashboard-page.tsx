@@ -36,6 +36,7 @@ export function DashboardPage({ embedded = false }: { embedded?: boolean }) {
         <p className="mt-6 text-slate-700">No scans yet. Start one to see its report here.</p>
       )}
       {scans.data && scans.data.scans.length > 0 && (
+        // A table too wide for a phone scrolls inside its box, not the page.
         <div className="mt-6 overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Scans of your websites, newest first</caption>

@@ -1,0 +1,288 @@
+/**
+ * `npm run bench:lighthouse`: Lighthouse (bench/node_modules, never a product dependency) on the
+ * built web app as users get it: `vite build`, then the real server (buildApp on an in-memory
+ * PGlite) with seeded data: an account monitoring a verified domain, and a real scan of a fixture
+ * page (Chromium). It audits the landing, report, status and dashboard pages with Debian's
+ * Chromium and prints accessibility, best practices, performance and SEO per page; the full
+ * Lighthouse answers go to bench/results/lighthouse-<timestamp>.json.
+ *
+ * Options: --preset desktop (default) or mobile (Lighthouse's default: a throttled mid-range
+ * phone); --runs <n> (default 1; the median score of the runs is shown).
+ * Targets (issue 14): accessibility 100, best practices 95+, performance 90+.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { summarizeScan } from '../../src/ai/summary.js';
+import { domainMonthlyPriceCents } from '../../src/contract/index.js';
+import { openDatabase } from '../../src/db/client.js';
+import { domains, scans } from '../../src/db/schema/index.js';
+import { markRunning, storeResult } from '../../src/db/stores/scans.js';
+import { createQueue } from '../../src/jobs/boss.js';
+import { createPagePool, scanPage } from '../../src/scanner/index.js';
+import { buildApp } from '../../src/server/app.js';
+import { startStaticServer } from '../../test/support/static-server.js';
+import { benchDir, repoDir } from '../scan/tools.js';
+
+const { values } = parseArgs({
+  options: {
+    preset: { type: 'string', default: 'desktop' },
+    runs: { type: 'string', default: '1' },
+  },
+});
+const preset = values.preset === 'mobile' ? 'mobile' : 'desktop';
+const runs = Math.max(1, Number(values.runs) || 1);
+// A benchmark is a tool like the CLI: it reads its own settings.
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const modules = join(benchDir, 'node_modules');
+const categories = ['accessibility', 'best-practices', 'performance', 'seo'] as const;
+type Category = (typeof categories)[number];
+const targets: Partial<Record<Category, number>> = {
+  accessibility: 100,
+  'best-practices': 95,
+  performance: 90,
+};
+
+/** The little of Lighthouse's API used here (its types live in bench/node_modules). */
+interface LighthouseResult {
+  lhr: {
+    finalDisplayedUrl: string;
+    categories: Record<Category, { score: number | null }>;
+    audits: Record<
+      string,
+      { score: number | null; title: string; scoreDisplayMode: string; details?: unknown }
+    >;
+    runtimeError?: { message: string };
+  };
+}
+type Lighthouse = (
+  url: string,
+  flags: Record<string, unknown>,
+  config?: unknown,
+) => Promise<LighthouseResult | undefined>;
+interface ChromeLauncher {
+  launch(options: { chromePath: string; chromeFlags: string[] }): Promise<{
+    port: number;
+    kill(): Promise<void> | void;
+  }>;
+}
+
+function ensureLighthouse(): void {
+  if (existsSync(join(modules, 'lighthouse/package.json'))) return;
+  console.log('Installing the benchmark tools into bench/node_modules (one time)...');
+  execFileSync(
+    'npm',
+    ['install', '--prefix', benchDir, '--ignore-scripts', '--no-audit', '--no-fund'],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: 'true', CHROMEDRIVER_SKIP_DOWNLOAD: 'true' },
+    },
+  );
+}
+
+const fromBench = async <T>(path: string): Promise<T> =>
+  (await import(pathToFileURL(join(modules, path)).href)) as T;
+
+/** Signs a new account up through the API, as the sign-up screen does; answers its cookies. */
+async function signUp(base: string, email: string): Promise<{ cookie: string; userId: string }> {
+  const jar = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=');
+      jar.set(name!, value ?? '');
+    }
+  };
+  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const csrf = await fetch(`${base}/api/csrf-token`);
+  keep(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const registered = await fetch(`${base}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken, cookie: cookie() },
+    body: JSON.stringify({ email, password: 'Bench-Lighthouse1!' }),
+  });
+  if (registered.status !== 201) throw new Error(`sign-up failed: ${await registered.text()}`);
+  keep(registered);
+  const { user } = (await registered.json()) as { user: { id: string } };
+  return { cookie: cookie(), userId: user.id };
+}
+
+function median(numbers: number[]): number {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function main() {
+  ensureLighthouse();
+  console.log('Building the web app (vite build)...');
+  execFileSync(join(repoDir, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
+    cwd: repoDir,
+    stdio: 'inherit',
+  });
+
+  const database = await openDatabase({ dataDir: 'memory://', databaseUrl: undefined });
+  const boss = await createQueue(database);
+  const app = await buildApp(
+    { logLevel: 'silent', allowPrivateTargets: false },
+    { database, boss, webRoot: join(repoDir, 'dist/web') },
+  );
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const site = await startStaticServer(join(repoDir, 'test/fixtures/site'));
+  const pool = createPagePool({ size: 1 });
+  const load = { start: loadavg()[0]!, end: 0 };
+  const rows: Record<string, unknown>[] = [];
+  try {
+    // Seed: an account monitoring bench.example (verified), with a real scan of a fixture page.
+    const { cookie, userId } = await signUp(base, 'lighthouse@bench.example');
+    const result = await scanPage(pool, `${site.url}/unlabeled-inputs.html`, {
+      allowPrivateNetwork: true,
+    });
+    const [row] = await database.db
+      .insert(scans)
+      .values({ url: 'https://bench.example/', domain: 'bench.example', userId })
+      .returning({ id: scans.id });
+    await markRunning(database.db, row!.id, row!.id, 0);
+    await storeResult(database.db, row!.id, result, await summarizeScan(result));
+    await database.db.insert(domains).values({
+      userId,
+      domain: 'bench.example',
+      status: 'active',
+      domainIndex: 1,
+      monthlyPrice: domainMonthlyPriceCents(1),
+      monitoringSince: new Date(),
+      verifiedAt: new Date(),
+    });
+
+    const pages = [
+      { name: 'landing', path: '/', signedIn: false },
+      { name: 'report', path: `/report/${row!.id}`, signedIn: true },
+      { name: 'status', path: '/status/bench.example', signedIn: false },
+      { name: 'dashboard', path: '/app/dashboard', signedIn: true },
+    ];
+
+    const lighthouse = (await fromBench<{ default: Lighthouse }>('lighthouse/core/index.js'))
+      .default;
+    const desktop =
+      preset === 'desktop'
+        ? (await fromBench<{ default: unknown }>('lighthouse/core/config/desktop-config.js'))
+            .default
+        : undefined;
+    const launcher = await fromBench<ChromeLauncher>('chrome-launcher/dist/index.js');
+    const lighthouseVersion = (
+      (await fromBench<{ default: { version: string } }>('lighthouse/package.json')) as unknown as {
+        default: { version: string };
+      }
+    ).default?.version;
+
+    for (const page of pages) {
+      const scores: Record<Category, number[]> = {
+        accessibility: [],
+        'best-practices': [],
+        performance: [],
+        seo: [],
+      };
+      const failing = new Set<string>();
+      /** What Lighthouse says about each failing audit (its `details`), for whoever fixes it. */
+      const failingDetails: Record<string, unknown> = {};
+      for (let run = 0; run < runs; run++) {
+        // A fresh browser per run: no cache or storage carried from one page to the next.
+        const chrome = await launcher.launch({
+          chromePath: chromiumPath,
+          chromeFlags: [
+            '--headless=new',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-dev-shm-usage',
+          ],
+        });
+        try {
+          const answer = await lighthouse(
+            `${base}${page.path}`,
+            {
+              port: chrome.port,
+              output: 'json',
+              logLevel: 'error',
+              onlyCategories: [...categories],
+              ...(page.signedIn ? { extraHeaders: { cookie } } : {}),
+            },
+            desktop,
+          );
+          if (!answer) throw new Error(`Lighthouse gave no result for ${page.path}`);
+          if (answer.lhr.runtimeError) throw new Error(answer.lhr.runtimeError.message);
+          for (const category of categories) {
+            scores[category].push(Math.round((answer.lhr.categories[category].score ?? 0) * 100));
+          }
+          for (const [id, audit] of Object.entries(answer.lhr.audits)) {
+            const scored =
+              audit.scoreDisplayMode === 'binary' || audit.scoreDisplayMode === 'numeric';
+            if (scored && audit.score !== null && audit.score < 0.9) {
+              failing.add(`${id} (${Math.round(audit.score * 100)})`);
+              failingDetails[id] = { title: audit.title, details: audit.details };
+            }
+          }
+        } finally {
+          await chrome.kill();
+        }
+      }
+      rows.push({
+        page: page.name,
+        path: page.path.replace(row!.id, '{scanId}'),
+        ...Object.fromEntries(categories.map((c) => [c, median(scores[c])])),
+        runs: scores,
+        belowNinety: [...failing],
+        details: failingDetails,
+      });
+    }
+    load.end = loadavg()[0]!;
+
+    console.log(`\nLighthouse ${lighthouseVersion} (${preset}), median of ${runs} run(s)`);
+    console.log(
+      `load average ${load.start.toFixed(1)} -> ${load.end.toFixed(1)} on ${chromiumPath}\n`,
+    );
+    const header = ['page', 'accessibility', 'best practices', 'performance', 'SEO'];
+    const table = rows.map((r) => [
+      String(r.page),
+      ...categories.map((c) => {
+        const value = r[c] as number;
+        const target = targets[c];
+        return `${value}${target !== undefined && value < target ? ` (< ${target})` : ''}`;
+      }),
+    ]);
+    const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i]!.length)));
+    const line = (cells: string[]) =>
+      `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+    console.log(line(header));
+    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+    for (const cells of table) console.log(line(cells));
+    for (const r of rows) {
+      const below = r.belowNinety as string[];
+      if (below.length > 0)
+        console.log(`\n${String(r.page)}: audits below 90: ${below.join(', ')}`);
+    }
+
+    const resultsDir = join(benchDir, 'results');
+    await mkdir(resultsDir, { recursive: true });
+    const file = join(
+      resultsDir,
+      `lighthouse-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+    );
+    await writeFile(
+      file,
+      `${JSON.stringify({ lighthouseVersion, preset, runs, chromiumPath, load, targets, pages: rows }, null, 2)}\n`,
+    );
+    console.log(`\nWrote ${file}`);
+  } finally {
+    await pool.close();
+    await site.close();
+    await app.close();
+    await boss.stop({ graceful: false, wait: true });
+    await database.close();
+  }
+}
+
+await main();
