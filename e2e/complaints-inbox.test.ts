@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { complaints, domains, issues, outboxEmails, scans, users } from '#db/schema/index.js';
+import { formatDate } from '#contract/vocabulary.js';
 import { signUp, uniqueEmail } from './support/accounts.js';
 import { blockingAxeViolations } from './support/axe.js';
 import { screenshot, useWebApp } from './support/web-app.js';
@@ -227,13 +228,10 @@ describe('the complaints inbox', () => {
       .filter({ hasText: 'Accessibility concern resolved' });
     await resolved.waitFor();
     const [stored] = await db.select().from(complaints).where(eq(complaints.domain, domain));
-    const resolvedOn = stored!
-      .resolvedAt!.toISOString()
-      .slice(0, 10)
-      .split('-')
-      .reverse()
-      .join('/');
-    expect(await resolved.locator('time').textContent()).toBe(resolvedOn);
+    // Dates are written the one way every screen writes them, in the reader's locale (ADR 0013).
+    expect(await resolved.locator('time').textContent()).toBe(
+      formatDate(stored!.resolvedAt, await visitor.evaluate(() => navigator.language)),
+    );
     await visitor.getByText('Accessibility concern answered').waitFor();
     const text = await visitor.locator('main').textContent();
     expect(text).not.toContain('no labels for my screen reader');

@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formatDate } from '#contract/vocabulary.js';
 import { scans, users } from '#db/schema/index.js';
 import { seedDomain, seedScans, type SeedIssue } from '../test/support/dashboard-seed.js';
 import { signUp, uniqueEmail } from './support/accounts.js';
@@ -16,6 +17,8 @@ import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
 const app = useWebApp('shared');
 let page: Page;
 let userId: string;
+/** The visitor's browser language: screens write dates in it (ADR 0013). */
+let locale: string;
 const shop = 'shop.e2e-dashboard.test';
 const blog = 'blog.e2e-dashboard.test';
 const day = 86_400_000;
@@ -29,6 +32,7 @@ const issue = (key: string, rule: string, impact: SeedIssue['impact']): SeedIssu
 
 beforeAll(async () => {
   page = app.page;
+  locale = await page.evaluate(() => navigator.language);
   const email = uniqueEmail('dashboard');
   await signUp(page, email);
   const { db } = app.web.service.database;
@@ -87,8 +91,6 @@ async function storedScores(domain: string) {
   return rows.map((r) => ({ score: r.score!, date: r.completedAt! }));
 }
 
-const shortDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
-
 const focusedText = (p: Page) =>
   p.evaluate(() => (document.activeElement?.textContent ?? '').trim());
 
@@ -120,11 +122,11 @@ describe('the dashboard', () => {
     const shopLatest = shopScores.at(-1)!.score;
     const blogLatest = blogScores.at(-1)!.score;
     // ±5 rule: 78 after 70 is up by 8; 55 after 84 is down by 29.
-    await expect(shopRow.textContent()).resolves.toContain(`${shopLatest}· Good`);
+    await expect(shopRow.textContent()).resolves.toContain(`${shopLatest}/100· Good`);
     await expect(shopRow.textContent()).resolves.toContain(
       `Improving(+${shopLatest - shopScores.at(-2)!.score})`,
     );
-    await expect(blogRow.textContent()).resolves.toContain(`${blogLatest}· Needs Work`);
+    await expect(blogRow.textContent()).resolves.toContain(`${blogLatest}/100· Needs Work`);
     await expect(blogRow.textContent()).resolves.toContain(
       `Declining(−${blogScores.at(-2)!.score - blogLatest})`,
     );
@@ -139,7 +141,7 @@ describe('the dashboard', () => {
     const events = page.getByRole('region', { name: 'Upcoming Events' });
     const nextAudit = new Date(blogScores.at(-1)!.date.getTime() + 7 * day);
     await expect(events.textContent()).resolves.toContain(
-      `Next audit${shortDate.format(nextAudit)}`,
+      `Next audit${formatDate(nextAudit, locale)}`,
     );
     await screenshot(page, 'dashboard-overview');
     expect(await blockingAxeViolations(page)).toEqual([]);
@@ -162,7 +164,7 @@ describe('the dashboard', () => {
     const stored = (await storedScores(blog)).reverse();
     expect(rows).toHaveLength(stored.length);
     stored.forEach((point, i) => {
-      expect(rows[i]).toContain(shortDate.format(point.date));
+      expect(rows[i]).toContain(formatDate(point.date, locale));
       expect(rows[i]).toContain(String(point.score));
     });
     // New and fixed since the last scan: button-name is new, nothing was fixed.

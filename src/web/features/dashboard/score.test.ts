@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scoreLabel, scoreTone, signedPoints } from './score';
 
-describe('score bands of spec §9', () => {
+describe('score bands of the one vocabulary (spec §9 labels, ADR 0013)', () => {
   it('labels Excellent 90+, Good 75+, Fair 60+, else Needs Work', () => {
     expect([90, 89, 75, 74, 60, 59].map(scoreLabel)).toEqual([
       'Excellent',
@@ -13,8 +13,15 @@ describe('score bands of spec §9', () => {
     ]);
   });
 
-  it('colours green at 80+, yellow at 60+, else red', () => {
-    expect([80, 79, 60, 59].map(scoreTone)).toEqual(['good', 'fair', 'fair', 'bad']);
+  it('colours green at 75+, amber at 60+, else red, as every screen does', () => {
+    expect([90, 75, 74, 60, 59, null].map(scoreTone)).toEqual([
+      'good',
+      'good',
+      'fair',
+      'fair',
+      'poor',
+      'none',
+    ]);
   });
 
   it('writes changes with their sign', () => {

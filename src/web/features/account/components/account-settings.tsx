@@ -37,8 +37,7 @@ import { useChangePassword } from '../api/password';
 import { useRevokeSession, useSessions } from '../api/sessions';
 import { useAccountSettings, useUpdateNotifications, useUpdateProfile } from '../api/settings';
 import { deviceName } from '../device-name';
-
-const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+import { formatDateTime } from '#contract/vocabulary.js';
 
 /** One settings section: a card with a heading the page's outline and landmarks name. */
 function Section({
@@ -342,8 +341,8 @@ function SessionsSection() {
                       </span>
                       {session.ip && <span className="block text-slate-700">{session.ip}</span>}
                     </td>
-                    <td className="py-2 pr-4">{when.format(new Date(session.createdAt))}</td>
-                    <td className="py-2 pr-4">{when.format(new Date(session.lastSeenAt))}</td>
+                    <td className="py-2 pr-4">{formatDateTime(session.createdAt)}</td>
+                    <td className="py-2 pr-4">{formatDateTime(session.lastSeenAt)}</td>
                     <td className="py-2">
                       {session.current ? (
                         <span className="font-semibold text-green-800">This browser</span>
@@ -353,7 +352,7 @@ function SessionsSection() {
                           variant="outline"
                           size="sm"
                           disabled={revoke.isPending}
-                          aria-label={`Sign out ${name}, signed in ${when.format(new Date(session.createdAt))}`}
+                          aria-label={`Sign out ${name}, signed in ${formatDateTime(session.createdAt)}`}
                           onClick={() => void end(session.id, name)}
                         >
                           Sign out

@@ -20,7 +20,7 @@ import { messageOf } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { isPlanRequired, useOverview } from '../api/get-overview';
-import { dateTime, formatDate } from '../score';
+import { formatDate, formatDateTime } from '../score';
 import { ScoreBadge, TrendBadge } from './score-badges';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -352,7 +352,7 @@ function RecentActivity({ scans }: { scans: DashboardOverview['recentScans'] }) 
                   {scan.url}
                 </Link>
                 <span className="text-sm text-slate-700">
-                  {dateTime.format(new Date(scan.createdAt))} · {scan.status}
+                  {formatDateTime(scan.createdAt)} · {scan.status}
                 </span>
               </div>
               <ScoreBadge score={scan.score} />
@@ -436,7 +436,7 @@ function ActivityFeed({ items }: { items: ActivityItem[] }) {
                 {item.title}
               </Link>
               <p className="text-sm text-slate-700">
-                {item.description} · {dateTime.format(new Date(item.timestamp))}
+                {item.description} · {formatDateTime(item.timestamp)}
               </p>
             </li>
           ))}

@@ -8,7 +8,7 @@ import { messageOf } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { useReports } from '../api/get-reports';
-import { dateTime } from '../score';
+import { formatDateTime } from '../score';
 import { DocumentLinks } from './document-links';
 import { ScoreBadge } from './score-badges';
 
@@ -74,7 +74,7 @@ export function ReportsPage() {
           ) : (
             <ul className="mt-4 grid gap-4">
               {data.items.map((item) => {
-                const context = `the ${item.kind} of ${item.url} on ${dateTime.format(new Date(item.date))}`;
+                const context = `the ${item.kind} of ${item.url} on ${formatDateTime(item.date)}`;
                 return (
                   <li key={item.id}>
                     <Card className="grid gap-3 p-4">
@@ -94,7 +94,7 @@ export function ReportsPage() {
                           </h2>
                           <p className="text-sm text-slate-700">
                             {item.kind === 'audit' ? 'Multi-page audit' : 'Scan'} of {item.domain} ·{' '}
-                            {dateTime.format(new Date(item.date))}
+                            {formatDateTime(item.date)}
                           </p>
                         </div>
                         <ScoreBadge score={item.score} />

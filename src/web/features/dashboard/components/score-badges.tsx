@@ -1,9 +1,10 @@
 import { ArrowDownRight, ArrowRight, ArrowUpRight } from 'lucide-react';
 import type { Trend } from '#contract/dashboard.js';
 import { cn } from '../../../lib/cn';
+import { formatScore } from '#contract/vocabulary.js';
 import { scoreLabel, scoreTone, signedPoints, toneClasses, trendWords } from '../score';
 
-/** A score with its §9 label and colour; a dash when there is no score yet. */
+/** A score as every screen writes it ("78/100 · Good") in its band's colour. */
 export function ScoreBadge({ score, className }: { score: number | null; className?: string }) {
   if (score === null) return <span className={cn('text-slate-700', className)}>No score yet</span>;
   return (
@@ -14,7 +15,7 @@ export function ScoreBadge({ score, className }: { score: number | null; classNa
         className,
       )}
     >
-      {score}
+      {formatScore(score)}
       <span className="font-semibold">· {scoreLabel(score)}</span>
     </span>
   );
