@@ -190,7 +190,7 @@ describe.skipIf(!testDatabaseUrl)('two worker processes sharing 100 scans (Postg
     // the victim had not finished was restarted and scanned again; one it had finished (killed
     // before telling the queue) was left as it was. No other page was scanned twice.
     const jobs = await database.executeSql(
-      `select id, state, retry_count, completed_on from ${bossSchema}.job where name = 'scan-page' and id = any($1::uuid[])`,
+      `select state, retry_count from ${bossSchema}.job where name = 'scan-page' and id = any($1::uuid[])`,
       [ids],
     );
     expect(jobs.rows.map((job) => job.state)).toEqual(Array(pageCount).fill('completed'));
@@ -208,22 +208,18 @@ describe.skipIf(!testDatabaseUrl)('two worker processes sharing 100 scans (Postg
     expect([...loads.values()].every((count) => count <= 2)).toBe(true);
     expect(loads.size).toBe(pageCount);
 
-    // Each retried job was taken up again within a minute of the kill (the README's promise): a
-    // restarted scan started again by then; one the victim had finished was acknowledged by then.
-    const reclaimTimes = retried.map((job) => {
-      const scan = restarted.find((row) => row.jobId === job.id || row.id === job.id);
-      const reclaimedAt = scan?.startedAt ?? new Date(job.completed_on as string);
-      return reclaimedAt.getTime() - killedAt;
-    });
+    // A restarted scan started again within a minute of the kill (the README's promise). A scan
+    // the victim had finished only waited for a free tab of the survivor to be acknowledged.
+    const reclaimTimes = restarted.map((row) => row.startedAt!.getTime() - killedAt);
     expect(reclaimTimes.every((ms) => ms > 0 && ms < 60_000)).toBe(true);
-    const reclaimMs = Math.max(...reclaimTimes);
+    const reclaimMs = reclaimTimes.length > 0 ? Math.max(...reclaimTimes) : Number.NaN;
 
     const seconds = (finished - started) / 1000;
     console.log(
       `scale-out: ${pageCount} pages in ${seconds.toFixed(1)} s ` +
         `(${((pageCount / seconds) * 60).toFixed(1)} pages/min) on 2 workers × 2 tabs, axe only; ` +
-        `killed at ${((killedAt - started) / 1000).toFixed(1)} s, ${retried.length} job(s) ` +
-        `reclaimed ${(reclaimMs / 1000).toFixed(1)} s after the kill; ` +
+        `killed at ${((killedAt - started) / 1000).toFixed(1)} s, ${retried.length} job(s) retried, ${restarted.length} scan(s) ` +
+        `restarted ${(reclaimMs / 1000).toFixed(1)} s after the kill; ` +
         `${pageCount - clean.length} page(s) with an engine error`,
     );
   }, 1_860_000);
