@@ -134,10 +134,10 @@ describe('the dashboard', () => {
     await expect(banner.textContent()).resolves.toContain('1 site scores under 60');
     const metrics = page.getByRole('region', { name: 'Key Metrics' });
     await expect(metrics.textContent()).resolves.toContain(
-      `Average score${Math.round((shopLatest + blogLatest) / 2)}%`,
+      `Average score${Math.round((shopLatest + blogLatest) / 2)}/100`,
     );
     await expect(metrics.textContent()).resolves.toContain('Total scans6');
-    await expect(metrics.textContent()).resolves.toContain('Industry benchmark73%');
+    await expect(metrics.textContent()).resolves.toContain('Industry benchmark73/100');
     const events = page.getByRole('region', { name: 'Upcoming Events' });
     const nextAudit = new Date(blogScores.at(-1)!.date.getTime() + 7 * day);
     await expect(events.textContent()).resolves.toContain(
@@ -182,7 +182,7 @@ describe('the dashboard', () => {
     await page.getByRole('heading', { name: 'Domain Performance' }).waitFor();
     const cards = await page.locator('main dl').first().textContent();
     expect(cards).toContain('Total Scans6');
-    expect(cards).toContain('Average Score67%');
+    expect(cards).toContain('Average Score67/100');
     expect(cards).toContain('Critical Issues1');
     expect(cards).toContain('Domains2');
     const impacts = page.getByRole('table', { name: 'Violations by impact' });

@@ -6,7 +6,13 @@ import type { ScoreTone } from '#contract/vocabulary.js';
  * are the one vocabulary's (`#contract/vocabulary.js`, ADR 0013), so a score reads the same here
  * as on the report, the status page and the documents.
  */
-export { formatDate, formatDateTime, scoreLabel, scoreTone } from '#contract/vocabulary.js';
+export {
+  formatDate,
+  formatDateTime,
+  formatScore,
+  scoreLabel,
+  scoreTone,
+} from '#contract/vocabulary.js';
 
 /** Dark text on a light tint so each reaches 4.5:1; the label says it in words as well. */
 export const toneClasses: Record<ScoreTone, string> = {

@@ -9,7 +9,7 @@ import { messageOf } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { useAnalytics } from '../api/get-analytics';
-import { formatDate } from '../score';
+import { formatDate, formatScore } from '../score';
 import { BarsChart } from './charts';
 import { ScoreBadge, TrendBadge } from './score-badges';
 
@@ -51,7 +51,7 @@ export function AnalyticsPage() {
 function AnalyticsContent({ data }: { data: DashboardAnalytics }) {
   const cards: [string, string | number][] = [
     ['Total Scans', data.cards.totalScans],
-    ['Average Score', data.cards.averageScore === null ? '–' : `${data.cards.averageScore}%`],
+    ['Average Score', formatScore(data.cards.averageScore)],
     ['Critical Issues', data.cards.criticalIssues],
     ['Domains', data.cards.domains],
   ];

@@ -20,7 +20,7 @@ import { messageOf } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { isPlanRequired, useOverview } from '../api/get-overview';
-import { formatDate, formatDateTime } from '../score';
+import { formatDate, formatDateTime, formatScore } from '../score';
 import { ScoreBadge, TrendBadge } from './score-badges';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -396,9 +396,9 @@ function EssentialActions({ latestReportId }: { latestReportId: string | null })
 
 function KeyMetrics({ metrics }: { metrics: DashboardOverview['metrics'] }) {
   const items: [string, ReactNode][] = [
-    ['Average score', metrics.averageScore === null ? '–' : `${metrics.averageScore}%`],
+    ['Average score', formatScore(metrics.averageScore)],
     ['Trend', <TrendBadge key="trend" trend={metrics.trend} change={metrics.trendPoints} />],
-    ['Industry benchmark', `${metrics.industryBenchmark}%`],
+    ['Industry benchmark', formatScore(metrics.industryBenchmark)],
     ['Total scans', metrics.totalScans],
     ['Pages scanned', metrics.pagesScanned],
     ['Open issues', metrics.openIssues],
