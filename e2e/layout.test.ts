@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../test/support/service.js';
 import { signUp, uniqueEmail } from './support/accounts.js';
 import { useWebApp } from './support/web-app.js';
+import { publicRoutes } from './support/routes.js';
 
 /**
  * No screen scrolls sideways from a small phone to a laptop: every public and signed-in route is
@@ -14,32 +15,6 @@ const app = useWebApp('shared');
 const widths = [320, 390, 768, 1280];
 let page: Page;
 let scanId: string;
-
-const publicRoutes = [
-  '/',
-  '/app/login',
-  '/app/signup',
-  '/app/reset-password',
-  '/app/reset-password/some-token',
-  '/no/such/page',
-  '/raw-results',
-  '/live-scan',
-  '/real-scan',
-  '/cinematic-scan',
-  '/premium-scan',
-  '/modern-scan',
-  '/vpat',
-  '/multi-page-audit',
-  '/smart-scan',
-  '/smart-discovery',
-  '/about',
-  '/privacy',
-  '/terms',
-  '/app/pricing',
-  '/status',
-  '/status/example.com',
-  '/audit/example.com',
-];
 
 const signedInRoutes = [
   '/report/:id',
