@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { billingCurrency, PaymentProviderKind } from './billing.js';
+import { DomainParams } from './public.js';
 
 /**
  * Domain management of the dashboard (spec dashboard-area §2 Domains page, §3 Domain shape, §4
@@ -104,9 +105,8 @@ export const ReactivateDomainRequest = z.object({
 export const DomainChangeResponse = z.object({ message: z.string(), domain: Domain });
 export type DomainChangeResponse = z.infer<typeof DomainChangeResponse>;
 
-export const DomainPathParams = z.strictObject({
-  domain: z.string().min(1, 'Enter a domain').max(300, 'A domain is at most 300 characters'),
-});
+/** A domain in a path: the same parameter as the public pages'. */
+export const DomainPathParams = DomainParams;
 
 /** `POST /api/domains/{domain}/verify`: check the published token now. */
 export const VerifyDomainRequest = z.object({ method: VerificationMethod.optional() });

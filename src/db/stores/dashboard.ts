@@ -37,6 +37,23 @@ const scoredScans = (userId: string, domain?: string) => sql`
    where user_id = ${userId} and status = 'completed' and accessibility_score is not null
          and completed_at is not null ${domain === undefined ? sql`` : sql`and domain = ${domain}`}`;
 
+/** Each domain of the ranked `scored` scans: its latest and previous score, issues, scan count. */
+const perDomain = sql`per_domain as (
+      select domain,
+             max(score) filter (where domain_rank = 1) as score,
+             max(score) filter (where domain_rank = 2) as previous_score,
+             max(total_issues) filter (where domain_rank = 1) as issues,
+             max(completed_at) as last_scan,
+             count(*)::int as scans
+        from scored group by domain
+    )`;
+
+/** The account's enrolled domains (any status), or the one named. */
+const enrolledDomains = (userId: string, domain?: string) => sql`enrolled as (
+      select domain, status, domain_index, verified_at from domains
+       where user_id = ${userId} ${domain === undefined ? sql`` : sql`and domain = ${domain}`}
+    )`;
+
 export interface DomainStandingRow {
   domain: string;
   status: string | null;
@@ -72,19 +89,8 @@ export async function listDomainStandings(
     db,
     sql`
     with scored as (${scoredScans(userId, domain)}),
-    per_domain as (
-      select domain,
-             max(score) filter (where domain_rank = 1) as score,
-             max(score) filter (where domain_rank = 2) as previous_score,
-             max(total_issues) filter (where domain_rank = 1) as issues,
-             max(completed_at) as last_scan,
-             count(*)::int as scans
-        from scored group by domain
-    ),
-    enrolled as (
-      select domain, status, domain_index, verified_at from domains
-       where user_id = ${userId} ${domain === undefined ? sql`` : sql`and domain = ${domain}`}
-    )
+    ${perDomain},
+    ${enrolledDomains(userId, domain)}
     select coalesce(e.domain, p.domain) as domain, e.status, p.score, p.previous_score,
            p.issues, p.last_scan, coalesce(p.scans, 0)::int as scans,
            e.verified_at is not null as verified
@@ -126,18 +132,8 @@ type StandingJson = Omit<DomainStandingRow, 'lastScan'> & { lastScan: string | n
 
 const accountFiguresSql = (userId: string) => sql`
     with scored as materialized (${scoredScans(userId)}),
-    per_domain as (
-      select domain,
-             max(score) filter (where domain_rank = 1) as score,
-             max(score) filter (where domain_rank = 2) as previous_score,
-             max(total_issues) filter (where domain_rank = 1) as issues,
-             max(completed_at) as last_scan,
-             count(*)::int as scans
-        from scored group by domain
-    ),
-    enrolled as (
-      select domain, status, domain_index, verified_at from domains where user_id = ${userId}
-    ),
+    ${perDomain},
+    ${enrolledDomains(userId)},
     standings as (
       select coalesce(e.domain, p.domain) as domain, e.status, p.score,
              p.previous_score as "previousScore", coalesce(p.issues, 0) as issues,
