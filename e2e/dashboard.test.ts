@@ -149,7 +149,11 @@ describe('the dashboard', () => {
     // Review opens the scans, which stay on the overview's second tab.
     await banner.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('heading', { name: 'Your scans' }).waitFor();
-    expect(await page.getByRole('row').count()).toBeGreaterThanOrEqual(7);
+    // The list loads after its heading shows: wait for the table, then count its rows
+    // (a header and the six seeded scans).
+    const scanTable = page.getByRole('table', { name: 'Scans of your websites, newest first' });
+    await scanTable.waitFor();
+    expect(await scanTable.getByRole('row').count()).toBe(7);
     expect(takePageErrors()).toEqual([]);
   });
 

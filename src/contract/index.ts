@@ -15,3 +15,4 @@ export * from './badge.js';
 export * from './account.js';
 export * from './dashboard.js';
 export * from './vocabulary.js';
+export * from './own-checks.js';

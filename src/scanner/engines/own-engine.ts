@@ -1,0 +1,114 @@
+import type { Page } from 'puppeteer-core';
+import {
+  emptyOwnRaw,
+  OwnEngineRaw,
+  type EngineId,
+  type Finding,
+  type FindingKind,
+  type Impact,
+} from '#contract/index.js';
+import { sortCriteria, strictestLevel, understandingUrl } from '../analysis/wcag.js';
+import type { Engine, EngineContext } from './engine.js';
+
+/** What the product says about one of its own checks, whatever page it fires on. */
+export interface OwnCheckDefinition {
+  /** The issue's title, e.g. "Keyboard focus is trapped". */
+  title: string;
+  /** Why it matters and how to fix it, in a sentence or two. */
+  description: string;
+  /** The criteria the check can fail; a result may name fewer. */
+  wcag: readonly string[];
+  /** The most a result of this check can be: needs-review checks never report violations. */
+  kind: FindingKind;
+  impact: Impact;
+}
+
+/** The ids of Conformly's own engines (their raw output is an OwnEngineRaw). */
+export type OwnEngineId = Extract<EngineId, 'keyboard' | 'checks'>;
+
+export interface OwnEngineSpec<Id extends OwnEngineId> {
+  id: Id;
+  /** Every check the engine can report, by check id. */
+  checks: Readonly<Record<string, OwnCheckDefinition>>;
+  /** Runs the checks on the loaded page; must leave the page as it found it. */
+  run(page: Page, context: EngineContext): Promise<Omit<OwnEngineRaw, 'error'>>;
+}
+
+/**
+ * The version of the own checks, raised when a check changes what it reports (stored with each
+ * scan like an engine's version).
+ */
+export const ownChecksVersion = '1.0.0';
+
+/** The definition of an own check, by id, across every own engine (titles for merged issues). */
+const definitions = new Map<string, OwnCheckDefinition>();
+
+export function ownCheckDefinition(check: string): OwnCheckDefinition | undefined {
+  return definitions.get(check);
+}
+
+/**
+ * One of Conformly's own engines from its checks and its run: the findings come out of the raw
+ * output as the checks state them (criterion, kind, impact), titled by the check's definition.
+ */
+export function ownEngine<Id extends OwnEngineId>(
+  spec: OwnEngineSpec<Id>,
+): Engine<Id, OwnEngineRaw> {
+  for (const [check, definition] of Object.entries(spec.checks)) definitions.set(check, definition);
+  return {
+    id: spec.id,
+    version: ownChecksVersion,
+
+    async run(page, context) {
+      const result = await spec.run(page, context);
+      return { raw: OwnEngineRaw.parse({ ...result, error: null }), version: this.version };
+    },
+
+    failed(error) {
+      return emptyOwnRaw(error);
+    },
+
+    normalize(raw) {
+      return raw.results.map((result): Finding => {
+        const definition = spec.checks[result.check];
+        const wcag = sortCriteria(result.wcag);
+        return {
+          engine: spec.id,
+          ruleId: result.check,
+          ruleKey: result.check,
+          wcag,
+          level: strictestLevel(wcag),
+          impact: result.impact,
+          // A check never claims more than its definition allows.
+          kind:
+            definition?.kind === 'violation' ? result.kind : (definition?.kind ?? 'needs-review'),
+          selector: result.selector,
+          html: result.html,
+          message: result.message,
+          helpUrl: wcag[0] ? understandingUrl(wcag[0]) : '',
+          extras: {
+            ...(definition
+              ? { ruleTitle: definition.title, description: definition.description }
+              : {}),
+            ...(result.details ? { details: result.details } : {}),
+          },
+        };
+      });
+    },
+
+    counts(raw) {
+      const errors = raw.results.filter((r) => r.kind === 'violation').length;
+      const warnings = raw.results.filter((r) => r.kind === 'needs-review').length;
+      return { issues: errors, errors, warnings, notices: raw.results.length - errors - warnings };
+    },
+
+    coverage() {
+      const coverage: Record<string, string[]> = {};
+      for (const [check, definition] of Object.entries(spec.checks)) {
+        if (definition.kind !== 'violation') continue;
+        for (const sc of definition.wcag) (coverage[sc] ??= []).push(check);
+      }
+      return coverage;
+    },
+  };
+}
