@@ -149,7 +149,113 @@ function pageHelpers() {
   const langOf = (element: Element): string =>
     (element.closest('[lang]')?.getAttribute('lang') ?? '').split('-')[0]!.toLowerCase();
 
+  const letters = /[\p{L}\p{N}]/u;
+  const skippedTags = new Set([
+    'input',
+    'textarea',
+    'select',
+    'option',
+    'script',
+    'style',
+    'noscript',
+    'template',
+    'svg',
+    'math',
+    'iframe',
+    'marquee',
+  ]);
+
+  /**
+   * Whether readable text inside `container` lies beyond its padding box on a clipped axis (or,
+   * for `spill`, below its bottom): by more than a third of a line, or 4 px sideways.
+   */
+  const textBeyond = (
+    container: Element,
+    axes: { x: boolean; y: boolean },
+    ownTextOnly: boolean,
+  ): boolean => {
+    const outer = container.getBoundingClientRect();
+    const left = outer.left + container.clientLeft;
+    const top = outer.top + container.clientTop;
+    const right = left + container.clientWidth;
+    const bottom = top + container.clientHeight;
+    const walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
+    let checked = 0;
+    for (let node = walker.nextNode(); node && checked < 200; node = walker.nextNode()) {
+      if (!letters.test(node.textContent ?? '')) continue;
+      const parent = node.parentElement;
+      if (!parent || skippedTags.has(parent.localName) || parent.closest('svg')) continue;
+      if (ownTextOnly && parent !== container && getComputedStyle(parent).display !== 'inline')
+        continue;
+      checked++;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const rect of Array.from(range.getClientRects())) {
+        if (rect.width < 1 || rect.height < 1) continue;
+        const slack = Math.max(2, rect.height / 3);
+        if (axes.y && (rect.bottom > bottom + slack || rect.top < top - slack)) return true;
+        if (axes.x && (rect.right > right + 4 || rect.left < left - 4)) return true;
+      }
+    }
+    return false;
+  };
+
+  /**
+   * Boxes whose text no longer fits: `clipped` (overflow hidden/clip cuts readable text off),
+   * `truncated` (cut off on purpose with an ellipsis or line clamp), `spills` (a box of fixed
+   * height whose text runs out below it, over what follows). Selectors in `exclude` (boxes that
+   * already did not fit before the page was stressed) are left out.
+   */
+  const overflowingText = (exclude: readonly string[]) => {
+    const excluded = new Set<Element>();
+    for (const selector of exclude) {
+      const element = document.querySelector(selector);
+      if (element) excluded.add(element);
+    }
+    const found: Array<{ element: Element; overflow: 'clipped' | 'truncated' | 'spills' }> = [];
+    for (const element of Array.from(document.body.querySelectorAll('*'))) {
+      if (skippedTags.has(element.localName) || excluded.has(element)) continue;
+      const overX = element.scrollWidth > element.clientWidth + 1;
+      const overY = element.scrollHeight > element.clientHeight + 1;
+      if (!overX && !overY) continue;
+      if (element.clientWidth === 0 || element.clientHeight === 0) continue;
+      const style = getComputedStyle(element);
+      const clipsX = style.overflowX === 'hidden' || style.overflowX === 'clip';
+      const clipsY = style.overflowY === 'hidden' || style.overflowY === 'clip';
+      if (clipsX || clipsY) {
+        if (!isRendered(element) || isVisuallyHidden(element)) continue;
+        if (!textBeyond(element, { x: clipsX && overX, y: clipsY && overY }, false)) continue;
+        const truncated =
+          style.textOverflow === 'ellipsis' ||
+          (style.webkitLineClamp !== 'none' && style.webkitLineClamp !== '');
+        found.push({ element, overflow: truncated ? 'truncated' : 'clipped' });
+      } else if (
+        overY &&
+        style.overflowX === 'visible' &&
+        style.overflowY === 'visible' &&
+        element.nextElementSibling &&
+        !['inline', 'contents', 'table-row', 'table-row-group'].includes(style.display) &&
+        isRendered(element) &&
+        textBeyond(element, { x: false, y: true }, true)
+      ) {
+        found.push({ element, overflow: 'spills' });
+      }
+    }
+    // The innermost box says where the text is cut off.
+    return found
+      .filter(
+        (entry) => !found.some((other) => other !== entry && entry.element.contains(other.element)),
+      )
+      .map((entry) => ({
+        selector: selectorOf(entry.element),
+        html: htmlOf(entry.element),
+        overflow: entry.overflow,
+      }));
+  };
+
   return {
+    letters,
+    overflowingText,
     selectorOf,
     htmlOf,
     clean,
