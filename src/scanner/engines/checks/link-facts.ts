@@ -118,6 +118,7 @@ function collectLinks(limit: number, h: PageHelpers): LinkFacts[] {
     const name = h.nameOf(link);
     const title = h.clean(link.getAttribute('title'));
     const rawHref = link.getAttribute('href') ?? '';
+    const context = contextOf(link);
     facts.push({
       selector: h.selectorOf(link),
       html: h.htmlOf(link),
@@ -130,8 +131,9 @@ function collectLinks(limit: number, h: PageHelpers): LinkFacts[] {
       target: link.getAttribute('target') ?? '',
       role: (link.getAttribute('role') ?? '').trim().split(/\s+/)[0] ?? '',
       lang: h.langOf(link),
-      context: contextOf(link),
-      nearby: nearbyOf(link),
+      context,
+      // Only a short text can be a vague one; the walk up the tree is spared for the rest.
+      nearby: name.split(' ').length <= 5 ? nearbyOf(link) : '',
       after: afterOf(link),
       skipped: h.isAriaHidden(link) || link.getAttribute('tabindex') === '-1',
       adjacentToPrevious,

@@ -28,6 +28,8 @@ export interface OriginalFacts {
   allCaps: ElementFact[];
   italic: ElementFact[];
   images: Array<{ selector: string; html: string; src: string }>;
+  /** Milliseconds spent in the page on each part. */
+  timings: Record<string, number>;
 }
 
 /** What the reflow check reads at a narrow viewport. */
@@ -57,44 +59,23 @@ export async function readNarrowFacts(
 
 /** Runs in the page. */
 function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFacts {
+  const timings: Record<string, number> = {};
+  let lap = performance.now();
+  const time = (part: string) => {
+    const now = performance.now();
+    timings[part] = Math.round(now - lap);
+    lap = now;
+  };
   const elements = Array.from(document.body.querySelectorAll('*')).filter(
     (element) => !element.closest('svg, math, script, style, noscript, template, head'),
   );
   const overflowing = h.overflowingText([]).map((entry) => entry.selector);
+  time('baseline');
   const fact = (element: Element, value: string) => ({
     selector: h.selectorOf(element),
     html: h.htmlOf(element),
     value,
   });
-
-  // Text enlarged to 200 %: every element's font size (and a set line height) doubled, in
-  // pixels read before any is changed, so nothing compounds; then the style attributes restored.
-  const sizes = elements.map((element) => {
-    const style = getComputedStyle(element);
-    return { element, fontSize: parseFloat(style.fontSize), lineHeight: style.lineHeight };
-  });
-  const styleAttributes = elements.map((element) => element.getAttribute('style'));
-  let textResized: OverflowFact[];
-  try {
-    for (const { element, fontSize, lineHeight } of sizes) {
-      const style = (element as HTMLElement).style;
-      if (!style || !(fontSize > 0)) continue;
-      style.setProperty('font-size', `${fontSize * 2}px`, 'important');
-      if (lineHeight.endsWith('px')) {
-        style.setProperty('line-height', `${parseFloat(lineHeight) * 2}px`, 'important');
-      }
-    }
-    textResized = h.overflowingText(overflowing);
-  } finally {
-    elements.forEach((element, index) => {
-      const original = styleAttributes[index];
-      // Reading first makes Chromium write the changed inline style back to the attribute
-      // now; otherwise that lazy write lands after the removal and leaves style="".
-      element.getAttribute('style');
-      if (original === null || original === undefined) element.removeAttribute('style');
-      else element.setAttribute('style', original);
-    });
-  }
 
   const generated: OriginalFacts['generated'] = [];
   const small: ElementFact[] = [];
@@ -166,6 +147,37 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
     }
   }
 
+  time('styles');
+  // Text enlarged to 200 %: every element's font size (and a set line height) doubled, in
+  // pixels read before any is changed, so nothing compounds; then the style attributes restored.
+  const sizes = elements.map((element) => {
+    const style = getComputedStyle(element);
+    return { element, fontSize: parseFloat(style.fontSize), lineHeight: style.lineHeight };
+  });
+  const styleAttributes = elements.map((element) => element.getAttribute('style'));
+  let textResized: OverflowFact[];
+  try {
+    for (const { element, fontSize, lineHeight } of sizes) {
+      const style = (element as HTMLElement).style;
+      if (!style || !(fontSize > 0)) continue;
+      style.setProperty('font-size', `${fontSize * 2}px`, 'important');
+      if (lineHeight.endsWith('px')) {
+        style.setProperty('line-height', `${parseFloat(lineHeight) * 2}px`, 'important');
+      }
+    }
+    textResized = h.overflowingText(overflowing);
+  } finally {
+    elements.forEach((element, index) => {
+      const original = styleAttributes[index];
+      // Reading first makes Chromium write the changed inline style back to the attribute
+      // now; otherwise that lazy write lands after the removal and leaves style="".
+      element.getAttribute('style');
+      if (original === null || original === undefined) element.removeAttribute('style');
+      else element.setAttribute('style', original);
+    });
+  }
+
+  time('textResize');
   const seen = new Set<string>();
   const images: OriginalFacts['images'] = [];
   for (const image of Array.from(document.images)) {
@@ -176,7 +188,17 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
     seen.add(src);
     images.push({ selector: h.selectorOf(image), html: h.htmlOf(image), src });
   }
-  return { overflowing, textResized, generated, small, justified, allCaps, italic, images };
+  return {
+    overflowing,
+    textResized,
+    generated,
+    small,
+    justified,
+    allCaps,
+    italic,
+    images,
+    timings,
+  };
 }
 
 /** Runs in the page. Async: waits for the page to answer the resize before measuring. */

@@ -44,8 +44,10 @@ function result(
 export async function readPresentation(
   page: Page,
   context: Pick<EngineContext, 'viewport'>,
+  signal?: AbortSignal,
 ): Promise<{ original: OriginalFacts; narrow: NarrowFacts }> {
   const original = await readOriginalFacts(page);
+  signal?.throwIfAborted();
   const viewport = page.viewport() ?? context.viewport;
   const scroll = await page.evaluate(() => ({ x: window.scrollX, y: window.scrollY }));
   await page.setViewport({
@@ -65,13 +67,15 @@ export async function readPresentation(
 export async function runPresentationChecks(
   page: Page,
   context: Pick<EngineContext, 'viewport'>,
+  signal?: AbortSignal,
 ): Promise<OwnCheckResult[]> {
-  const { original, narrow } = await readPresentation(page, context);
+  const { original, narrow } = await readPresentation(page, context, signal);
+  signal?.throwIfAborted();
   return [
     ...reflowFindings(narrow),
     ...textResizeFindings(original.textResized),
     ...styleFindings(original),
-    ...(await animatedImageFindings(page, original.images)),
+    ...(await animatedImageFindings(page, original.images, signal)),
   ];
 }
 
@@ -149,6 +153,7 @@ export function styleFindings(facts: OriginalFacts): OwnCheckResult[] {
 async function animatedImageFindings(
   page: Page,
   images: OriginalFacts['images'],
+  signal?: AbortSignal,
 ): Promise<OwnCheckResult[]> {
   if (images.length === 0) return [];
   const session = await page.createCDPSession();
@@ -158,6 +163,7 @@ async function animatedImageFindings(
     };
     const found: OwnCheckResult[] = [];
     for (const image of images) {
+      signal?.throwIfAborted();
       const bytes = await loadedImageBytes(page, session, frameTree.frame.id, image.src);
       const animation = bytes && imageAnimation(bytes);
       if (!animation || animation.frames < 2) continue;
