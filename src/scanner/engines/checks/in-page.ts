@@ -150,6 +150,8 @@ function pageHelpers() {
     (element.closest('[lang]')?.getAttribute('lang') ?? '').split('-')[0]!.toLowerCase();
 
   const letters = /[\p{L}\p{N}]/u;
+  /** Icon fonts draw pictures with letters (ligatures such as "menu"): not text to read. */
+  const iconFont = /icon|awesome|material|glyph|symbol|dashicons|ionic|feather|fontello|icomoon/i;
   const skippedTags = new Set([
     'input',
     'textarea',
@@ -255,6 +257,7 @@ function pageHelpers() {
 
   return {
     letters,
+    iconFont,
     overflowingText,
     selectorOf,
     htmlOf,

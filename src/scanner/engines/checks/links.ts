@@ -162,7 +162,8 @@ const fileWords =
 const newWindowWords =
   /new (browser )?(window|tab)|neue[nms]? (browser)?(fenster|tab)|nouvel(le)? (fenêtre|onglet)|nueva (ventana|pestaña)|nuova (finestra|scheda)|nieuw(e)? (venster|tabblad)|nova (janela|aba)|opens? (in )?(a )?(separate|external)|external (site|link|website)/i;
 
-const bareUrl = /^(https?:\/\/|www\.)\S+$|^[\w-]+(\.[\w-]+)+(\/\S*)?$/i;
+/** A whole web address; a short domain alone ("example.com") names its site well enough. */
+const bareUrl = /^(https?:\/\/|www\.)\S+$|^[\w-]+(\.[\w-]+)+\/\S+$/i;
 
 /** Lower case, no leading or trailing punctuation and symbols ("Read more »" -> "read more"). */
 export function linkTextKey(name: string): string {
@@ -182,10 +183,26 @@ function isGeneric(name: string, lang: string): boolean {
   );
 }
 
-/** The destination without its fragment: links to one page and to a part of it go to one place. */
-function destination(link: LinkFacts): string {
+/**
+ * Where a link goes, so that addresses of one page compare equal: no fragment (a part of the
+ * page), no tracking parameters, no default document name or trailing slash, either scheme.
+ */
+export function destination(link: Pick<LinkFacts, 'href' | 'rawHref'>): string {
   if (!link.href || /^javascript:/i.test(link.rawHref.trim())) return '';
-  return link.href.replace(/#.*$/, '').replace(/\/$/, '');
+  let url: URL;
+  try {
+    url = new URL(link.href);
+  } catch {
+    return link.href;
+  }
+  for (const name of [...url.searchParams.keys()]) {
+    if (/^(utm_|fbclid$|gclid$|mc_)/i.test(name)) url.searchParams.delete(name);
+  }
+  url.hash = '';
+  const path = url.pathname
+    .replace(/\/(index|default)\.(html?|php|aspx?)$/i, '/')
+    .replace(/\/$/, '');
+  return `${url.host}${path}${url.search}`;
 }
 
 function result(

@@ -42,7 +42,15 @@ export interface NarrowFacts {
 }
 
 /** Limits that keep one measurement cheap on a very large page. */
-export const factLimits = { perCheck: 20, images: 20, minSmallPx: 9, longRun: 200, longCaps: 60 };
+export const factLimits = {
+  perCheck: 20,
+  /** Typography is advice: a few examples say enough. */
+  perStyle: 5,
+  images: 20,
+  minSmallPx: 9,
+  longRun: 200,
+  longCaps: 60,
+};
 
 /** Reads the page at its own viewport; doubles every font size for a moment and restores it. */
 export async function readOriginalFacts(page: Page): Promise<OriginalFacts> {
@@ -82,7 +90,6 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
   const justified: ElementFact[] = [];
   const allCaps: ElementFact[] = [];
   const italic: ElementFact[] = [];
-  const iconFont = /icon|awesome|material|glyph|symbol|dashicons|ionic|feather|fontello|icomoon/i;
   for (const element of elements) {
     if (!h.isRendered(element)) continue;
     for (const pseudo of ['::before', '::after'] as const) {
@@ -94,7 +101,7 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
       if (
         style.display === 'none' ||
         style.visibility === 'hidden' ||
-        iconFont.test(style.fontFamily)
+        h.iconFont.test(style.fontFamily)
       )
         continue;
       if (/[\uE000-\uF8FF]/u.test(text) || h.isAriaHidden(element)) continue;
@@ -115,7 +122,7 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
       fontSize >= 1 &&
       fontSize < limits.minSmallPx &&
       !footnote &&
-      small.length < limits.perCheck
+      small.length < limits.perStyle
     ) {
       small.push(fact(element, `${Math.round(fontSize * 10) / 10}px`));
     }
@@ -125,7 +132,7 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
     if (
       style.textAlign === 'justify' &&
       run.length >= limits.longRun &&
-      justified.length < limits.perCheck
+      justified.length < limits.perStyle
     ) {
       justified.push(fact(element, `${run.length} characters`));
     }
@@ -134,14 +141,14 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
     if (
       letterCount >= limits.longCaps &&
       (style.textTransform === 'uppercase' || capitals / letterCount > 0.9) &&
-      allCaps.length < limits.perCheck
+      allCaps.length < limits.perStyle
     ) {
       allCaps.push(fact(element, `${run.length} characters`));
     }
     if (
       style.fontStyle !== 'normal' &&
       run.length >= limits.longRun &&
-      italic.length < limits.perCheck
+      italic.length < limits.perStyle
     ) {
       italic.push(fact(element, `${run.length} characters`));
     }
@@ -183,6 +190,13 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
   for (const image of Array.from(document.images)) {
     const src = image.currentSrc || image.src;
     if (!src || seen.has(src) || images.length >= limits.images) continue;
+    // Only formats that can animate and that we can read; only images the page has loaded.
+    if (
+      /\.(jpe?g|svg|avif|bmp|ico)([?#]|$)/i.test(src) ||
+      !image.complete ||
+      image.naturalWidth === 0
+    )
+      continue;
     const rect = image.getBoundingClientRect();
     if (rect.width < 2 || rect.height < 2 || !h.isRendered(image)) continue;
     seen.add(src);
