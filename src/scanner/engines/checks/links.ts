@@ -184,11 +184,14 @@ function isGeneric(name: string, lang: string): boolean {
 }
 
 /**
- * Where a link goes, so that addresses of one page compare equal: no fragment (a part of the
- * page), no tracking parameters, no default document name or trailing slash, either scheme.
+ * Where a link goes, so that addresses of one place compare equal: no tracking parameters, no
+ * default document name or trailing slash, either scheme. A fragment names a different place
+ * ("skip to navigation", "skip to content"), except an empty one; links to "#" or
+ * "javascript:" go nowhere ('').
  */
 export function destination(link: Pick<LinkFacts, 'href' | 'rawHref'>): string {
-  if (!link.href || /^javascript:/i.test(link.rawHref.trim())) return '';
+  const raw = link.rawHref.trim();
+  if (!link.href || /^javascript:/i.test(raw) || raw === '#' || raw === '#!') return '';
   let url: URL;
   try {
     url = new URL(link.href);
@@ -198,11 +201,10 @@ export function destination(link: Pick<LinkFacts, 'href' | 'rawHref'>): string {
   for (const name of [...url.searchParams.keys()]) {
     if (/^(utm_|fbclid$|gclid$|mc_)/i.test(name)) url.searchParams.delete(name);
   }
-  url.hash = '';
   const path = url.pathname
     .replace(/\/(index|default)\.(html?|php|aspx?)$/i, '/')
     .replace(/\/$/, '');
-  return `${url.host}${path}${url.search}`;
+  return `${url.host}${path}${url.search}${url.hash.length > 1 ? url.hash : ''}`;
 }
 
 function result(
