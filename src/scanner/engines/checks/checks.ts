@@ -110,6 +110,18 @@ export const checks = {
     kind: 'needs-review',
     impact: 'serious',
   },
+  /*
+   * Violation where text is cut off: 1.4.12 asks for no loss of content when a user sets these
+   * spacings, and no other way around it counts. Needs-review for ellipsis or overlap.
+   */
+  'text-spacing-clipped': {
+    title: 'Text is cut off when text spacing is increased',
+    description:
+      'People with dyslexia or low vision set wider line, letter and word spacing (line height 1.5, letter spacing 0.12em, word spacing 0.16em, 2em after paragraphs). This box then cuts its text off. Let boxes grow with their text instead of fixing their height.',
+    wcag: ['1.4.12'],
+    kind: 'violation',
+    impact: 'serious',
+  },
   /* F87 names it a failure, but browsers expose generated text to screen readers: a person judges. */
   'css-generated-content': {
     title: 'Meaningful text is added with CSS',

@@ -208,7 +208,9 @@ function pageHelpers() {
    * height whose text runs out below it, over what follows). Selectors in `exclude` (boxes that
    * already did not fit before the page was stressed) are left out.
    */
-  const overflowingText = (exclude: readonly string[]) => {
+  const overflowingText = (
+    exclude: readonly string[],
+  ): Array<{ element: Element; overflow: 'clipped' | 'truncated' | 'spills' }> => {
     const excluded = new Set<Element>();
     for (const selector of exclude) {
       const element = document.querySelector(selector);
@@ -244,19 +246,24 @@ function pageHelpers() {
       }
     }
     // The innermost box says where the text is cut off.
-    return found
-      .filter(
-        (entry) => !found.some((other) => other !== entry && entry.element.contains(other.element)),
-      )
-      .map((entry) => ({
-        selector: selectorOf(entry.element),
-        html: htmlOf(entry.element),
-        overflow: entry.overflow,
-      }));
+    return found.filter(
+      (entry) => !found.some((other) => other !== entry && entry.element.contains(other.element)),
+    );
   };
+
+  /** A box found by overflowingText as a selector and snippet (read once the page is restored). */
+  const describeOverflow = (entry: {
+    element: Element;
+    overflow: 'clipped' | 'truncated' | 'spills';
+  }) => ({
+    selector: selectorOf(entry.element),
+    html: htmlOf(entry.element),
+    overflow: entry.overflow,
+  });
 
   return {
     letters,
+    describeOverflow,
     iconFont,
     overflowingText,
     selectorOf,

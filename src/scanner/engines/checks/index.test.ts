@@ -52,6 +52,7 @@ describe('checks engine', () => {
       '2.4.4': ['link-text-generic'],
       '2.4.9': ['link-text-generic'],
       '1.4.10': ['reflow-horizontal-scroll', 'reflow-text-clipped'],
+      '1.4.12': ['text-spacing-clipped'],
     });
   });
 

@@ -22,6 +22,8 @@ export interface OriginalFacts {
   overflowing: string[];
   /** Boxes whose text no longer fits with every font size doubled. */
   textResized: OverflowFact[];
+  /** Boxes whose text no longer fits with WCAG 1.4.12's text spacing. */
+  textSpaced: OverflowFact[];
   generated: Array<ElementFact & { pseudo: '::before' | '::after' }>;
   small: ElementFact[];
   justified: ElementFact[];
@@ -52,7 +54,10 @@ export const factLimits = {
   longCaps: 60,
 };
 
-/** Reads the page at its own viewport; doubles every font size for a moment and restores it. */
+/**
+ * Reads the page at its own viewport; for a moment each, doubles every font size and applies
+ * WCAG's text spacing, and puts the page back.
+ */
 export async function readOriginalFacts(page: Page): Promise<OriginalFacts> {
   return evaluateInPage(page, measureOriginal, factLimits);
 }
@@ -77,7 +82,7 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
   const elements = Array.from(document.body.querySelectorAll('*')).filter(
     (element) => !element.closest('svg, math, script, style, noscript, template, head'),
   );
-  const overflowing = h.overflowingText([]).map((entry) => entry.selector);
+  const overflowing = h.overflowingText([]).map((entry) => h.selectorOf(entry.element));
   time('baseline');
   const fact = (element: Element, value: string) => ({
     selector: h.selectorOf(element),
@@ -162,7 +167,7 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
     return { element, fontSize: parseFloat(style.fontSize), lineHeight: style.lineHeight };
   });
   const styleAttributes = elements.map((element) => element.getAttribute('style'));
-  let textResized: OverflowFact[];
+  let textResized: ReturnType<PageHelpers['overflowingText']>;
   try {
     for (const { element, fontSize, lineHeight } of sizes) {
       const style = (element as HTMLElement).style;
@@ -185,6 +190,24 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
   }
 
   time('textResize');
+
+  // Text spacing (WCAG 1.4.12, the W3C bookmarklet's values) from a constructed style sheet:
+  // adopted and dropped again without touching the DOM.
+  const spacing = new CSSStyleSheet();
+  spacing.replaceSync(
+    '* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }',
+  );
+  // A copy: the property is a live array that the assignment below would change too.
+  const adopted = [...document.adoptedStyleSheets];
+  let textSpaced: ReturnType<PageHelpers['overflowingText']>;
+  try {
+    document.adoptedStyleSheets = [...adopted, spacing];
+    textSpaced = h.overflowingText(overflowing);
+  } finally {
+    document.adoptedStyleSheets = adopted;
+  }
+  time('textSpacing');
+
   const seen = new Set<string>();
   const images: OriginalFacts['images'] = [];
   for (const image of Array.from(document.images)) {
@@ -204,7 +227,9 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
   }
   return {
     overflowing,
-    textResized,
+    // Described now that the inline styles are back: the snippets show the page's own HTML.
+    textResized: textResized.map(h.describeOverflow),
+    textSpaced: textSpaced.map(h.describeOverflow),
     generated,
     small,
     justified,
@@ -290,6 +315,6 @@ async function measureNarrow(
     viewportWidth,
     scrollWidth,
     protruding,
-    overflowing: h.overflowingText(arg.exclude).slice(0, arg.limit),
+    overflowing: h.overflowingText(arg.exclude).slice(0, arg.limit).map(h.describeOverflow),
   };
 }

@@ -74,6 +74,7 @@ export async function runPresentationChecks(
   return [
     ...reflowFindings(narrow),
     ...textResizeFindings(original.textResized),
+    ...textSpacingFindings(original.textSpaced),
     ...styleFindings(original),
     ...(await animatedImageFindings(page, original.images, signal)),
   ];
@@ -124,6 +125,21 @@ export function textResizeFindings(facts: readonly OverflowFact[]): OwnCheckResu
     result('text-resize-clipped', fact, overflowMessage(fact, 'with text at 200 %'), {
       details: { overflow: fact.overflow },
     }),
+  );
+}
+
+/** Text cut off (a violation) or running out of its box (needs-review) with WCAG text spacing. */
+export function textSpacingFindings(facts: readonly OverflowFact[]): OwnCheckResult[] {
+  return facts.map((fact) =>
+    result(
+      'text-spacing-clipped',
+      fact,
+      overflowMessage(fact, 'with wider line, letter and word spacing (WCAG 1.4.12)'),
+      {
+        kind: fact.overflow === 'clipped' ? 'violation' : 'needs-review',
+        details: { overflow: fact.overflow },
+      },
+    ),
   );
 }
 
