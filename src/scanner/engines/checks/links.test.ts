@@ -44,7 +44,7 @@ describe('link checks', () => {
         'link-used-as-button needs-review 4.1.2 #hash',
         'link-used-as-button needs-review 4.1.2 #js',
         'link-file-unannounced needs-review 2.4.4 #pdf',
-        'link-new-window-unannounced needs-review 3.2.5 #blank',
+        'link-new-window needs-review 3.2.5 #blank',
       ].sort(),
     );
     const same = results.find((r) => r.check === 'link-same-text-different-target');

@@ -318,7 +318,7 @@ function newWindowFindings(link: LinkFacts): OwnCheckResult[] {
   if (newWindowWords.test(said)) return [];
   return [
     result(
-      'link-new-window-unannounced',
+      'link-new-window',
       link,
       `This link opens a new window or tab (target="${link.target}") without saying so; people using screen readers or magnification may not notice and lose the Back button.`,
       { details: { target: link.target } },
