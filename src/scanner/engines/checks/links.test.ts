@@ -37,6 +37,7 @@ describe('link checks', () => {
         'link-text-generic violation 2.4.4,2.4.9 #alone',
         'link-text-generic needs-review 2.4.4,2.4.9 #in-sentence',
         'link-text-generic needs-review 2.4.4,2.4.9 #card-more',
+        'link-text-generic needs-review 2.4.4,2.4.9 #described',
         'link-text-generic violation 2.4.4,2.4.9 #hier',
         'link-text-url needs-review 2.4.4 #url',
         'link-same-text-different-target needs-review 2.4.4,2.4.9 #same-1',
@@ -46,6 +47,9 @@ describe('link checks', () => {
         'link-file-unannounced needs-review 2.4.4 #pdf',
         'link-new-window needs-review 3.2.5 #blank',
       ].sort(),
+    );
+    expect(results.find((r) => r.selector === '#described')?.details?.description).toBe(
+      'Solar panels for flat roofs',
     );
     const same = results.find((r) => r.check === 'link-same-text-different-target');
     expect(same?.details?.targets).toHaveLength(2);
