@@ -112,6 +112,18 @@ export const checks = {
     impact: 'serious',
   },
   /*
+   * Violation where the size follows the viewport all the way (F94: zoom cannot enlarge it);
+   * needs-review where it stops at a minimum that more zoom might still double.
+   */
+  'text-viewport-units': {
+    title: 'Text does not grow when the page is zoomed',
+    description:
+      'This text is sized in viewport units (vw), so browser zoom leaves it the same size and people cannot enlarge it to 200 %. Size text in rem or em, or combine vw with rem, e.g. calc(1rem + 1vw).',
+    wcag: ['1.4.4'],
+    kind: 'violation',
+    impact: 'serious',
+  },
+  /*
    * Violation where text is cut off: 1.4.12 asks for no loss of content when a user sets these
    * spacings, and no other way around it counts. Needs-review for ellipsis or overlap.
    */

@@ -51,6 +51,7 @@ describe('checks engine', () => {
     expect(checksEngine.coverage()).toEqual({
       '2.4.4': ['link-text-generic'],
       '2.4.9': ['link-text-generic'],
+      '1.4.4': ['text-viewport-units'],
       '1.4.10': ['reflow-horizontal-scroll', 'reflow-text-clipped'],
       '1.4.12': ['text-spacing-clipped'],
     });

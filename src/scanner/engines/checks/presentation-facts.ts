@@ -41,6 +41,11 @@ export interface NarrowFacts {
   /** Elements with text that stick out past the right edge of the viewport. */
   protruding: Array<ElementFact & { right: number }>;
   overflowing: OverflowFact[];
+  /**
+   * Text whose size shrank with the viewport (viewport units): `ratio` is its size here over its
+   * size at the page's own viewport.
+   */
+  shrunk: Array<ElementFact & { ratio: number }>;
 }
 
 /** Limits that keep one measurement cheap on a very large page. */
@@ -90,6 +95,11 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
     value,
   });
 
+  // Each text's size here, for the narrow pass to compare (kept on the window until it reads
+  // and deletes it: the two passes are separate scripts).
+  const textSizes = new WeakMap<Element, number>();
+  (window as unknown as Record<symbol, unknown>)[Symbol.for('conformly.checks.textSizes')] =
+    textSizes;
   const generated: OriginalFacts['generated'] = [];
   const small: ElementFact[] = [];
   const justified: ElementFact[] = [];
@@ -121,6 +131,7 @@ function measureOriginal(limits: typeof factLimits, h: PageHelpers): OriginalFac
     if (!h.letters.test(ownText) || h.isVisuallyHidden(element)) continue;
     const style = getComputedStyle(element);
     const fontSize = parseFloat(style.fontSize);
+    textSizes.set(element, fontSize);
     const footnote =
       (element.localName === 'sup' || element.localName === 'sub') && ownText.length <= 3;
     if (
@@ -311,10 +322,27 @@ async function measureNarrow(
     });
     if (protruding.length >= arg.limit) break;
   }
+  const key = Symbol.for('conformly.checks.textSizes');
+  const sizes = (window as unknown as Record<symbol, WeakMap<Element, number> | undefined>)[key];
+  delete (window as unknown as Record<symbol, unknown>)[key];
+  const shrunk: NarrowFacts['shrunk'] = [];
+  for (const element of sizes ? Array.from(document.body.querySelectorAll('*')) : []) {
+    const before = sizes!.get(element);
+    if (!before || shrunk.length >= arg.limit) continue;
+    const now = parseFloat(getComputedStyle(element).fontSize);
+    if (!(now < before / 2) || !h.isRendered(element)) continue;
+    shrunk.push({
+      selector: h.selectorOf(element),
+      html: h.htmlOf(element),
+      value: `${Math.round(before * 10) / 10}px -> ${Math.round(now * 10) / 10}px`,
+      ratio: now / before,
+    });
+  }
   return {
     viewportWidth,
     scrollWidth,
     protruding,
+    shrunk,
     overflowing: h.overflowingText(arg.exclude).slice(0, arg.limit).map(h.describeOverflow),
   };
 }

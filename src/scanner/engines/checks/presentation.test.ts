@@ -73,7 +73,7 @@ describe('presentation checks', () => {
     expect(summary(await presentationResults('clipping-good.html'))).toEqual([]);
   });
 
-  it('finds CSS-inserted words, tiny text, long styled runs and an endless animation', async () => {
+  it('finds CSS-inserted words, tiny text, text sized in vw, long styled runs and an endless animation', async () => {
     const results = await presentationResults('style-bad.html');
     expect(summary(results)).toEqual(
       [
@@ -83,6 +83,7 @@ describe('presentation checks', () => {
         'text-all-caps best-practice 1.4.8 #caps',
         'text-italic best-practice 1.4.8 #italic',
         'animated-image needs-review 2.2.2 #animated',
+        'text-viewport-units violation 1.4.4 #vw-text',
       ].sort(),
     );
     expect(results.find((r) => r.check === 'animated-image')?.details).toMatchObject({
@@ -92,7 +93,7 @@ describe('presentation checks', () => {
     });
   });
 
-  it('finds nothing on icons, quotes, bullets, readable text and still or short animations', async () => {
+  it('finds nothing on icons, quotes, bullets, readable text, vw with a rem part and still or short animations', async () => {
     expect(summary(await presentationResults('style-good.html'))).toEqual([]);
   });
 
@@ -113,6 +114,7 @@ describe('presentation checks', () => {
             style.lineHeight,
             style.letterSpacing,
             style.fontSize,
+            Object.getOwnPropertySymbols(window).map(String).join(),
           ];
         });
       const before = await rendering();

@@ -69,10 +69,12 @@ export async function runPresentationChecks(
   context: Pick<EngineContext, 'viewport'>,
   signal?: AbortSignal,
 ): Promise<OwnCheckResult[]> {
+  const viewport = page.viewport() ?? context.viewport;
   const { original, narrow } = await readPresentation(page, context, signal);
   signal?.throwIfAborted();
   return [
     ...reflowFindings(narrow),
+    ...viewportTextFindings(narrow, viewport.width),
     ...textResizeFindings(original.textResized),
     ...textSpacingFindings(original.textSpaced),
     ...styleFindings(original),
@@ -107,6 +109,30 @@ export function reflowFindings(narrow: NarrowFacts): OwnCheckResult[] {
     );
   }
   return found;
+}
+
+/**
+ * Text sized in viewport units does not grow with browser zoom (F94): the 320 px pass is zoom
+ * by `width / 320`. Text that at that zoom is still under twice its size fails 1.4.4 there; it is
+ * a violation when its size follows the viewport all the way (pure vw units, so no zoom level
+ * helps), needs-review when it stops at a minimum that a higher zoom might still double.
+ */
+export function viewportTextFindings(narrow: NarrowFacts, originalWidth: number): OwnCheckResult[] {
+  const zoom = originalWidth / reflowWidth;
+  if (zoom < 2) return [];
+  return narrow.shrunk
+    .filter((fact) => fact.ratio * zoom < 2)
+    .map((fact) =>
+      result(
+        'text-viewport-units',
+        fact,
+        `This text is sized with the window width (${fact.value} from ${originalWidth} to ${reflowWidth} px wide), so zooming the page does not make it larger.`,
+        {
+          kind: fact.ratio * zoom <= 1.1 ? 'violation' : 'needs-review',
+          details: { measured: fact.value, zoom, grows: Math.round(fact.ratio * zoom * 100) / 100 },
+        },
+      ),
+    );
 }
 
 function overflowMessage(fact: OverflowFact, when: string): string {
