@@ -1,0 +1,108 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OwnCheckResult } from '#contract/index.js';
+import { createSharedPagePool } from '../../../../test/support/browser.js';
+import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
+import type { PagePool } from '../../types.js';
+import { runChecks, type CheckGroup } from './run.js';
+
+const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
+const viewport = { width: 1280, height: 1024 };
+let site: TestServer;
+let pool: PagePool;
+
+/** A long article with 300 links, most of them good, a few that say nothing. */
+function largePage(): string {
+  const paragraph =
+    'Cycling to work saves money and keeps people fit; our guides explain routes, bicycles, clothing and repairs for every season.';
+  const sections = Array.from({ length: 100 }, (_, index) => {
+    const links = [
+      `<a href="/guide/${index}">Guide ${index}: commuting in the city</a>`,
+      `<a href="/routes/${index}">Route ${index} through the park</a>`,
+      index % 25 === 0
+        ? `<a href="/more/${index}">Read more</a>`
+        : `<a href="/repairs/${index}">Repair tip ${index}</a>`,
+    ];
+    return `<section><h2>Chapter ${index}</h2><p>${paragraph} ${paragraph}</p><ul>${links
+      .map((link) => `<li>${link}</li>`)
+      .join('')}</ul></section>`;
+  });
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Long article</title>
+<style>body{font:16px/1.5 sans-serif;margin:0}main{max-width:50rem;margin:0 auto;padding:1rem}</style>
+</head><body><main><h1>Commuting by bicycle</h1>${sections.join('')}</main></body></html>`;
+}
+
+beforeAll(async () => {
+  site = await startStaticServer(fixtures, {
+    routes: {
+      '/large.html': (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end(largePage()),
+    },
+  });
+  pool = createSharedPagePool({ size: 1 });
+});
+afterAll(async () => {
+  await pool?.close();
+  await site?.close();
+});
+
+async function checksOf(path: string) {
+  return pool.withPage(async (page) => {
+    await page.setViewport(viewport);
+    await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });
+    return runChecks(page, { viewport });
+  });
+}
+
+describe('link and presentation checks together', () => {
+  it('find nothing on an ordinary clean page (header, nav, article, footer, a form)', async () => {
+    const raw = await checksOf('ordinary.html');
+    expect(raw.results).toEqual([]);
+    expect(raw.details.errors).toBeUndefined();
+  });
+
+  it('check a long article with 300 links and report only its four vague links', async () => {
+    const raw = await checksOf('large.html');
+    expect(raw.details.errors).toBeUndefined();
+    expect(raw.results.map((result) => `${result.check} ${result.kind}`)).toEqual(
+      Array(4).fill('link-text-generic needs-review'),
+    );
+  });
+
+  it('fail soft when a group throws or runs out of time, with the page back at its viewport', async () => {
+    const found: OwnCheckResult = {
+      check: 'text-too-small',
+      kind: 'best-practice',
+      impact: 'minor',
+      wcag: [],
+      selector: 'p',
+      html: '<p>',
+      message: 'small',
+    };
+    const groups: Array<readonly [string, CheckGroup]> = [
+      ['throws', () => Promise.reject(new Error('page went away'))],
+      // Narrows the page, then waits until it is told to stop.
+      [
+        'hangs',
+        async (page, _context, signal) => {
+          await page.setViewport({ width: 320, height: 256 });
+          await new Promise((resolve) => signal.addEventListener('abort', resolve));
+          return [];
+        },
+      ],
+      ['works', () => Promise.resolve([found])],
+    ];
+    await pool.withPage(async (page) => {
+      await page.setViewport(viewport);
+      await page.goto(`${site.url}/ordinary.html`, { waitUntil: 'load' });
+      const raw = await runChecks(page, { viewport }, 200, groups);
+      expect(raw.results).toEqual([found]);
+      expect(raw.details.errors).toEqual({
+        throws: 'page went away',
+        hangs: 'hangs checks did not finish within 200 ms',
+      });
+      expect(page.viewport()).toMatchObject(viewport);
+      expect(await page.evaluate(() => innerWidth)).toBe(1280);
+    });
+  });
+});
