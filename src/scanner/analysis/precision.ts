@@ -13,7 +13,8 @@ export interface PrecisionEntry {
 }
 
 interface PrecisionTable {
-  defaultPrecise: Record<EngineId, boolean>;
+  /** Measured engines only: Conformly's own engines are not in the table. */
+  defaultPrecise: Partial<Record<EngineId, boolean>>;
   pairs: Record<string, PrecisionEntry>;
 }
 
@@ -23,16 +24,22 @@ export function precisionEntry(engine: EngineId, key: string): PrecisionEntry | 
   return table.pairs[`${engine}:${key}`];
 }
 
+/**
+ * Conformly's own engines report a violation only where their check is precise by construction
+ * and ask for review otherwise (ADR 0015), so their violations are trusted like a precise rule's.
+ */
+const ownEngines: ReadonlySet<EngineId> = new Set(['checks', 'keyboard']);
+
 /** The first key with a measurement decides; unmeasured pairs take the engine's default. */
 export function isPrecise(engine: EngineId, keys: readonly string[]): boolean {
   for (const key of keys) {
     const entry = precisionEntry(engine, key);
     if (entry) return entry.precise;
   }
-  return table.defaultPrecise[engine];
+  return isPreciseEngine(engine);
 }
 
 /** Whether the engine is precise on the corpus overall (its default for unmeasured pairs). */
 export function isPreciseEngine(engine: EngineId): boolean {
-  return table.defaultPrecise[engine];
+  return table.defaultPrecise[engine] ?? ownEngines.has(engine);
 }
