@@ -91,7 +91,7 @@ describe('scanning a page and reading its report', () => {
     await page.goto(`/public/audit/${completedScanId}`);
     await page.getByText('Automated scan', { exact: true }).waitFor();
     await page.getByText('WCAG 2.1 AA Standards', { exact: true }).waitFor();
-    await page.getByRole('link', { name: 'Learn More' }).waitFor();
+    await page.getByRole('link', { name: 'Learn more about Conformly' }).waitFor();
 
     await page.goto(`/audit/${report.domain}`);
     await page.getByRole('heading', { level: 1, name: report.domain }).waitFor();

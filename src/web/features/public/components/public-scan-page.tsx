@@ -74,7 +74,9 @@ export function PublicScanPage() {
           <Link to={paths.home.getHref()}>Start Free Audit</Link>
         </Button>
         <Button asChild variant="outline">
-          <Link to={paths.about.getHref()}>Learn More</Link>
+          <Link to={paths.about.getHref()} aria-label="Learn more about Conformly">
+            Learn More
+          </Link>
         </Button>
       </div>
     </div>
