@@ -34,7 +34,9 @@ export function normalizeIbm(raw: IbmRaw): Finding[] {
     );
     // IBM's HTML and ARIA checkpoints are spec conformance, not WCAG: no criterion requires them.
     if (wcag.length === 0 && kind === 'violation') kind = 'best-practice';
-    const keys = ibmKeys(r.ruleId, reasonId);
+    const args = Array.isArray(r.messageArgs) ? (r.messageArgs as unknown[]) : [];
+    const role = typeof args[1] === 'string' ? args[1] : undefined;
+    const keys = ibmKeys(r.ruleId, reasonId, role);
     const dom = r.path.dom;
     out.push({
       engine: 'ibm',

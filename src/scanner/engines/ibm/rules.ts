@@ -8,7 +8,10 @@ export interface IbmRuleData {
   /** IBM_Accessibility checkpoints that are WCAG criteria; `reasons` limits a row to those codes. */
   checkpoints: { wcag: string[]; reasons?: string[] }[];
   keys: string[];
+  /** Per reason code: that reason's complete key list. */
   reasonKeys?: Record<string, string[]>;
+  /** Per ARIA role named in the result's message (messageArgs[1]): that role's keys. */
+  roleKeys?: Record<string, string[]>;
   impact: Impact;
 }
 
@@ -19,21 +22,19 @@ export function ibmRule(ruleId: string): IbmRuleData | undefined {
 }
 
 /**
- * Keys of an IBM result: the ACT rules its reason code fails first, then the rule's other keys,
- * less ACT rules that only other reasons fail (html_lang_exists fails the lang/xml:lang match
- * rule only for its mismatch reason, not for a missing lang).
+ * Keys of an IBM result: its reason code's own keys where the rule has them (the ACT rules that
+ * reason fails or passes, then the rule's named checks), else the keys of the role IBM names in
+ * its message, else the rule's keys. scripts/build-scanner-data.ts decides which reasons are
+ * which check, so an IBM rule that checks several things never borrows one check's title.
  */
-export function ibmKeys(ruleId: string, reasonId: string | undefined): string[] {
+export function ibmKeys(ruleId: string, reasonId: string | undefined, role?: string): string[] {
   const rule = ibmRules[ruleId];
   if (!rule) return [`ibm:${ruleId}`];
   const byReason = reasonId ? rule.reasonKeys?.[reasonId] : undefined;
-  if (!byReason || byReason.length === 0) return rule.keys;
-  const otherReasons = new Set(
-    Object.values(rule.reasonKeys ?? {})
-      .flat()
-      .filter((k) => !byReason.includes(k)),
-  );
-  return [...new Set([...byReason, ...rule.keys.filter((k) => !otherReasons.has(k))])];
+  if (byReason && byReason.length > 0) return byReason;
+  const byRole = role ? rule.roleKeys?.[role] : undefined;
+  if (byRole && byRole.length > 0) return byRole;
+  return rule.keys;
 }
 
 /** The WCAG criteria each IBM rule can fail, from its checkpoints. */
