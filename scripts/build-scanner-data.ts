@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import {
   axeExtraKeys,
   bestPracticeKeys,
+  corroboratedKeys,
   ibmExtraKeys,
   ibmKeyOverrides,
   ibmReasonKeys,
@@ -196,7 +197,14 @@ const usedKeys = new Set<string>([
 ]);
 const ruleKeys: Record<
   string,
-  { title: string; act: boolean; impact?: Impact; pageLevel?: true; bestPractice?: true }
+  {
+    title: string;
+    act: boolean;
+    impact?: Impact;
+    pageLevel?: true;
+    bestPractice?: true;
+    corroborated?: true;
+  }
 > = {};
 for (const key of [...usedKeys].sort()) {
   const actName = actNames.get(key);
@@ -211,6 +219,7 @@ for (const key of [...usedKeys].sort()) {
     ...(keyImpact[key] ? { impact: keyImpact[key] } : {}),
     ...(pageLevelKeys.includes(key) ? { pageLevel: true as const } : {}),
     ...(bestPracticeKeys.includes(key) ? { bestPractice: true as const } : {}),
+    ...(corroboratedKeys.includes(key) ? { corroborated: true as const } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EngineId, Finding, FindingKind, Impact, Issue } from '#contract/index.js';
-import { engineIds, impacts } from '#contract/index.js';
+import { engineIds, impacts, isManualCheck } from '#contract/index.js';
 import { classify } from './classify.js';
 import type { ElementPath } from './element.js';
 import type { OpeningTag } from './element.js';
@@ -229,6 +229,7 @@ function buildIssue(group: Located[], container?: Container): Issue {
     engines,
     rules,
     findings,
+    ...(isManualCheck({ kind, ruleKey: key }) ? { manualCheck: true } : {}),
   };
 }
 

@@ -43,10 +43,7 @@ function stepCss(s: PathStep): string {
 /** A CSS selector for a path, from its last id (if any) down. */
 export function pathToCss(path: ElementPath): string {
   const lastId = path.steps.map((s) => s.id !== undefined).lastIndexOf(true);
-  return path.steps
-    .slice(Math.max(0, lastId))
-    .map(stepCss)
-    .join(' > ');
+  return path.steps.slice(Math.max(0, lastId)).map(stepCss).join(' > ');
 }
 
 /**
@@ -69,7 +66,8 @@ export function rollUp(
     const full = c.paths.find((p): p is ElementPath => p !== null && !p.anchored) ?? null;
     const container = scope && full ? containerPath(full, scope) : null;
     if (container) pending.push({ index, key: c.key, container });
-    else if (scope === 'table' && !full && c.tags.includes('table')) tables.push({ index, key: c.key });
+    else if (scope === 'table' && !full && c.tags.includes('table'))
+      tables.push({ index, key: c.key });
     else out.push({ members: [index] });
   });
   const clusters: { key: string; container: ElementPath; members: number[] }[] = [];

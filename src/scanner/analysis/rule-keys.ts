@@ -8,6 +8,8 @@ export interface RuleKeyData {
   pageLevel?: true;
   /** No WCAG success criterion requires this check (rule-key-tables.ts, `bestPracticeKeys`). */
   bestPractice?: true;
+  /** Another engine's review or recommendation confirms a violation (`corroboratedKeys`). */
+  corroborated?: true;
 }
 
 const ruleKeys = keyTable as Record<string, RuleKeyData>;
@@ -39,4 +41,9 @@ export function ruleKeyTitle(key: string): string | undefined {
 /** Whether no WCAG success criterion requires the check a key names. */
 export function isBestPracticeKey(key: string): boolean {
   return ruleKeys[key]?.bestPractice === true;
+}
+
+/** Whether another engine's review or recommendation may confirm a violation of this check. */
+export function isCorroboratedKey(key: string): boolean {
+  return ruleKeys[key]?.corroborated === true;
 }
