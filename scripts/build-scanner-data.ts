@@ -184,12 +184,18 @@ const usedKeys = new Set<string>([
     const x = r as {
       keys: string[];
       reasonKeys?: Record<string, string[]>;
-      roleKeys?: Record<string, string[]>;
+      roleKeys?: {
+        roles: Record<string, string[]>;
+        tags?: Record<string, string[]>;
+        other?: string[];
+      };
     };
     return [
       ...x.keys,
       ...Object.values(x.reasonKeys ?? {}).flat(),
-      ...Object.values(x.roleKeys ?? {}).flat(),
+      ...Object.values(x.roleKeys?.roles ?? {}).flat(),
+      ...Object.values(x.roleKeys?.tags ?? {}).flat(),
+      ...(x.roleKeys?.other ?? []),
     ];
   }),
   ...htmlcsKeyRows.map((r) => r.key),

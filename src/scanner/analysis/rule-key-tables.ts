@@ -263,16 +263,57 @@ export const ibmReasonKeys: Record<string, Record<string, readonly string[]>> = 
   fieldset_label_valid: { Fail_1: ['fieldset-legend'] },
 };
 
+/** Keys of one IBM rule by the role its message names (see `ibmRoleKeys`). */
+export interface IbmRoleKeyRow {
+  /** Which of the result's `messageArgs` holds the role. */
+  arg: number;
+  roles: Record<string, readonly string[]>;
+  /** Where IBM names no role (`null`): keys by the element's tag. */
+  tags?: Record<string, readonly string[]>;
+  /** Every other role or tag. */
+  other?: readonly string[];
+}
+
 /**
- * Keys by the role IBM names in its message (`messageArgs[1]`), for rules that check one
- * property of many roles. aria_accessiblename_exists fails headings and table headers as well
- * as images; only its image reason is the image-name ACT rule.
+ * Keys by the role IBM names in its message, for rules that check one property of many roles.
+ * aria_accessiblename_exists fails headings and table headers as well as images (only its image
+ * reason is the image-name ACT rule); aria_widget_labelled fails buttons, form fields, menu items
+ * and links alike, and was titled "Menuitem has non-empty accessible name" on all of them.
  */
-export const ibmRoleKeys: Record<string, Record<string, readonly string[]>> = {
+export const ibmRoleKeys: Record<string, IbmRoleKeyRow> = {
   aria_accessiblename_exists: {
-    heading: ['ffd0e9'],
-    columnheader: ['empty-table-header'],
-    rowheader: ['empty-table-header'],
+    arg: 1,
+    roles: {
+      heading: ['ffd0e9'],
+      columnheader: ['empty-table-header'],
+      rowheader: ['empty-table-header'],
+    },
+  },
+  aria_widget_labelled: {
+    arg: 0,
+    roles: {
+      button: ['97a4e1'],
+      menuitem: ['m6b1q3'],
+      menuitemcheckbox: ['m6b1q3'],
+      menuitemradio: ['m6b1q3'],
+      // The form-field-name ACT rule's roles.
+      checkbox: ['e086e5'],
+      combobox: ['e086e5'],
+      listbox: ['e086e5'],
+      radio: ['e086e5'],
+      searchbox: ['e086e5'],
+      slider: ['e086e5'],
+      spinbutton: ['e086e5'],
+      switch: ['e086e5'],
+      textbox: ['e086e5'],
+    },
+    tags: {
+      button: ['97a4e1'],
+      input: ['e086e5'],
+      select: ['e086e5'],
+      textarea: ['e086e5'],
+    },
+    other: ['control-name'],
   },
 };
 
