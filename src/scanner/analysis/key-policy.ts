@@ -1,5 +1,11 @@
-import type { Finding } from '#contract/index.js';
+import type { EngineId, Finding } from '#contract/index.js';
 import { isBestPracticeKey } from './rule-keys.js';
+
+/**
+ * The engines whose WCAG filing the key tables were checked against. Engines that classify their
+ * own findings (a keyboard walk, the page checks) keep what they say.
+ */
+const filedByTables: readonly EngineId[] = ['axe', 'pa11y', 'ibm'];
 
 /**
  * A finding whose check no WCAG success criterion requires is a best practice, whichever
@@ -8,6 +14,7 @@ import { isBestPracticeKey } from './rule-keys.js';
  * landmarks meets both. Its criteria are dropped too, so no screen or export cites them.
  */
 export function applyKeyPolicy(finding: Finding): Finding {
+  if (!filedByTables.includes(finding.engine)) return finding;
   const keys = Array.isArray(finding.extras.ruleKeys)
     ? (finding.extras.ruleKeys as string[])
     : [finding.ruleKey];
