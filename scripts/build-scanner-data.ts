@@ -14,8 +14,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   axeExtraKeys,
+  bestPracticeKeys,
+  corroboratedKeys,
   ibmExtraKeys,
   ibmKeyOverrides,
+  ibmReasonKeys,
+  ibmRoleKeys,
   htmlcsKeyRows,
   namedKeyTitles,
   pageLevelKeys,
@@ -125,34 +129,50 @@ for (const [ruleId, r] of Object.entries(ibmSnapshot.rules)) {
   const mapping = r.mappings.find((m) => m.guidelines.includes(policy));
   const override = ibmKeyOverrides[ruleId];
   const acts = override ? [...override] : Array.isArray(r.act) ? r.act : r.act ? [r.act] : [];
+  // Keys of the whole rule: ACT rules it implements for every reason, then the named checks.
   const keys: string[] = [];
-  const reasonKeys: Record<string, string[]> = {};
+  // Per reason: the ACT rules W3C's outcome table says that reason fails (first) or passes (the
+  // same check, stricter). A reason the table calls inapplicable, or leaves out, is not a case
+  // of that ACT rule and must not carry its title (aria_accessiblename_exists fails headings and
+  // table headers too, yet only its image reason is the image-name rule).
+  const failing: Record<string, string[]> = {};
+  const passing: Record<string, string[]> = {};
   for (const a of acts) {
     if (typeof a === 'string') {
       keys.push(a);
       continue;
     }
     for (const [actId, outcomes] of Object.entries(a)) {
-      // Reasons the ACT rule does not call "fail" are still the same check, just stricter.
-      keys.push(actId);
       for (const [reason, outcome] of Object.entries(outcomes)) {
-        if (outcome === 'fail') (reasonKeys[reason] ??= []).push(actId);
+        if (outcome === 'fail') (failing[reason] ??= []).push(actId);
+        else if (outcome === 'pass') (passing[reason] ??= []).push(actId);
       }
     }
   }
   keys.push(...(ibmExtraKeys[ruleId] ?? []));
-  if (keys.length === 0) keys.push(`ibm:${ruleId}`);
+  const ownKey = `ibm:${ruleId}`;
+  const reasonKeys: Record<string, string[]> = {};
+  for (const reason of new Set([...Object.keys(failing), ...Object.keys(passing)])) {
+    reasonKeys[reason] = unique([...(failing[reason] ?? []), ...(passing[reason] ?? []), ...keys]);
+  }
+  for (const [reason, named] of Object.entries(ibmReasonKeys[ruleId] ?? {})) {
+    reasonKeys[reason] = [...named];
+  }
+  if (keys.length === 0) keys.push(ownKey);
+  // Impact of the whole rule; a reason's own keys bring their impact at normalize time.
   let impact: Impact =
     mapping?.level === 'VIOLATION' ? (toolkitImpact[mapping.toolkitLevel] ?? 'moderate') : 'minor';
-  for (const k of [...keys, ...Object.values(reasonKeys).flat()]) {
+  for (const k of keys) {
     if (keyImpact[k]) impact = maxImpact(impact, keyImpact[k]);
   }
+  const roleKeys = ibmRoleKeys[ruleId];
   ibmRules[ruleId] = {
     title: r.ruleTitle,
     helpUrl: r.helpUrl,
     checkpoints,
     keys: unique(keys),
     ...(Object.keys(reasonKeys).length > 0 ? { reasonKeys } : {}),
+    ...(roleKeys ? { roleKeys } : {}),
     impact,
   };
 }
@@ -161,14 +181,37 @@ for (const [ruleId, r] of Object.entries(ibmSnapshot.rules)) {
 const usedKeys = new Set<string>([
   ...Object.values(axeRules).flatMap((r) => (r as { keys: string[] }).keys),
   ...Object.values(ibmRules).flatMap((r) => {
-    const x = r as { keys: string[]; reasonKeys?: Record<string, string[]> };
-    return [...x.keys, ...Object.values(x.reasonKeys ?? {}).flat()];
+    const x = r as {
+      keys: string[];
+      reasonKeys?: Record<string, string[]>;
+      roleKeys?: {
+        roles: Record<string, string[]>;
+        tags?: Record<string, string[]>;
+        other?: string[];
+      };
+    };
+    return [
+      ...x.keys,
+      ...Object.values(x.reasonKeys ?? {}).flat(),
+      ...Object.values(x.roleKeys?.roles ?? {}).flat(),
+      ...Object.values(x.roleKeys?.tags ?? {}).flat(),
+      ...(x.roleKeys?.other ?? []),
+    ];
   }),
   ...htmlcsKeyRows.map((r) => r.key),
   ...Object.keys(namedKeyTitles),
 ]);
-const ruleKeys: Record<string, { title: string; act: boolean; impact?: Impact; pageLevel?: true }> =
-  {};
+const ruleKeys: Record<
+  string,
+  {
+    title: string;
+    act: boolean;
+    impact?: Impact;
+    pageLevel?: true;
+    bestPractice?: true;
+    corroborated?: true;
+  }
+> = {};
 for (const key of [...usedKeys].sort()) {
   const actName = actNames.get(key);
   const axeRule =
@@ -181,6 +224,8 @@ for (const key of [...usedKeys].sort()) {
     act: actName !== undefined || /^[0-9a-z]{6}$/.test(key),
     ...(keyImpact[key] ? { impact: keyImpact[key] } : {}),
     ...(pageLevelKeys.includes(key) ? { pageLevel: true as const } : {}),
+    ...(bestPracticeKeys.includes(key) ? { bestPractice: true as const } : {}),
+    ...(corroboratedKeys.includes(key) ? { corroborated: true as const } : {}),
   };
 }
 

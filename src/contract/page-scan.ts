@@ -24,7 +24,10 @@ export const IssueSummary = z.object({
   /** Violations after merging, by impact. */
   violations: ImpactCounts,
   totalViolations: z.number().int(),
+  /** Needs-review issues, less the routine manual checks counted in `manualChecks`. */
   needsReview: z.number().int(),
+  /** Needs-review issues that are routine manual checks (absent in scans before it existed). */
+  manualChecks: z.number().int().optional(),
   bestPractice: z.number().int(),
   /** Raw finding counts per engine before merging (violations only). */
   /** Violations found by each engine that ran. */

@@ -50,4 +50,27 @@ describe('classify with measured precision', () => {
       confidence: 'unconfirmed',
     });
   });
+
+  it('lets another engine recommendation confirm an imprecise error only where measured safe', () => {
+    // HTML_CodeSniffer's "fieldset without legend" backed by IBM's recommendation of the same.
+    const fieldset = [
+      finding('pa11y', 'fieldset-legend'),
+      finding('ibm', 'fieldset-legend', 'best-practice'),
+    ];
+    expect(classify(fieldset, 'fieldset-legend')).toEqual({
+      kind: 'violation',
+      confidence: 'likely',
+    });
+    expect(classify([finding('pa11y', 'fieldset-legend')], 'fieldset-legend').kind).toBe(
+      'needs-review',
+    );
+    // On the ACT corpus the same backing on contrast added false alarms and found nothing more.
+    const contrast = [finding('pa11y', 'afw4f7'), finding('ibm', 'afw4f7', 'needs-review')];
+    expect(classify(contrast, 'afw4f7')).toEqual({ kind: 'needs-review', confidence: 'likely' });
+  });
+
+  it("confirms a precise engine's violation when another engine reports the check at any level", () => {
+    const heading = [finding('axe', 'de46e4'), finding('ibm', 'de46e4', 'best-practice')];
+    expect(classify(heading, 'de46e4')).toEqual({ kind: 'violation', confidence: 'confirmed' });
+  });
 });

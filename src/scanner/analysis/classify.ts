@@ -1,5 +1,6 @@
 import type { Confidence, EngineId, Finding, FindingKind } from '#contract/index.js';
 import { isPrecise, isPreciseEngine } from './precision.js';
+import { isCorroboratedKey } from './rule-keys.js';
 
 function findingKeys(f: Finding, issueKey: string): string[] {
   const keys = Array.isArray(f.extras.ruleKeys) ? (f.extras.ruleKeys as string[]) : [f.ruleKey];
@@ -9,9 +10,12 @@ function findingKeys(f: Finding, issueKey: string): string[] {
 /**
  * Kind and confidence of one merged issue from its findings (docs/scoring.md, "Classification"):
  * - a violation from an engine whose rule is precise on the ACT corpus: violation, confirmed
- *   when another engine reports a violation or flags the element for review, else likely;
+ *   when another engine reports the same check on the element at any level, else likely;
  * - violations from two engines that are precise overall (axe and IBM), each imprecise on this
  *   rule: violation, confirmed;
+ * - one imprecise engine's violation that another engine's review request or recommendation
+ *   backs, on a check where that corroboration is measured safe (`corroboratedKeys`): violation,
+ *   likely;
  * - other violations only from engine/rule pairs that false-alarm: needs-review, likely when two
  *   engines agree or another flags it for review, else unconfirmed;
  * - no violation: needs-review when any engine asks for review, else best-practice; confirmed
@@ -37,8 +41,9 @@ export function classify(
     }
   }
   const othersReview = [...reviewing].some((e) => !violating.has(e));
+  const othersReport = [...all].some((e) => !violating.has(e));
   if (preciseViolating.size >= 1) {
-    const corroborated = violating.size >= 2 || othersReview;
+    const corroborated = violating.size >= 2 || othersReport;
     return { kind: 'violation', confidence: corroborated ? 'confirmed' : 'likely' };
   }
   // Two engines that are precise overall (axe, IBM) agreeing is strong evidence even on a rule
@@ -46,6 +51,9 @@ export function classify(
   // IBM false-alarm together (lang tags, autocomplete tokens, disabled or hidden controls).
   if ([...violating].filter(isPreciseEngine).length >= 2) {
     return { kind: 'violation', confidence: 'confirmed' };
+  }
+  if (violating.size >= 1 && othersReport && isCorroboratedKey(issueKey)) {
+    return { kind: 'violation', confidence: 'likely' };
   }
   if (violating.size >= 2) return { kind: 'needs-review', confidence: 'likely' };
   if (violating.size === 1) {

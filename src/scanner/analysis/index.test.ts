@@ -65,7 +65,11 @@ describe('analyzeRawResult on real engine output', () => {
       const { issues, summary } = analyzeRawResult(fixture(name), all);
       for (const issue of issues) Issue.parse(issue);
       IssueSummary.parse(summary);
-      const merged = summary.totalViolations + summary.needsReview + summary.bestPractice;
+      const merged =
+        summary.totalViolations +
+        summary.needsReview +
+        (summary.manualChecks ?? 0) +
+        summary.bestPractice;
       expect(merged).toBe(issues.length);
     }
   });

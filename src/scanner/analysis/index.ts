@@ -8,6 +8,7 @@ import type {
 } from '#contract/index.js';
 import type { EngineRaw } from '../engines/engine.js';
 import { builtInEngines, type EngineRegistry } from '../engines/registry.js';
+import { applyKeyPolicy } from './key-policy.js';
 import { mergeFindings } from './merge.js';
 import { scorePage } from './score.js';
 import { summarize } from './summary.js';
@@ -31,8 +32,9 @@ export function outputsOf(raw: RawScanResult): EngineOutputs {
 }
 
 /**
- * Every selected engine's findings, engines in run order. An engine that was not run (or failed,
- * its output holding `error`) contributes nothing.
+ * Every selected engine's findings, engines in run order, with the key policy applied (checks no
+ * WCAG criterion requires are best practices). An engine that was not run (or failed, its output
+ * holding `error`) contributes nothing.
  */
 export function normalizeOutputs(
   outputs: EngineOutputs,
@@ -41,7 +43,7 @@ export function normalizeOutputs(
 ): Finding[] {
   return registry.runOrder(selected).flatMap((engine) => {
     const raw = outputs[engine.id];
-    return raw && raw.error === null ? engine.normalize(raw) : [];
+    return raw && raw.error === null ? engine.normalize(raw).map(applyKeyPolicy) : [];
   });
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EngineId, Finding, FindingKind, Impact, Issue } from '#contract/index.js';
-import { engineIds, impacts } from '#contract/index.js';
+import { engineIds, impacts, isManualCheck } from '#contract/index.js';
 import { ownCheckDefinition } from '../engines/own-engine.js';
 import { classify } from './classify.js';
 import type { ElementPath } from './element.js';
@@ -14,6 +14,7 @@ import {
   pathsAgree,
 } from './element.js';
 import { axeRule } from '../engines/axe/rules.js';
+import { rollUp, type Container } from './roll-up.js';
 import { isPageLevelKey, ruleKeyTitle } from './rule-keys.js';
 import { sortCriteria, strictestLevel } from './wcag.js';
 
@@ -181,7 +182,7 @@ export function issueId(ruleKey: string, element: string): string {
   return createHash('sha256').update(`${ruleKey}\u0000${element}`).digest('hex').slice(0, 16);
 }
 
-function buildIssue(group: Located[]): Issue {
+function buildIssue(group: Located[], container?: Container): Issue {
   const findings = group
     .map((g) => g.finding)
     .sort((a, b) => engineRank(a.engine) - engineRank(b.engine));
@@ -212,11 +213,11 @@ function buildIssue(group: Located[]): Issue {
     title;
   // Engines without a place in the preferences above fill in after them.
   const others = findings.filter((f) => !['axe', 'pa11y', 'ibm'].includes(f.engine));
-  const selector = (axe ?? pa11y ?? ibm ?? others[0])?.selector ?? '';
+  const selector = container?.selector ?? (axe ?? pa11y ?? ibm ?? others[0])?.selector ?? '';
   const html = [axe, pa11y, ibm, ...others].find((f) => f && f.html !== '')?.html ?? '';
   const helpUrl = [axe, ibm, pa11y, ...others].find((f) => f && f.helpUrl !== '')?.helpUrl ?? '';
   return {
-    id: issueId(key, canonicalElement(group, pageLevel)),
+    id: issueId(key, container ? container.selector : canonicalElement(group, pageLevel)),
     ruleKey: key,
     title,
     description,
@@ -231,13 +232,15 @@ function buildIssue(group: Located[]): Issue {
     engines,
     rules,
     findings,
+    ...(isManualCheck({ kind, ruleKey: key }) ? { manualCheck: true } : {}),
   };
 }
 
 /**
  * Merges findings of all engines into issues: one issue per check (rule key) per element, or per
  * check for page-level keys. Findings merge when they share a rule key and point at the same
- * element (see element.ts).
+ * element (see element.ts); then a table check's cells roll up to their table and a target-size
+ * check's targets to their component (roll-up.ts).
  */
 export function mergeFindings(input: readonly Finding[]): Issue[] {
   const located = locate(dedupeFindings(input));
@@ -267,9 +270,21 @@ export function mergeFindings(input: readonly Finding[]): Issue[] {
       }
     }
   }
-  return groups
-    .groups()
-    .map(buildIssue)
+  const merged = groups.groups();
+  const rolled = rollUp(
+    merged.map((g) => ({
+      key: issueKey(g),
+      paths: g.map((l) => l.path),
+      tags: g.flatMap((l) => (l.tag ? [l.tag.tag] : [])),
+    })),
+  );
+  return rolled
+    .map(({ members, container }) =>
+      buildIssue(
+        members.flatMap((m) => merged[m] ?? []),
+        container,
+      ),
+    )
     .sort(
       (a, b) =>
         kindRank[a.kind] - kindRank[b.kind] ||

@@ -6,6 +6,10 @@ export interface RuleKeyData {
   act: boolean;
   impact?: Impact;
   pageLevel?: true;
+  /** No WCAG success criterion requires this check (rule-key-tables.ts, `bestPracticeKeys`). */
+  bestPractice?: true;
+  /** Another engine's review or recommendation confirms a violation (`corroboratedKeys`). */
+  corroborated?: true;
 }
 
 const ruleKeys = keyTable as Record<string, RuleKeyData>;
@@ -32,4 +36,14 @@ export function isPageLevelKey(key: string): boolean {
 /** Title for an issue under a key: the ACT rule name or the named check's title. */
 export function ruleKeyTitle(key: string): string | undefined {
   return ruleKeys[key]?.title;
+}
+
+/** Whether no WCAG success criterion requires the check a key names. */
+export function isBestPracticeKey(key: string): boolean {
+  return ruleKeys[key]?.bestPractice === true;
+}
+
+/** Whether another engine's review or recommendation may confirm a violation of this check. */
+export function isCorroboratedKey(key: string): boolean {
+  return ruleKeys[key]?.corroborated === true;
 }

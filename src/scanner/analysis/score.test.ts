@@ -13,12 +13,26 @@ describe('scorePage', () => {
     expect(scorePage([review, bp]).value).toBe(100);
   });
 
-  it('never calls a page with a critical violation Excellent', () => {
-    const s = scorePage([v('23a2a8', 'critical')]);
-    expect(s.value).toBe(88);
-    expect(s.label).toBe('Good');
-    const minorOnly = scorePage([v('x', 'minor')]);
-    expect(minorOnly.value).toBe(99);
+  it('keeps a page with one serious barrier clearly below a clean page, out of Excellent', () => {
+    const clean = scorePage([]);
+    const oneSerious = scorePage([v('e086e5', 'serious')]);
+    expect(oneSerious).toEqual({ value: 89, label: 'Good' });
+    expect(clean.value - oneSerious.value).toBeGreaterThanOrEqual(10);
+  });
+
+  it('never calls a page with a critical violation better than Fair', () => {
+    expect(scorePage([v('23a2a8', 'critical')])).toEqual({ value: 74, label: 'Fair' });
+    // The penalty still counts below the cap: more critical barriers, lower scores.
+    const three = [v('a', 'critical'), v('b', 'critical'), v('c', 'critical')];
+    expect(scorePage(three)).toEqual({ value: 64, label: 'Fair' });
+  });
+
+  it('leaves moderate and minor violations to the penalty alone', () => {
+    expect(scorePage([v('x', 'minor')]).value).toBe(99);
+    expect(scorePage([v('x', 'moderate'), v('y', 'moderate')])).toEqual({
+      value: 94,
+      label: 'Excellent',
+    });
   });
 
   it('falls with every added violation, less so for more of the same rule', () => {

@@ -1,6 +1,10 @@
 import type { EngineId, Finding, ImpactCounts, Issue, IssueSummary } from '#contract/index.js';
+import { isManualCheck } from '#contract/index.js';
 
-/** Counts after merging, plus each engine's own violation count before merging. */
+/**
+ * Counts after merging, plus each engine's own violation count before merging. Routine manual
+ * checks are counted apart from needs-review.
+ */
 export function summarize(
   issues: readonly Issue[],
   findings: readonly Finding[],
@@ -8,10 +12,12 @@ export function summarize(
 ): IssueSummary {
   const violations: ImpactCounts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
   let needsReview = 0;
+  let manualChecks = 0;
   let bestPractice = 0;
   let corroborated = 0;
   for (const issue of issues) {
     if (issue.kind === 'violation') violations[issue.impact] += 1;
+    else if (isManualCheck(issue)) manualChecks += 1;
     else if (issue.kind === 'needs-review') needsReview += 1;
     else bestPractice += 1;
     if (issue.engines.length >= 2) corroborated += 1;
@@ -28,6 +34,7 @@ export function summarize(
     totalViolations:
       violations.critical + violations.serious + violations.moderate + violations.minor,
     needsReview,
+    manualChecks,
     bestPractice,
     byEngine,
     corroborated,

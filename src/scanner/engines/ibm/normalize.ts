@@ -34,7 +34,9 @@ export function normalizeIbm(raw: IbmRaw): Finding[] {
     );
     // IBM's HTML and ARIA checkpoints are spec conformance, not WCAG: no criterion requires them.
     if (wcag.length === 0 && kind === 'violation') kind = 'best-practice';
-    const keys = ibmKeys(r.ruleId, reasonId);
+    const messageArgs = Array.isArray(r.messageArgs) ? (r.messageArgs as unknown[]) : [];
+    const tag = /\/([a-zA-Z][\w-]*)(?:\[\d+\])?$/.exec(r.path.dom)?.[1]?.toLowerCase();
+    const keys = ibmKeys(r.ruleId, reasonId, { messageArgs, ...(tag ? { tag } : {}) });
     const dom = r.path.dom;
     out.push({
       engine: 'ibm',

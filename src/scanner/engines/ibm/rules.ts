@@ -8,7 +8,15 @@ export interface IbmRuleData {
   /** IBM_Accessibility checkpoints that are WCAG criteria; `reasons` limits a row to those codes. */
   checkpoints: { wcag: string[]; reasons?: string[] }[];
   keys: string[];
+  /** Per reason code: that reason's complete key list. */
   reasonKeys?: Record<string, string[]>;
+  /** Keys by the ARIA role the result's message names (`messageArgs[arg]`), or else its tag. */
+  roleKeys?: {
+    arg: number;
+    roles: Record<string, string[]>;
+    tags?: Record<string, string[]>;
+    other?: string[];
+  };
   impact: Impact;
 }
 
@@ -18,22 +26,37 @@ export function ibmRule(ruleId: string): IbmRuleData | undefined {
   return ibmRules[ruleId];
 }
 
+/** What an IBM result says about its element besides the rule: the message's arguments, the tag. */
+export interface IbmResultFacts {
+  messageArgs?: readonly unknown[];
+  tag?: string;
+}
+
 /**
- * Keys of an IBM result: the ACT rules its reason code fails first, then the rule's other keys,
- * less ACT rules that only other reasons fail (html_lang_exists fails the lang/xml:lang match
- * rule only for its mismatch reason, not for a missing lang).
+ * Keys of an IBM result: its reason code's own keys where the rule has them (the ACT rules that
+ * reason fails or passes, then the rule's named checks), else the keys of the role IBM names in
+ * its message (or of the element's tag where it names none), else the rule's keys.
+ * scripts/build-scanner-data.ts decides which reasons are which check, so an IBM rule that checks
+ * several things never borrows one check's title.
  */
-export function ibmKeys(ruleId: string, reasonId: string | undefined): string[] {
+export function ibmKeys(
+  ruleId: string,
+  reasonId: string | undefined,
+  facts: IbmResultFacts = {},
+): string[] {
   const rule = ibmRules[ruleId];
   if (!rule) return [`ibm:${ruleId}`];
   const byReason = reasonId ? rule.reasonKeys?.[reasonId] : undefined;
-  if (!byReason || byReason.length === 0) return rule.keys;
-  const otherReasons = new Set(
-    Object.values(rule.reasonKeys ?? {})
-      .flat()
-      .filter((k) => !byReason.includes(k)),
-  );
-  return [...new Set([...byReason, ...rule.keys.filter((k) => !otherReasons.has(k))])];
+  if (byReason && byReason.length > 0) return byReason;
+  const byRole = rule.roleKeys;
+  if (byRole) {
+    const role = facts.messageArgs?.[byRole.arg];
+    const named = typeof role === 'string' && role !== 'null' ? byRole.roles[role] : undefined;
+    const byTag = !named && facts.tag ? byRole.tags?.[facts.tag] : undefined;
+    const keys = named ?? byTag ?? byRole.other;
+    if (keys && keys.length > 0) return keys;
+  }
+  return rule.keys;
 }
 
 /** The WCAG criteria each IBM rule can fail, from its checkpoints. */

@@ -14,8 +14,10 @@ import {
   countByKind,
   criteriaOf,
   groupByRule,
+  issuesOfKind,
   kindOrder,
   kindTabLabels,
+  manualChecksOf,
   matchesFilters,
   noFilters,
   type IssueFilters,
@@ -66,6 +68,7 @@ export function IssueExplorer({
   const [filters, setFilters] = useState<IssueFilters>(noFilters);
   const [kind, setKind] = useState<FindingKind>('violation');
   const counts = useMemo(() => countByKind(issues), [issues]);
+  const manualChecks = useMemo(() => manualChecksOf(issues), [issues]);
   const criteria = useMemo(() => criteriaOf(issues), [issues]);
   const enginesSeen = useMemo(
     () => engineIds.filter((engine) => issues.some((issue) => issue.engines.includes(engine))),
@@ -99,7 +102,7 @@ export function IssueExplorer({
           <TabsContent key={value} value={value}>
             <KindPanel
               kind={value}
-              issues={issues.filter((issue) => issue.kind === value)}
+              issues={issuesOfKind(issues, value)}
               filters={filters}
               screenshotUrl={screenshotUrl ?? null}
               idPrefix={`${idPrefix}-${value}`}
@@ -108,6 +111,15 @@ export function IssueExplorer({
           </TabsContent>
         ))}
       </Tabs>
+      {manualChecks.length > 0 && (
+        <ManualChecks
+          issues={manualChecks}
+          filters={filters}
+          screenshotUrl={screenshotUrl ?? null}
+          idPrefix={`${idPrefix}-manual`}
+          headingLevel={headingLevel}
+        />
+      )}
       {comparison && comparison.fixed.length > 0 && (
         <section aria-labelledby={`${idPrefix}-fixed`} className="mt-2">
           <Heading level={headingLevel} id={`${idPrefix}-fixed`} className="font-semibold">
@@ -127,6 +139,72 @@ export function IssueExplorer({
         </section>
       )}
     </div>
+  );
+}
+
+/**
+ * Routine manual checks (sensory words, quote marks, a stylesheet's colours...), which engines
+ * raise on almost any page: collapsed under one disclosure, counted apart from needs-review.
+ */
+function ManualChecks({
+  issues,
+  filters,
+  screenshotUrl,
+  idPrefix,
+  headingLevel,
+}: {
+  issues: ReportIssue[];
+  filters: IssueFilters;
+  screenshotUrl: string | null;
+  idPrefix: string;
+  headingLevel: 3 | 4;
+}) {
+  const [open, setOpen] = useState(false);
+  const panelId = `${idPrefix}-panel`;
+  const shown = issues.filter((issue) => matchesFilters(issue, filters));
+  const groups = groupByRule(shown);
+  return (
+    <section aria-labelledby={`${idPrefix}-heading`} className="rounded-lg border border-slate-200">
+      <Heading level={headingLevel} id={`${idPrefix}-heading`} className="m-0">
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((value) => !value)}
+          className="flex w-full items-center gap-2 rounded-lg p-4 text-left font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+        >
+          <span className="flex-1">Manual checks</span>
+          <span className="rounded-full bg-slate-200 px-2 text-xs">{issues.length}</span>
+          <ChevronDown
+            aria-hidden="true"
+            className={cn('h-5 w-5 shrink-0 transition-transform', open && 'rotate-180')}
+          />
+        </button>
+      </Heading>
+      <div id={panelId} hidden={!open} className="border-t border-slate-200 p-4">
+        <p className="text-sm text-slate-700">
+          Routine checks the engines ask for on almost every page, such as instructions that rely on
+          shape or position, quotation markup and the use of colour. They are rarely a problem and
+          do not lower the score; go through them once when you review the page by hand.
+        </p>
+        {groups.length === 0 ? (
+          <p className="mt-3 text-slate-700">No manual check matches these filters.</p>
+        ) : (
+          <ul className="mt-3 grid gap-3">
+            {groups.map((group) => (
+              <li key={group.ruleKey}>
+                <RuleGroupCard
+                  group={group}
+                  screenshotUrl={screenshotUrl}
+                  id={`${idPrefix}-${group.ruleKey.replace(/[^a-zA-Z0-9_-]/g, '_')}`}
+                  headingLevel={4}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
   );
 }
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportIssue } from '#contract/scan-api.js';
-import { countByKind, criteriaOf, groupByRule, matchesFilters, noFilters } from './issue-filters';
+import {
+  countByKind,
+  criteriaOf,
+  groupByRule,
+  issuesOfKind,
+  manualChecksOf,
+  matchesFilters,
+  noFilters,
+} from './issue-filters';
 
 const issue = (id: string, fields: Partial<ReportIssue> = {}): ReportIssue => ({
   id,
@@ -67,5 +75,22 @@ describe('report issue filters', () => {
 
   it('lists criteria in WCAG order', () => {
     expect(criteriaOf(issues)).toEqual(['1.1.1', '1.3.1', '1.4.3', '4.1.2']);
+  });
+});
+
+describe('manual checks', () => {
+  const review = (id: string, ruleKey: string) =>
+    issue(id, { kind: 'needs-review', ruleKey, title: ruleKey, confidence: 'unconfirmed' });
+  const page = [
+    issue('v'),
+    review('r', 'afw4f7'),
+    review('m1', 'ibm:text_sensory_misuse'),
+    review('m2', 'ibm:style_color_misuse'),
+  ];
+
+  it('counts routine manual checks apart from needs-review', () => {
+    expect(countByKind(page)).toEqual({ violation: 1, 'needs-review': 1, 'best-practice': 0 });
+    expect(issuesOfKind(page, 'needs-review').map((i) => i.id)).toEqual(['r']);
+    expect(manualChecksOf(page).map((i) => i.id)).toEqual(['m1', 'm2']);
   });
 });

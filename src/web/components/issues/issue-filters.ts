@@ -1,3 +1,4 @@
+import { isManualCheck } from '#contract/finding.js';
 import type { EngineId, FindingKind, Impact, WcagLevel } from '#contract/finding.js';
 import type { ReportIssue } from '#contract/scan-api.js';
 
@@ -39,14 +40,28 @@ export const kindTabLabels: Record<FindingKind, string> = {
   'best-practice': 'Best practices',
 };
 
+/**
+ * Issues per kind tab. Routine manual checks (`isManualCheck`) are not in the needs-review
+ * count: they have their own collapsed group, as the summary's `manualChecks`.
+ */
 export function countByKind(issues: readonly ReportIssue[]): Record<FindingKind, number> {
   const counts: Record<FindingKind, number> = {
     violation: 0,
     'needs-review': 0,
     'best-practice': 0,
   };
-  for (const issue of issues) counts[issue.kind] += 1;
+  for (const issue of issues) if (!isManualCheck(issue)) counts[issue.kind] += 1;
   return counts;
+}
+
+/** The issues a kind tab lists: that kind's, less the routine manual checks. */
+export function issuesOfKind(issues: readonly ReportIssue[], kind: FindingKind): ReportIssue[] {
+  return issues.filter((issue) => issue.kind === kind && !isManualCheck(issue));
+}
+
+/** The routine manual checks, listed apart in a collapsed group. */
+export function manualChecksOf(issues: readonly ReportIssue[]): ReportIssue[] {
+  return issues.filter((issue) => isManualCheck(issue));
 }
 
 export function matchesFilters(issue: ReportIssue, filters: IssueFilters): boolean {
