@@ -311,7 +311,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       const now = observe();
       const seen = log;
       log = [];
-      return { seen, now, frame: now >= 0 && info[now].frame, href: location.href };
+      return { seen, now, frame: now >= 0 && info[now].frame, records: records() };
     },
     /** The tabbable elements the DOM suggests, as ids in DOM order. */
     candidates: () => tabbables().map(idOf),
@@ -373,12 +373,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     /** The measured elements, for findings. */
     report: () => {
       unfocusLast();
-      return els.map((el, id) => {
-        const record = info[id];
-        if (!record) return null;
-        const { el: _el, parts: _parts, focused: _focused, ...rest } = record;
-        return rest;
-      });
+      return records();
     },
     /** Controls a mouse can use that Tab did not reach; accesskeys; positive tabindex values. */
     statics: (reachedIds, complete) => {
@@ -442,6 +437,12 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       delete window[KEY];
     },
   };
+  const records = () =>
+    info.map((record) => {
+      if (!record) return null;
+      const { el: _el, parts: _parts, focused: _focused, ...rest } = record;
+      return rest;
+    });
   const unfocusLast = () => {
     const active = deepActive();
     if (active && active.blur) active.blur();

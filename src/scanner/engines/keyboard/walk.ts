@@ -36,7 +36,8 @@ interface ReadState {
   seen: number[];
   now: number;
   frame: boolean;
-  href: string;
+  /** What was measured so far, kept in case the page goes away. */
+  records: (FocusRecord | null)[];
 }
 
 type StopReason = 'complete' | 'presses' | 'time' | 'navigation' | 'error';
@@ -81,6 +82,7 @@ export async function walkKeyboard(
   let rtl = false;
   let order: number[];
   let installed = false;
+  let failure: string | undefined;
 
   try {
     candidates = (await page.evaluate(KEYBOARD_IN_PAGE)) as number[];
@@ -109,6 +111,7 @@ export async function walkKeyboard(
       await pressKey(cdp, 'tab', count);
       presses += count;
       const state = await call<ReadState>('read');
+      records = state.records;
       segment.push(...state.seen);
       sequence.push(...state.seen);
       now = state.now;
@@ -131,9 +134,13 @@ export async function walkKeyboard(
     skip = await checkSkipLink(order.slice(0, 3), cdp, call);
     statics = await call('statics', order, stoppedBy === 'complete');
   } catch (error) {
-    stoppedBy = error instanceof NavigatedError ? 'navigation' : 'error';
+    const navigated = error instanceof NavigatedError || withoutHash(page.url()) !== startUrl;
+    stoppedBy = navigated ? 'navigation' : 'error';
+    if (!navigated && !installed) throw error;
+    // What the walk found up to here still stands: a page that navigates on focus, or a page
+    // script that broke the walk, must not throw away the whole scan.
+    failure = error instanceof Error ? error.message : String(error);
     order = reachedOrder(sequence);
-    if (stoppedBy === 'error' && !installed) throw error;
   }
   try {
     if (stoppedBy !== 'navigation') {
@@ -164,6 +171,7 @@ export async function walkKeyboard(
       presses,
       candidates: candidates.length,
       stoppedBy,
+      ...(failure ? { failure } : {}),
       ms: Math.round(performance.now() - started),
     }),
   };
@@ -249,7 +257,13 @@ const maxOrderInDetails = 100;
 /** The raw output's details: the focus order (bounded) and how the walk went. */
 function walkDetails(
   walk: WalkOutcome,
-  run: { presses: number; candidates: number; stoppedBy: StopReason; ms: number },
+  run: {
+    presses: number;
+    candidates: number;
+    stoppedBy: StopReason;
+    failure?: string;
+    ms: number;
+  },
 ): Record<string, unknown> {
   return {
     ...run,
