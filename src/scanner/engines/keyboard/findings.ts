@@ -288,7 +288,9 @@ function skipFindings(walk: WalkOutcome): OwnCheckResult[] {
 
 function mouseOnlyFindings(walk: WalkOutcome): OwnCheckResult[] {
   return walk.mouseOnly.slice(0, maxPerCheck).map((control) => {
-    const sure = control.role !== null || (control.onclick && control.pointer);
+    // A role promises a control; a click handler may have a keyboard twin elsewhere on the
+    // page, and tabindex="-1" was set on purpose: those a person checks.
+    const sure = control.role !== null && control.tabindex === null;
     const what = control.role
       ? `has role="${control.role}"`
       : [

@@ -89,6 +89,9 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       return false;
     }
   };
+  /** Chromium gives an editable region tabIndex -1, yet Tab stops on it. */
+  const tabIndexOf = (el) =>
+    el.isContentEditable && !el.hasAttribute('tabindex') ? 0 : el.tabIndex;
   const isVisible = (el) =>
     el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : el.getClientRects().length > 0;
   const modal = () => {
@@ -100,7 +103,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
   };
   /** What Tab should reach, guessed from the DOM: only to tell a trap from the whole page. */
   const isTabbable = (el, inModal) =>
-    isFocusable(el) && el.tabIndex >= 0 && isVisible(el) && !el.closest('[inert]') &&
+    isFocusable(el) && tabIndexOf(el) >= 0 && isVisible(el) && !el.closest('[inert]') &&
     (!inModal || inModal.contains(el)) &&
     !(el.localName === 'summary' && el.parentElement && el.parentElement.localName === 'details' &&
       el.parentElement.querySelector('summary') !== el);
@@ -214,7 +217,11 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     return !!hit && (hit === el || el.contains(hit));
   };
   const hiddenReason = (el, rect) => {
-    if (rect.width < 2 || rect.height < 2) return 'zero-size';
+    if (rect.width < 2 || rect.height < 2) {
+      // An image still loading (lazy, just scrolled to) has no size yet: not known to be hidden.
+      const loading = Array.from(el.querySelectorAll('img')).some((img) => !img.complete);
+      return loading ? null : 'zero-size';
+    }
     const clipped = clippedOut(el, rect);
     // An absolutely placed element can escape an ancestor's overflow: believe the hit test.
     if (clipped === 'transparent' || (clipped && !hitsAtCenter(el, rect))) return clipped;
@@ -351,8 +358,8 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
         const text = ((el.getAttribute('aria-label') || '') + ' ' + el.textContent).replace(/\s+/g, ' ').trim();
         const fragment = decodeURIComponent(href.slice(1));
         const target = document.getElementById(fragment) || document.getElementsByName(fragment)[0] || null;
-        const mainTarget = !!target && !!target.closest('main, [role="main"]');
-        if (!/skip|jump|main content|to content|zum inhalt|contenu|contenido|contenuto|inhoud/i.test(text) && !mainTarget) continue;
+        // Only a link that says it skips: an in-page menu link is not promised to move focus.
+        if (!/skip|jump to|main content|to content|zum inhalt|contenu|contenido|contenuto|inhoud/i.test(text)) continue;
         return { id, href, text: text.slice(0, 80), targetFound: !!target,
           targetSelector: target ? selectorOf(target) : null };
       }
@@ -380,6 +387,8 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       const reached = reachedIds.map((id) => els[id]).filter(Boolean);
       const wasReached = (el) => reached.some((r) => r === el || el.contains(r) || r.contains(el));
       const inModal = modal();
+      const COMPOSITES = ['toolbar', 'menubar', 'menu', 'tablist', 'listbox', 'grid', 'tree',
+        'treegrid', 'radiogroup'].map((r) => '[role="' + r + '"]').join(', ');
       const WIDGETS = ['button', 'link', 'checkbox', 'switch', 'slider', 'spinbutton', 'searchbox',
         'textbox', 'combobox', 'radio'];
       const mouseOnly = [];
@@ -389,14 +398,17 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
         if (el.closest('[inert], [aria-disabled="true"]') || (inModal && !inModal.contains(el))) continue;
         const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
         const focusable = isFocusable(el);
-        const tabbableNow = focusable && el.tabIndex >= 0;
+        const tabbableNow = focusable && tabIndexOf(el) >= 0;
         const reachable = complete ? wasReached(el) : tabbableNow;
         if (reachable || tabbableNow) continue;
         const inControl = el.parentElement && el.parentElement.closest(INTERACTIVE);
-        const hasTabbable = Array.from(el.querySelectorAll(FOCUSABLE)).some((d) => d.tabIndex >= 0 && !d.disabled);
+        const hasTabbable = Array.from(el.querySelectorAll(FOCUSABLE)).some((d) => tabIndexOf(d) >= 0 && !d.disabled);
         if (inControl || hasTabbable) continue;
-        const widget = WIDGETS.includes(role) &&
-          !(role === 'radio' && el.closest('[role="radiogroup"]'));
+        // Items of a composite widget are reached with arrow keys once Tab is in it.
+        const composite = el.parentElement && el.parentElement.closest(COMPOSITES);
+        if (composite && (composite.tabIndex >= 0 ||
+          Array.from(composite.querySelectorAll(FOCUSABLE)).some((d) => tabIndexOf(d) >= 0))) continue;
+        const widget = WIDGETS.includes(role);
         const style = getComputedStyle(el);
         const parentCursor = el.parentElement ? getComputedStyle(el.parentElement).cursor : 'auto';
         const pointer = style.cursor === 'pointer' && parentCursor !== 'pointer';

@@ -17,13 +17,15 @@ import { reachedOrder, readSequence } from './sequence.js';
 
 /** How far one walk may go. */
 export interface WalkLimits {
-  /** Tab presses at most (the walk also stops at twice the page's tabbable elements, plus 10). */
+  /** Tab presses at most (and at most twice the page's tabbable elements plus 10, or 50). */
   maxPresses: number;
   /** Time for the Tab walk; the checks after it take a few more milliseconds. */
   budgetMs: number;
   /** Tab presses sent together before focus is read back, after the first round. */
   batch: number;
 }
+
+const maxBatch = 48;
 
 export const walkLimits: WalkLimits = { maxPresses: 250, budgetMs: 2_000, batch: 12 };
 
@@ -90,7 +92,8 @@ export async function walkKeyboard(
     rtl = (await page.evaluate(
       `getComputedStyle(document.body || document.documentElement).direction === 'rtl'`,
     )) as boolean;
-    const maxPresses = Math.min(limits.maxPresses, 2 * candidates.length + 10);
+    // The DOM's count misses stops inside frames and shadow roots: never fewer than 50.
+    const maxPresses = Math.min(limits.maxPresses, Math.max(2 * candidates.length + 10, 50));
 
     // The Tab walk, in segments: a confirmed trap ends one, and the walk goes on after it.
     let segment: number[] = [];
@@ -104,9 +107,10 @@ export async function walkKeyboard(
         stoppedBy = 'time';
         break;
       }
-      // The first batch goes once round the page as the DOM predicts it (its tabbable elements,
-      // then out of the page and back in): a typical page needs a single read. Then small steps.
-      const batch = presses === 0 ? candidates.length + 2 : limits.batch;
+      // Batches go once round the page as the DOM predicts it (its tabbable elements, then out
+      // of the page and back in): a typical page needs one or two reads. A batch is bounded, so
+      // a page slow to take focus cannot hold the walk far past its time.
+      const batch = Math.min(maxBatch, Math.max(limits.batch, candidates.length + 2 - presses));
       const count = Math.min(batch, maxPresses - presses);
       await pressKey(cdp, 'tab', count);
       presses += count;
