@@ -147,7 +147,10 @@ function focusFindings(walk: WalkOutcome): OwnCheckResult[] {
   for (const id of walk.order) {
     const record = walk.records[id];
     if (!record || record.frame) continue;
-    if (record.hidden) {
+    // A sliver (an empty inline link: no width, a line's height) still shows a focus ring.
+    const sliver =
+      record.hidden === 'zero-size' && (record.box.width >= 2 || record.box.height >= 2);
+    if (record.hidden && !(sliver && record.selfChange)) {
       // A visually hidden input whose label or neighbour shows focus (custom checkboxes) is fine.
       if (record.otherChange === false) {
         hidden.push(

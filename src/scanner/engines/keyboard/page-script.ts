@@ -25,6 +25,8 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     'text-shadow', 'font-weight', 'visibility',
   ];
   const PSEUDO_PROPS = STYLE_PROPS.concat(['content', 'width', 'height', 'display']);
+  // A container shows focus-within with a frame or a fill.
+  const CONTAINER_PROPS = STYLE_PROPS.slice(0, 11);
   const TEXT_INPUTS = ['text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date',
     'datetime-local', 'month', 'week', 'time'];
 
@@ -123,10 +125,11 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     }
   };
   const transparent = (color) => color === 'transparent' || /rgba\(.*,\s*0\)$/.test(color);
-  const signature = (el, pseudo) => {
+  const signature = (el, pseudo, container) => {
     const style = getComputedStyle(el, pseudo);
     if (pseudo && (style.content === 'none' || style.content === 'normal')) return 'none';
-    const values = (pseudo ? PSEUDO_PROPS : STYLE_PROPS).map((prop) => style.getPropertyValue(prop));
+    const props = pseudo ? PSEUDO_PROPS : container ? CONTAINER_PROPS : STYLE_PROPS;
+    const values = props.map((prop) => style.getPropertyValue(prop));
     // An outline that draws nothing is no outline (outline: 0, none, or transparent).
     if (values[0] === 'none' || values[1] === '0px' || transparent(values[2])) {
       values[0] = values[1] = values[2] = values[3] = 'none';
@@ -158,18 +161,18 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       { el, pseudo: '::before', self: true },
       { el, pseudo: '::after', self: true },
     ];
-    const add = (other, self, pseudos) => {
+    const add = (other, self, pseudos, container) => {
       if (!other || other === document.body || other === document.documentElement) return;
       if (parts.some((part) => part.el === other) || isFocusable(other)) return;
-      parts.push({ el: other, pseudo: null, self });
+      parts.push({ el: other, pseudo: null, self, container });
       if (pseudos) {
         parts.push({ el: other, pseudo: '::before', self });
         parts.push({ el: other, pseudo: '::after', self });
       }
     };
     for (const child of Array.from(el.querySelectorAll('*')).slice(0, 4)) add(child, true, false);
-    add(el.parentElement, false, false);
-    add(el.parentElement && el.parentElement.parentElement, false, false);
+    add(el.parentElement, false, false, true);
+    add(el.parentElement && el.parentElement.parentElement, false, false, true);
     // Custom checkboxes and radios draw focus on a neighbour or label, often in a pseudo-element.
     const neighbours = hidden || el.localName === 'input';
     add(el.previousElementSibling, false, neighbours);
@@ -180,7 +183,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
   const signatures = (parts) => {
     for (const part of parts) if (!part.pseudo) finishTransitions(part.el);
     return parts.map((part) => {
-      let sig = signature(part.el, part.pseudo);
+      let sig = signature(part.el, part.pseudo, part.container);
       if (part.el === parts[0].el && !part.pseudo) {
         const r = part.el.getBoundingClientRect();
         sig += '|' + [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]
@@ -232,7 +235,20 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     }
     return null;
   };
+  /** Fixed and sticky layers, found once: only they can cover an element focus scrolled to. */
+  const layers = Array.from(document.body ? document.body.getElementsByTagName('*') : [])
+    .slice(0, 5000)
+    .filter((node) => {
+      const position = getComputedStyle(node).position;
+      return position === 'fixed' || position === 'sticky';
+    });
+  const overlaps = (a, b) =>
+    a.left < b.right && b.left < a.left + a.width && a.top < b.bottom && b.top < a.top + a.height;
   const obscured = (el, rect) => {
+    // Hit tests are dear on large pages: only where a layer lies over the element's box.
+    if (!layers.some((layer) => !layer.contains(el) && overlaps(rect, layer.getBoundingClientRect()))) {
+      return null;
+    }
     const left = Math.max(rect.left, 0);
     const top = Math.max(rect.top, 0);
     const right = Math.min(rect.left + rect.width, window.innerWidth);

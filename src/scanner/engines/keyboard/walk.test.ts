@@ -142,12 +142,12 @@ describe('keyboard walk: each barrier found with its criterion and kind', () => 
     expect(raw.results[0]!.message).toContain('#content');
   });
 
-  it('finds focus landing on off-screen, collapsed and empty elements', async () => {
+  it('finds focus landing on off-screen, collapsed and one-pixel elements', async () => {
     const raw = await walk('focus-hidden.html');
     expect(summary(raw.results)).toEqual([
       { check: 'focus-hidden', kind: 'violation', wcag: ['2.4.7'], selector: '#offscreen' },
       { check: 'focus-hidden', kind: 'violation', wcag: ['2.4.7'], selector: '#collapsed' },
-      { check: 'focus-hidden', kind: 'violation', wcag: ['2.4.7'], selector: '#empty' },
+      { check: 'focus-hidden', kind: 'violation', wcag: ['2.4.7'], selector: '#pixel' },
     ]);
     expect(raw.results.map((r) => r.details?.reason)).toEqual([
       'off-screen',
