@@ -6,7 +6,8 @@ export interface FocusRecord {
   selector: string;
   html: string;
   tag: string;
-  frame: boolean;
+  /** Focus shows, or moves, where the page cannot look: a frame, media controls, a map area. */
+  opaque: boolean;
   /** A text field: its caret shows focus even when nothing else changes. */
   editable: boolean;
   tabindex: string | null;
@@ -146,7 +147,7 @@ function focusFindings(walk: WalkOutcome): OwnCheckResult[] {
   const covered: OwnCheckResult[] = [];
   for (const id of walk.order) {
     const record = walk.records[id];
-    if (!record || record.frame) continue;
+    if (!record || record.opaque) continue;
     // A sliver (an empty inline link: no width, a line's height) still shows a focus ring.
     const sliver =
       record.hidden === 'zero-size' && (record.box.width >= 2 || record.box.height >= 2);
@@ -243,7 +244,7 @@ function orderFindings(walk: WalkOutcome): OwnCheckResult[] {
 }
 
 function comparable(record: FocusRecord): boolean {
-  return !record.hidden && !record.fixed && !record.frame;
+  return !record.hidden && !record.fixed && !record.opaque;
 }
 
 type Box = FocusRecord['box'];

@@ -18,6 +18,9 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     'a[href], area[href], button, input:not([type="hidden"]), select, textarea, iframe, summary, ' +
     '[tabindex], [contenteditable]:not([contenteditable="false"]), audio[controls], video[controls]';
   const INTERACTIVE = FOCUSABLE + ', label, option';
+  // Focus inside these is drawn where the page cannot look (another document, the browser's own
+  // controls, an image map's picture): how it shows, and where Tab goes in them, is unknown.
+  const OPAQUE = ['iframe', 'frame', 'object', 'embed', 'video', 'audio', 'details', 'area'];
   const STYLE_PROPS = [
     'outline-style', 'outline-width', 'outline-color', 'outline-offset', 'box-shadow',
     'border-top', 'border-right', 'border-bottom', 'border-left', 'background-color',
@@ -276,7 +279,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
   };
   const measure = (el) => {
     const rect = boxOf(el);
-    const hidden = hiddenReason(el, rect);
+    const hidden = OPAQUE.includes(el.localName) ? null : hiddenReason(el, rect);
     const parts = relatedOf(el, !!hidden);
     const focused = signatures(parts);
     return {
@@ -284,7 +287,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       selector: selectorOf(el),
       html: htmlOf(el),
       tag: el.localName,
-      frame: el.localName === 'iframe' || el.localName === 'frame',
+      opaque: OPAQUE.includes(el.localName),
       editable: isEditable(el),
       tabindex: el.getAttribute('tabindex'),
       box: { x: Math.round(rect.left + window.scrollX), y: Math.round(rect.top + window.scrollY),
@@ -334,7 +337,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       const now = observe();
       const seen = log;
       log = [];
-      return { seen, now, frame: now >= 0 && info[now].frame, records: records() };
+      return { seen, now, records: records() };
     },
     /** The tabbable elements the DOM suggests, as ids in DOM order. */
     candidates: () => tabbables().map(idOf),
@@ -385,6 +388,12 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     skipReached: (targetSelector) => {
       const target = document.querySelector(targetSelector);
       const active = deepActive();
+      if (target && !active) {
+        // Out of the page after the target: right when nothing after it takes focus.
+        const after = tabbables().some((el) =>
+          target.contains(el) || !!(target.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING));
+        return { reached: !after, active: null };
+      }
       if (!target || !active) return { reached: false, active: active ? selectorOf(active) : null };
       const reached = target === active || target.contains(active) ||
         !!(target.compareDocumentPosition(active) & Node.DOCUMENT_POSITION_FOLLOWING);

@@ -11,13 +11,13 @@ export type SequenceState =
   | { kind: 'loop'; ids: number[] };
 
 /**
- * Where a walk stands. `frames` are ids of iframes (focus inside them is not followed, so they
- * never make a loop); `candidates` are the elements the DOM suggests Tab should reach: a loop
+ * Where a walk stands. `opaque` are ids of frames, media and the like (focus moves inside them
+ * where the page cannot follow, so they never make a loop); `candidates` are the elements the DOM suggests Tab should reach: a loop
  * through all of them is the page's own order wrapping around, not a trap.
  */
 export function readSequence(
   sequence: readonly number[],
-  frames: ReadonlySet<number>,
+  opaque: ReadonlySet<number>,
   candidates: readonly number[],
 ): SequenceState {
   const lastSeen = new Map<number, number>();
@@ -29,7 +29,7 @@ export function readSequence(
       outs += 1;
       continue;
     }
-    if (frames.has(id)) continue;
+    if (opaque.has(id)) continue;
     const seen = lastSeen.get(id);
     if (seen !== undefined) {
       if (lastOut > seen) return { kind: 'complete' };

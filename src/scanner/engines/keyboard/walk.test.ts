@@ -197,6 +197,8 @@ describe('keyboard walk: no finding on the correct pages', () => {
     ['focus-custom.html', 'custom focus styles: box-shadow, background, a custom checkbox'],
     ['mouse-ok.html', 'real buttons, and a clickable card with a link in it'],
     ['skip-ok.html', 'a visually hidden skip link that appears on focus and works'],
+    ['skip-ok-last.html', 'a skip link to a main part with nothing focusable in it'],
+    ['opaque-ok.html', 'video controls, a details without summary, an image map'],
     ['focus-covered-ok.html', 'a fixed banner the page leaves room for'],
     ['order-natural.html', 'natural order in columns and a grid'],
     ['accesskey-unique.html', 'unique access keys'],

@@ -37,7 +37,6 @@ class NavigatedError extends Error {
 interface ReadState {
   seen: number[];
   now: number;
-  frame: boolean;
   /** What was measured so far, kept in case the page goes away. */
   records: (FocusRecord | null)[];
 }
@@ -58,6 +57,20 @@ export async function walkKeyboard(
 ): Promise<Omit<OwnEngineRaw, 'error'>> {
   const started = performance.now();
   const startUrl = withoutHash(page.url());
+  let html: boolean;
+  try {
+    html = (await page.evaluate(`/html/.test(document.contentType)`)) as boolean;
+  } catch (error) {
+    // A page on its way elsewhere (a meta refresh) before the walk began: nothing to walk.
+    if (withoutHash(page.url()) !== startUrl) {
+      return { results: [], details: { stoppedBy: 'navigation', presses: 0 } };
+    }
+    throw error;
+  }
+  if (!html) {
+    // An XML or SVG document shows in the browser's own viewer: nothing of the site's to walk.
+    return { results: [], details: { skipped: 'not an HTML document' } };
+  }
   const cdp = await page.createCDPSession();
   const call = async <T>(method: string, ...args: unknown[]): Promise<T> => {
     if (withoutHash(page.url()) !== startUrl) throw new NavigatedError(page.url());
@@ -69,7 +82,7 @@ export async function walkKeyboard(
   };
 
   const sequence: number[] = [];
-  const frames = new Set<number>();
+  const opaque = new Set<number>();
   const traps: TrapOutcome[] = [];
   let candidates: number[] = [];
   let presses = 0;
@@ -119,8 +132,8 @@ export async function walkKeyboard(
       segment.push(...state.seen);
       sequence.push(...state.seen);
       now = state.now;
-      if (state.frame) frames.add(now);
-      const reading = readSequence([...segment, now], frames, candidates);
+      for (const [id, record] of records.entries()) if (record?.opaque) opaque.add(id);
+      const reading = readSequence([...segment, now], opaque, candidates);
       if (reading.kind === 'complete') break;
       if (reading.kind === 'loop') {
         if (traps.some((trap) => sameSet(trap.ids, reading.ids))) break;
