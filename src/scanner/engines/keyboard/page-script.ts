@@ -33,6 +33,11 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
   const TEXT_INPUTS = ['text', 'search', 'email', 'url', 'tel', 'password', 'number', 'date',
     'datetime-local', 'month', 'week', 'time'];
 
+  // Focus scrolls the page instantly during the walk, so what is measured is where focus ends up
+  // (a smooth-scrolling page would still be on its way). Taken out again by cleanup().
+  const instant = document.createElement('style');
+  instant.textContent = '*, *::before, *::after { scroll-behavior: auto !important; }';
+  (document.head || document.documentElement).appendChild(instant);
   const els = [];
   const info = [];
   const ids = new WeakMap();
@@ -471,6 +476,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
         originalFocus.focus({ preventScroll: true });
       }
       window.scrollTo(start.x, start.y);
+      instant.remove();
       delete window[KEY];
     },
   };

@@ -200,6 +200,7 @@ describe('keyboard walk: no finding on the correct pages', () => {
     ['skip-ok-last.html', 'a skip link to a main part with nothing focusable in it'],
     ['opaque-ok.html', 'video controls, a details without summary, an image map'],
     ['focus-covered-ok.html', 'a fixed banner the page leaves room for'],
+    ['smooth-scroll-ok.html', 'a long page that scrolls smoothly to its footer links'],
     ['order-natural.html', 'natural order in columns and a grid'],
     ['accesskey-unique.html', 'unique access keys'],
     ['clean.html', 'a plain page with links and a form'],
@@ -235,15 +236,18 @@ describe('keyboard walk: how it behaves', () => {
   });
 
   it('leaves the page as it found it: no focus, top of the page, same URL, no helper', async () => {
-    await walk('skip-ok.html', walkLimits, async (page) => {
-      const state = await page.evaluate(() => ({
-        active: document.activeElement?.localName,
-        scrollY: window.scrollY,
-        hash: location.hash,
-        helper: '__conformlyKeyboard' in window,
-      }));
-      expect(state).toEqual({ active: 'body', scrollY: 0, hash: '', helper: false });
-    });
+    for (const file of ['skip-ok.html', 'smooth-scroll-ok.html']) {
+      await walk(file, walkLimits, async (page) => {
+        const state = await page.evaluate(() => ({
+          active: document.activeElement?.localName,
+          scrollY: window.scrollY,
+          hash: location.hash,
+          helper: '__conformlyKeyboard' in window,
+          styles: document.querySelectorAll('style').length,
+        }));
+        expect(state).toEqual({ active: 'body', scrollY: 0, hash: '', helper: false, styles: 1 });
+      });
+    }
   });
 
   it('stops cleanly when focusing an element navigates away, without failing the scan', async () => {
