@@ -21,6 +21,9 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
   // Focus inside these is drawn where the page cannot look (another document, the browser's own
   // controls, an image map's picture): how it shows, and where Tab goes in them, is unknown.
   const OPAQUE = ['iframe', 'frame', 'object', 'embed', 'video', 'audio', 'details', 'area'];
+  // A custom element without an open shadow root may draw focus inside a closed one.
+  const isOpaque = (el) =>
+    OPAQUE.includes(el.localName) || (el.localName.includes('-') && !el.shadowRoot);
   const STYLE_PROPS = [
     'outline-style', 'outline-width', 'outline-color', 'outline-offset', 'box-shadow',
     'border-top', 'border-right', 'border-bottom', 'border-left', 'background-color',
@@ -179,8 +182,9 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       }
     };
     for (const child of Array.from(el.querySelectorAll('*')).slice(0, 4)) add(child, true, false);
-    add(el.parentElement, false, false, true);
-    add(el.parentElement && el.parentElement.parentElement, false, false, true);
+    // A card or field wrapper often shows :focus-within a few levels up.
+    let up = el.parentElement;
+    for (let level = 0; up && level < 4; level++, up = up.parentElement) add(up, false, false, true);
     // Custom checkboxes and radios draw focus on a neighbour or label, often in a pseudo-element.
     const neighbours = hidden || el.localName === 'input';
     add(el.previousElementSibling, false, neighbours);
@@ -284,7 +288,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
   };
   const measure = (el) => {
     const rect = boxOf(el);
-    const hidden = OPAQUE.includes(el.localName) ? null : hiddenReason(el, rect);
+    const hidden = isOpaque(el) ? null : hiddenReason(el, rect);
     const parts = relatedOf(el, !!hidden);
     const focused = signatures(parts);
     return {
@@ -292,7 +296,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       selector: selectorOf(el),
       html: htmlOf(el),
       tag: el.localName,
-      opaque: OPAQUE.includes(el.localName),
+      opaque: isOpaque(el),
       editable: isEditable(el),
       tabindex: el.getAttribute('tabindex'),
       box: { x: Math.round(rect.left + window.scrollX), y: Math.round(rect.top + window.scrollY),
@@ -346,10 +350,14 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     },
     /** The tabbable elements the DOM suggests, as ids in DOM order. */
     candidates: () => tabbables().map(idOf),
-    /** Whether these elements all sit in an open dialog (a modal keeps focus on purpose). */
+    /**
+     * Whether these elements all sit in an open dialog or a fixed overlay (a cookie wall): they
+     * keep focus on purpose, and their own buttons are the way out.
+     */
     inDialog: (list) => list.length > 0 && list.every((id) => {
       const el = els[id];
-      return !!el && !!el.closest('dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]');
+      return !!el && (inFixedLayer(el) ||
+        !!el.closest('dialog[open], [role="dialog"], [role="alertdialog"], [aria-modal="true"]'));
     }),
     /** Focuses the first tabbable element after all of these, to walk on past a trap. */
     focusAfter: (list) => {
@@ -453,6 +461,8 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       }
       const byKey = new Map();
       for (const el of Array.from(document.querySelectorAll('[accesskey]')).slice(0, 500)) {
+        // A key on something not shown (the other of a mobile and a desktop menu) clashes with nothing.
+        if (!isVisible(el)) continue;
         const keys = (el.getAttribute('accesskey') || '').trim().toLowerCase().split(/\s+/).filter(Boolean);
         for (const key of new Set(keys)) {
           if (!byKey.has(key)) byKey.set(key, []);

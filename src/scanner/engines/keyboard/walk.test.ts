@@ -194,6 +194,7 @@ describe('keyboard walk: no finding on the correct pages', () => {
     ['toolbar-ok.html', 'toolbars with a roving tabindex'],
     ['escape-ok.html', 'an editor that keeps Tab until Escape lets it go'],
     ['dialog-ok.html', 'an open modal dialog that keeps focus on purpose'],
+    ['overlay-ok.html', 'a fixed cookie wall whose buttons are the way out'],
     ['focus-custom.html', 'custom focus styles: box-shadow, background, a custom checkbox'],
     ['mouse-ok.html', 'real buttons, and a clickable card with a link in it'],
     ['skip-ok.html', 'a visually hidden skip link that appears on focus and works'],
