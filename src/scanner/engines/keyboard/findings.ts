@@ -52,6 +52,8 @@ export interface MouseOnlyControl {
   pointer: boolean;
   onclick: boolean;
   tabindex: string | null;
+  /** Takes focus, but nothing listens for Enter or Space on it. */
+  deaf?: boolean;
 }
 
 export interface AccesskeyConflict {
@@ -292,6 +294,15 @@ function skipFindings(walk: WalkOutcome): OwnCheckResult[] {
 
 function mouseOnlyFindings(walk: WalkOutcome): OwnCheckResult[] {
   return walk.mouseOnly.slice(0, maxPerCheck).map((control) => {
+    if (control.deaf) {
+      return result(
+        'mouse-only-control',
+        control,
+        `This element has role="${control.role}" and takes focus, but nothing on the page ` +
+          'listens for keys, so Enter and Space cannot activate it.',
+        { role: control.role, keyListeners: 0 },
+      );
+    }
     // A role promises a control; a click handler may have a keyboard twin elsewhere on the
     // page, and tabindex="-1" was set on purpose: those a person checks.
     const sure = control.role !== null && control.tabindex === null;

@@ -18,6 +18,9 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     'a[href], area[href], button, input:not([type="hidden"]), select, textarea, iframe, summary, ' +
     '[tabindex], [contenteditable]:not([contenteditable="false"]), audio[controls], video[controls]';
   const INTERACTIVE = FOCUSABLE + ', label, option';
+  const NATIVE_CONTROLS = 'a[href], area[href], button, input, select, textarea, summary';
+  const KEY_ROLES = ['button', 'link', 'checkbox', 'switch', 'radio', 'tab', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem'];
   // Focus inside these is drawn where the page cannot look (another document, the browser's own
   // controls, an image map's picture): how it shows, and where Tab goes in them, is unknown.
   const OPAQUE = ['iframe', 'frame', 'object', 'embed', 'video', 'audio', 'details', 'area'];
@@ -421,6 +424,19 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       return records();
     },
     /** Controls a mouse can use that Tab did not reach; accesskeys; positive tabindex values. */
+    /**
+     * Elements with a control's role that take focus but are not native controls: Enter and
+     * Space do nothing on them unless a script listens for keys. For keyListeners() below.
+     */
+    roleControls: () =>
+      Array.from(document.querySelectorAll('[role][tabindex]')).filter((el) => {
+        const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+        return KEY_ROLES.includes(role) && isFocusable(el) && el.tabIndex >= 0 && !el.matches(NATIVE_CONTROLS) &&
+          isVisible(el) && !el.closest('[inert], [aria-disabled="true"]');
+      }).slice(0, 50),
+    ownListener: onKey,
+    describe: (el) => ({ selector: selectorOf(el), html: htmlOf(el),
+      role: (el.getAttribute('role') || '').trim().split(/\s+/)[0], tabindex: el.getAttribute('tabindex') }),
     statics: (reachedIds, complete) => {
       const reached = reachedIds.map((id) => els[id]).filter(Boolean);
       const wasReached = (el) => reached.some((r) => r === el || el.contains(r) || r.contains(el));

@@ -25,8 +25,9 @@ let pool: PagePool;
 beforeAll(async () => {
   site = await startStaticServer(fixtures, {
     routes: {
-      '/many-controls.html': (_req, res) =>
-        res.writeHead(200, { 'content-type': 'text/html' }).end(manyControls),
+      '/many-controls.html': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(manyControls);
+      },
     },
   });
   pool = createSharedPagePool({ size: 1 });
@@ -108,7 +109,10 @@ describe('keyboard walk: each barrier found with its criterion and kind', () => 
       { check: 'mouse-only-control', kind: 'violation', wcag: ['2.1.1'], selector: '#like' },
       // Taken out of the tab order on purpose (tabindex="-1"): a person checks.
       { check: 'mouse-only-control', kind: 'needs-review', wcag: ['2.1.1'], selector: '#later' },
+      // Tab reaches it, but nothing listens for Enter or Space.
+      { check: 'mouse-only-control', kind: 'violation', wcag: ['2.1.1'], selector: '#share' },
     ]);
+    expect(raw.results[3]!.message).toContain('Enter and Space cannot activate it');
     expect(raw.results[0]!.message).toContain('has a click handler and shows a pointer cursor');
     expect(raw.results[1]!.message).toContain('role="button"');
   });
@@ -196,7 +200,7 @@ describe('keyboard walk: no finding on the correct pages', () => {
     ['dialog-ok.html', 'an open modal dialog that keeps focus on purpose'],
     ['overlay-ok.html', 'a fixed cookie wall whose buttons are the way out'],
     ['focus-custom.html', 'custom focus styles: box-shadow, background, a custom checkbox'],
-    ['mouse-ok.html', 'real buttons, and a clickable card with a link in it'],
+    ['mouse-ok.html', 'real buttons, a role button that answers keys, a card with a link in it'],
     ['skip-ok.html', 'a visually hidden skip link that appears on focus and works'],
     ['skip-ok-last.html', 'a skip link to a main part with nothing focusable in it'],
     ['opaque-ok.html', 'video controls, a details without summary, an image map'],

@@ -11,6 +11,7 @@ import {
   type TrapOutcome,
   type WalkOutcome,
 } from './findings.js';
+import { deafRoleControls } from './key-listeners.js';
 import { pressKey, type WalkKey } from './keys.js';
 import { KEYBOARD_IN_PAGE } from './page-script.js';
 import { reachedOrder, readSequence } from './sequence.js';
@@ -150,6 +151,7 @@ export async function walkKeyboard(
     order = reachedOrder(sequence);
     skip = await checkSkipLink(order.slice(0, 3), cdp, call);
     statics = await call('statics', order, stoppedBy === 'complete');
+    statics.mouseOnly.push(...(await deafRoleControls(cdp)));
   } catch (error) {
     const navigated = error instanceof NavigatedError || withoutHash(page.url()) !== startUrl;
     stoppedBy = navigated ? 'navigation' : 'error';
