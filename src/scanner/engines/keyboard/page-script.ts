@@ -50,6 +50,8 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
   const start = { x: window.scrollX, y: window.scrollY, href: location.href };
   const originalFocus = document.activeElement;
   let log = [];
+  /** Records measured or completed since the last read. */
+  const changed = new Set();
   let last = -1;
 
   const deepActive = () => {
@@ -316,6 +318,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     if (!record || record.selfChange !== null || !record.el.isConnected) return;
     if (deepActive() === record.el) return;
     const now = signatures(record.parts);
+    changed.add(id);
     record.selfChange = false;
     record.otherChange = false;
     record.changed = [];
@@ -332,7 +335,10 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
   const observe = () => {
     const active = deepActive();
     const id = active ? idOf(active) : -1;
-    if (id >= 0 && !info[id]) info[id] = measure(active);
+    if (id >= 0 && !info[id]) {
+      info[id] = measure(active);
+      changed.add(id);
+    }
     if (last >= 0 && last !== id) unfocused(last);
     last = id;
     return id;
@@ -349,7 +355,9 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       const now = observe();
       const seen = log;
       log = [];
-      return { seen, now, records: records() };
+      const updates = Array.from(changed).map((id) => [id, plain(info[id])]);
+      changed.clear();
+      return { seen, now, updates };
     },
     /** The tabbable elements the DOM suggests, as ids in DOM order. */
     candidates: () => tabbables().map(idOf),
@@ -506,12 +514,12 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       delete window[KEY];
     },
   };
-  const records = () =>
-    info.map((record) => {
-      if (!record) return null;
-      const { el: _el, parts: _parts, focused: _focused, ...rest } = record;
-      return rest;
-    });
+  const plain = (record) => {
+    if (!record) return null;
+    const { el: _el, parts: _parts, focused: _focused, ...rest } = record;
+    return rest;
+  };
+  const records = () => info.map(plain);
   const unfocusLast = () => {
     const active = deepActive();
     if (active && active.blur) active.blur();

@@ -38,8 +38,8 @@ class NavigatedError extends Error {
 interface ReadState {
   seen: number[];
   now: number;
-  /** What was measured so far, kept in case the page goes away. */
-  records: (FocusRecord | null)[];
+  /** Records measured or completed since the last read, kept in case the page goes away. */
+  updates: [number, FocusRecord][];
 }
 
 type StopReason = 'complete' | 'presses' | 'time' | 'navigation' | 'error';
@@ -129,11 +129,11 @@ export async function walkKeyboard(
       await pressKey(cdp, 'tab', count);
       presses += count;
       const state = await call<ReadState>('read');
-      records = state.records;
+      for (const [id, record] of state.updates) records[id] = record;
       segment.push(...state.seen);
       sequence.push(...state.seen);
       now = state.now;
-      for (const [id, record] of records.entries()) if (record?.opaque) opaque.add(id);
+      for (const [id, record] of state.updates) if (record.opaque) opaque.add(id);
       const reading = readSequence([...segment, now], opaque, candidates);
       if (reading.kind === 'complete') break;
       if (reading.kind === 'loop') {
