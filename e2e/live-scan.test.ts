@@ -30,20 +30,21 @@ async function startScan(page: Page, path: string, url: string) {
 }
 
 describe('the live-scan demo pages', () => {
-  it('terminal theme: follows a real scan through the four stages to its results', async () => {
+  it('terminal theme: follows a real scan through its five stages to its results', async () => {
     const page = await app.freshPage();
     await startScan(page, '/premium-scan', fixture('missing-alt.html'));
     await page.getByRole('heading', { level: 1, name: 'Accessibility Defense Grid' }).waitFor();
     const stages = page.getByRole('list', { name: 'Scan stages' }).getByRole('listitem');
-    expect(await stages.count()).toBe(4);
+    expect(await stages.count()).toBe(5);
 
     await page.getByRole('heading', { name: 'Results' }).waitFor({ timeout: 90_000 });
     const states = await stages.evaluateAll((items) => items.map((item) => item.textContent ?? ''));
-    expect(states).toHaveLength(4);
+    expect(states).toHaveLength(5);
     for (const [index, name] of [
       'axe-core',
       'Pa11y',
       'IBM Equal Access',
+      'Keyboard and link checks',
       'AI synthesis',
     ].entries()) {
       expect(states[index]).toContain(`${name}: complete`);

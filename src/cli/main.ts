@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
+import { engineIds } from '#contract/index.js';
 import type { CiOptions } from './commands/ci.js';
 import type { CrawlOptions } from './commands/crawl.js';
 import type { CliContext } from './commands/run-scan.js';
@@ -49,7 +50,7 @@ function addOutputOptions(command: Command, shortFormat = true): Command {
     .option('--update-baseline', "record today's issues in the --baseline file, replacing it")
     .option(
       '--engines <list>',
-      'engines to run, comma-separated (default: axe,pa11y,ibm)',
+      `engines to run, comma-separated (default: ${engineIds.join(',')})`,
       parseEngines,
     )
     .option('--allow-private', 'allow localhost and private-network addresses (local testing)')

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EngineId } from './finding.js';
+import { OwnEngineRaw } from './own-checks.js';
 import { AxeRaw, IbmRaw, Pa11yRaw, ProcessingTimes } from './raw-result.js';
 import { IssueSummary } from './page-scan.js';
 import { ScanStatus, TargetUrlInput } from './scan-api.js';
@@ -59,6 +60,9 @@ export const AuditPageResult = z.object({
   pa11yRaw: Pa11yRaw.nullable(),
   axeRaw: AxeRaw.nullable(),
   ibmRaw: IbmRaw.nullable(),
+  /** Conformly's own engines' output; absent for pages scanned before they ran. */
+  checksRaw: OwnEngineRaw.nullable().optional(),
+  keyboardRaw: OwnEngineRaw.nullable().optional(),
   /** An engine that failed on the page; the others still count. */
   engineErrors: z.partialRecord(EngineId, z.string()),
   /**

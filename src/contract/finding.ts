@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** The three engines Conformly runs on every page, in the order they run. */
-export const engineIds = ['axe', 'pa11y', 'ibm'] as const;
+/**
+ * The engines Conformly runs on every page, in the order they run: the three bought-in engines,
+ * then its own link and presentation checks and its keyboard walk (src/scanner/engines).
+ */
+export const engineIds = ['axe', 'pa11y', 'ibm', 'checks', 'keyboard'] as const;
 export const EngineId = z.enum(engineIds);
 export type EngineId = z.infer<typeof EngineId>;
 

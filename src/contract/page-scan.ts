@@ -27,7 +27,8 @@ export const IssueSummary = z.object({
   needsReview: z.number().int(),
   bestPractice: z.number().int(),
   /** Raw finding counts per engine before merging (violations only). */
-  byEngine: z.record(EngineId, z.number().int()),
+  /** Violations found by each engine that ran. */
+  byEngine: z.partialRecord(EngineId, z.number().int()),
   /** Issues found by two or more engines. */
   corroborated: z.number().int(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OwnEngineRaw } from './own-checks.js';
 
 /**
  * The spec's "Raw scan result" (public-area.md §3): each engine's output in a fixed shape, kept
@@ -9,6 +10,9 @@ export const ProcessingTimes = z.object({
   axe: z.number(),
   pa11y: z.number(),
   ibm: z.number(),
+  /** Conformly's own engines; absent in scans stored before they ran. */
+  checks: z.number().optional(),
+  keyboard: z.number().optional(),
   total: z.number(),
 });
 export type ProcessingTimes = z.infer<typeof ProcessingTimes>;
@@ -106,6 +110,9 @@ export interface RawByEngine {
   axe: AxeRaw;
   pa11y: Pa11yRaw;
   ibm: IbmRaw;
+  /** Conformly's own engines: absent in scans stored before they ran. */
+  checks?: OwnEngineRaw;
+  keyboard?: OwnEngineRaw;
 }
 
 /** The spec's field name of each engine's raw output. */
@@ -113,18 +120,38 @@ export const specRawName = {
   axe: 'axeRaw',
   pa11y: 'pa11yRaw',
   ibm: 'ibmRaw',
+  checks: 'checksRaw',
+  keyboard: 'keyboardRaw',
 } as const satisfies Record<keyof RawByEngine, string>;
 
-type SpecRaw = { [E in keyof RawByEngine as (typeof specRawName)[E]]: RawByEngine[E] };
+type SpecRaw = {
+  axeRaw: AxeRaw;
+  pa11yRaw: Pa11yRaw;
+  ibmRaw: IbmRaw;
+  checksRaw?: OwnEngineRaw;
+  keyboardRaw?: OwnEngineRaw;
+};
 
 /** The spec's named outputs (a PageScanResult's raw) keyed by engine id. */
 export function rawByEngine(raw: SpecRaw): RawByEngine {
-  return { axe: raw.axeRaw, pa11y: raw.pa11yRaw, ibm: raw.ibmRaw };
+  return {
+    axe: raw.axeRaw,
+    pa11y: raw.pa11yRaw,
+    ibm: raw.ibmRaw,
+    ...(raw.checksRaw ? { checks: raw.checksRaw } : {}),
+    ...(raw.keyboardRaw ? { keyboard: raw.keyboardRaw } : {}),
+  };
 }
 
 /** Keyed outputs under the spec's names, for the answers and documents that use them. */
 export function specRaw(raw: RawByEngine): SpecRaw {
-  return { axeRaw: raw.axe, pa11yRaw: raw.pa11y, ibmRaw: raw.ibm };
+  return {
+    axeRaw: raw.axe,
+    pa11yRaw: raw.pa11y,
+    ibmRaw: raw.ibm,
+    ...(raw.checks ? { checksRaw: raw.checks } : {}),
+    ...(raw.keyboard ? { keyboardRaw: raw.keyboard } : {}),
+  };
 }
 
 export const RawScanResult = z.object({
@@ -137,5 +164,8 @@ export const RawScanResult = z.object({
   pa11yRaw: Pa11yRaw,
   axeRaw: AxeRaw,
   ibmRaw: IbmRaw,
+  /** Conformly's own engines (beyond the spec's three); absent when not run. */
+  checksRaw: OwnEngineRaw.optional(),
+  keyboardRaw: OwnEngineRaw.optional(),
 });
 export type RawScanResult = z.infer<typeof RawScanResult>;

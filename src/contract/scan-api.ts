@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EngineId, Impact, FindingKind, WcagLevel, Confidence, ElementBox } from './finding.js';
 import { ImpactCounts, IssueSummary } from './page-scan.js';
+import { OwnEngineRaw } from './own-checks.js';
 import { AxeRaw, IbmRaw, Pa11yRaw, ProcessingTimes } from './raw-result.js';
 
 /**
@@ -168,6 +169,8 @@ export const ReportResponse = z.object({
   axe: AxeRaw.optional(),
   pa11y: Pa11yRaw.optional(),
   ibm: IbmRaw.optional(),
+  checks: OwnEngineRaw.optional(),
+  keyboard: OwnEngineRaw.optional(),
 });
 export type ReportResponse = z.infer<typeof ReportResponse>;
 

@@ -133,6 +133,8 @@ export const engineNames = {
   axe: 'axe-core',
   pa11y: 'Pa11y (HTML_CodeSniffer)',
   ibm: 'IBM Equal Access',
+  checks: 'Conformly link and presentation checks',
+  keyboard: 'Conformly keyboard walk',
 } as const;
 
 /**

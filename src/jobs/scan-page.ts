@@ -36,8 +36,10 @@ export interface ScanPageHandlerOptions {
   /** An OpenAI-compatible endpoint for the scan's summary; without one it is written from the findings. */
   ai?: AiEndpoint;
   /**
-   * Told of each scan stored as completed (the worker queues its owner's alert); a failure here
-   * is reported to onError and never fails the stored scan.
+   * Told of each scan stored as completed (the worker queues its owner's alert), and again when a
+   * retried job finds its scan already ended (its worker may have died between storing and
+   * telling), so it must check the scan's status and be safe to repeat. A failure here is
+   * reported to onError and never fails the stored scan.
    */
   onStored?: (scanId: string) => Promise<void>;
   /** Progress writes that fail (database gone) are reported here and never fail the scan. */
@@ -79,7 +81,12 @@ export function createScanPageHandler(options: ScanPageHandlerOptions) {
     job: PgBoss.JobWithMetadata<unknown>,
   ): Promise<ScanPageOutcome> {
     const { scanId } = payload;
-    if (!(await markRunning(db, scanId, job.id, job.retryCount))) return { status: 'skipped' };
+    if (!(await markRunning(db, scanId, job.id, job.retryCount))) {
+      // A retry of a job whose worker stored the result and died before it could follow up: what
+      // follows a stored result (the owner's alert, sent at most once) is done now instead.
+      if (options.onStored) await options.onStored(scanId).catch(onError);
+      return { status: 'skipped' };
+    }
 
     const controller = new AbortController();
     const watcher = watchForAbort(db, scanId, controller, options.abortCheckMs ?? 500, onError);

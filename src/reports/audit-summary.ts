@@ -14,7 +14,13 @@ import { countEngineRaw } from '#scanner';
  * output (each engine decides what an issue is; see its `counts`).
  */
 export function engineIssueCount(page: AuditPageResult, engine: EngineId): number {
-  const raw = { pa11y: page.pa11yRaw, axe: page.axeRaw, ibm: page.ibmRaw }[engine];
+  const raw = {
+    pa11y: page.pa11yRaw,
+    axe: page.axeRaw,
+    ibm: page.ibmRaw,
+    checks: page.checksRaw,
+    keyboard: page.keyboardRaw,
+  }[engine];
   return countEngineRaw(engine, raw).issues;
 }
 

@@ -294,7 +294,7 @@ function issueRow(issue: Issue, model: ReportModel): string {
 function limitations(): string {
   return `<section aria-labelledby="limits-heading">
 <h2 id="limits-heading">What automated testing covers</h2>
-<p>Three engines (axe-core, pa11y with HTML_CodeSniffer, IBM Equal Access) tested the page as loaded in a browser. Automated rules can prove some failures, but many success criteria (captions, meaningful sequence, keyboard traps in complex widgets, the quality of text alternatives) need a person to judge. A page with no violations here is not thereby conformant.</p>
+<p>Three engines (axe-core, pa11y with HTML_CodeSniffer, IBM Equal Access) and Conformly's own link, presentation and keyboard checks tested the page as loaded in a browser. Automated rules can prove some failures, but many success criteria (captions, meaningful sequence, keyboard traps in complex widgets, the quality of text alternatives) need a person to judge. A page with no violations here is not thereby conformant.</p>
 </section>`;
 }
 

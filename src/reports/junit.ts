@@ -52,7 +52,7 @@ function pageSuite(result: ReportModel, options: ScanFormatOptions): XmlNode {
     return {
       '@_classname': attr(result.url),
       '@_name': `engine ${engine} ran`,
-      '@_time': seconds(result.processingTimes[engine]),
+      '@_time': seconds(result.processingTimes[engine] ?? 0),
       ...(error ? { error: { '@_message': attr(error), '@_type': 'EngineError' } } : {}),
     };
   });

@@ -6,6 +6,7 @@ import {
   type ElementBox,
   type EngineId,
   type IbmRaw,
+  type OwnEngineRaw,
   type Pa11yRaw,
   type PageScanResult,
   type ProcessingTimes,
@@ -405,6 +406,9 @@ function buildResult(state: ScanState): PageScanResult {
     axeRaw: (state.raw.axe as AxeRaw | undefined) ?? getEngine('axe').failed(notSelected),
     pa11yRaw: (state.raw.pa11y as Pa11yRaw | undefined) ?? getEngine('pa11y').failed(notSelected),
     ibmRaw: (state.raw.ibm as IbmRaw | undefined) ?? getEngine('ibm').failed(notSelected),
+    // Conformly's own engines appear only when they ran.
+    ...(state.raw.checks ? { checksRaw: state.raw.checks as OwnEngineRaw } : {}),
+    ...(state.raw.keyboard ? { keyboardRaw: state.raw.keyboard as OwnEngineRaw } : {}),
   };
   const engines = state.engines.map((engine) => engine.id);
   const { issues, summary, score } = analyzeFindings(

@@ -8,6 +8,7 @@ import {
   type BrowserStats,
   type EngineId,
   type IbmRaw,
+  type OwnEngineRaw,
   type Pa11yRaw,
   type PageScanResult,
   type RawByEngine,
@@ -179,6 +180,8 @@ export function toAuditPageResult(
     pa11yRaw: (raw('pa11y') as Pa11yRaw | undefined) ?? emptyRaw.pa11y(null),
     axeRaw: (raw('axe') as AxeRaw | undefined) ?? null,
     ibmRaw: (raw('ibm') as IbmRaw | undefined) ?? null,
+    checksRaw: (raw('checks') as OwnEngineRaw | undefined) ?? null,
+    keyboardRaw: (raw('keyboard') as OwnEngineRaw | undefined) ?? null,
     engineErrors: page.engineErrors,
   };
 }
@@ -291,7 +294,7 @@ export async function storePageResult(
         engine,
         rawData: raw[engine],
         ...storedCounts(countsOf(engine, raw)),
-        processingTime: Math.round(result.processingTimes[engine]),
+        processingTime: Math.round(result.processingTimes[engine] ?? 0),
         engineVersion: result.engineVersions[engine] ?? null,
         error: result.engineErrors[engine] ?? null,
       })),

@@ -195,6 +195,8 @@ const engineNames: Record<EngineId, string> = {
   axe: 'axe-core',
   pa11y: 'pa11y (HTML_CodeSniffer)',
   ibm: 'IBM Equal Access',
+  checks: 'Conformly link and presentation checks',
+  keyboard: 'Conformly keyboard walk',
 };
 
 function wcagRow(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EngineId, Finding, FindingKind, Impact, Issue } from '#contract/index.js';
 import { engineIds, impacts } from '#contract/index.js';
+import { ownCheckDefinition } from '../engines/own-engine.js';
 import { classify } from './classify.js';
 import type { ElementPath } from './element.js';
 import type { OpeningTag } from './element.js';
@@ -201,11 +202,13 @@ function buildIssue(group: Located[]): Issue {
   const pa11y = findings.find((f) => f.engine === 'pa11y');
   const ibm = findings.find((f) => f.engine === 'ibm');
   const axeHelp = axe ? (axeRule(axe.ruleId)?.help ?? axe.message) : undefined;
-  const title = axeHelp ?? ruleKeyTitle(key) ?? findings[0]?.message ?? key;
+  const own = ownCheckDefinition(key);
+  const title = axeHelp ?? ruleKeyTitle(key) ?? own?.title ?? findings[0]?.message ?? key;
   const description =
     (axe && typeof axe.extras.description === 'string' ? axe.extras.description : undefined) ??
     ibm?.message ??
     pa11y?.message ??
+    own?.description ??
     title;
   // Engines without a place in the preferences above fill in after them.
   const others = findings.filter((f) => !['axe', 'pa11y', 'ibm'].includes(f.engine));

@@ -29,7 +29,7 @@ export function summarize(
       violations.critical + violations.serious + violations.moderate + violations.minor,
     needsReview,
     bestPractice,
-    byEngine: byEngine as Record<EngineId, number>,
+    byEngine,
     corroborated,
   };
 }

@@ -1,11 +1,13 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { AxeRaw, EngineId, Finding, IbmRaw, Pa11yRaw } from '#contract/index.js';
+import type { AxeRaw, EngineId, Finding, IbmRaw, OwnEngineRaw, Pa11yRaw } from '#contract/index.js';
 
 /** Each engine's part of the spec's raw result, by engine id. */
 export interface RawParts {
   axe: AxeRaw;
   pa11y: Pa11yRaw;
   ibm: IbmRaw;
+  checks: OwnEngineRaw;
+  keyboard: OwnEngineRaw;
 }
 
 /** What every engine's raw output carries: null, or why the engine produced nothing. */

@@ -1,7 +1,9 @@
 import type { EngineId } from '#contract/index.js';
 import { axeEngine } from './axe/index.js';
+import { checksEngine } from './checks/index.js';
 import type { AnyEngine, Engine, EngineCounts, EngineRaw } from './engine.js';
 import { ibmEngine } from './ibm/index.js';
+import { keyboardEngine } from './keyboard/index.js';
 import { pa11yEngine } from './pa11y/index.js';
 
 /**
@@ -13,6 +15,9 @@ export const engines: { [Id in EngineId]: Engine<Id> } = {
   axe: axeEngine,
   pa11y: pa11yEngine,
   ibm: ibmEngine,
+  // Conformly's own: the checks read the page as loaded; the keyboard walk moves focus, so last.
+  checks: checksEngine,
+  keyboard: keyboardEngine,
 };
 
 export function getEngine<Id extends EngineId>(id: Id): Engine<Id> {

@@ -1,4 +1,4 @@
-import type { EngineId } from '#contract/index.js';
+import { rawByEngine, type EngineId } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import { toCsv } from '#reports/csv.js';
 import { renderHtmlReport } from '#reports/html-report.js';
@@ -102,7 +102,8 @@ export async function rawEngineOutput(
 ): Promise<FileAnswer> {
   const model = await loadReportModel(deps.db, scanId, { raw: true });
   if (!model.raw) throw new NotFoundError('This scan has no raw engine output.');
-  const raw = { axe: model.raw.axeRaw, pa11y: model.raw.pa11yRaw, ibm: model.raw.ibmRaw }[engine];
+  const raw = rawByEngine(model.raw)[engine];
+  if (!raw) throw new NotFoundError(`This scan has no ${engine} output.`);
   return {
     body: JSON.stringify(raw, null, 2) + '\n',
     contentType: 'application/json; charset=utf-8',

@@ -1,5 +1,4 @@
 import {
-  engineIds,
   scoreLabel,
   specRaw,
   type RawByEngine,
@@ -124,10 +123,14 @@ export function toReport(
   return report;
 }
 
+const specEngines = ['axe', 'pa11y', 'ibm'] as const;
+
 /** The raw result of a completed scan, as the scanner produced it (spec "Raw scan result"). */
 export function toRawResult(scan: ScanRecord): RawScanResult | undefined {
   const raw = scan.rawOutput;
-  if (!raw || !scan.processingTimes || !engineIds.every((engine) => raw[engine])) return undefined;
+  // The spec's three outputs must be there; Conformly's own engines join them when they ran.
+  if (!raw || !scan.processingTimes || !specEngines.every((engine) => raw[engine]))
+    return undefined;
   return {
     meta: {
       url: scan.finalUrl ?? scan.url,

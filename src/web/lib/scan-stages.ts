@@ -14,6 +14,8 @@ export const engineNames: Record<string, string> = {
   axe: 'axe-core',
   pa11y: 'Pa11y',
   ibm: 'IBM Equal Access',
+  checks: 'Link and presentation checks',
+  keyboard: 'Keyboard walk',
 };
 
 const finalStages: ReadonlySet<ScanStage> = new Set(['complete', 'error', 'aborted']);

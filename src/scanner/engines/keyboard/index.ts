@@ -3,9 +3,10 @@ import { keyboardChecks } from './checks.js';
 import { walkKeyboard } from './walk.js';
 
 /**
- * The fourth engine: walks the page with real Tab, Shift+Tab and Escape presses and reports what
- * stops a keyboard user (traps, invisible or hidden focus, controls Tab never reaches, broken
- * skip links, focus order against the reading order, clashing access keys).
+ * The keyboard walk: real Tab, Shift+Tab and Escape presses through the page, reporting what
+ * stops a keyboard user (traps, invisible or hidden focus, controls Tab never reaches or keys
+ * cannot activate, broken skip links, focus order against the reading order, clashing access
+ * keys). Runs last: it moves focus, and puts it back.
  */
 export const keyboardEngine = ownEngine({
   id: 'keyboard',

@@ -22,38 +22,37 @@ const states = (input: Partial<Input>) =>
 
 describe('the terminal theme follows the real scan', () => {
   it('waits while the page loads', () => {
-    expect(states({ stage: 'initializing' })).toEqual(['waiting', 'waiting', 'waiting', 'waiting']);
+    expect(states({ stage: 'initializing' })).toEqual(Array(5).fill('waiting'));
   });
 
   it.each([
-    ['axe', ['active', 'waiting', 'waiting', 'waiting']],
-    ['pa11y', ['complete', 'active', 'waiting', 'waiting']],
-    ['ibm', ['complete', 'complete', 'active', 'waiting']],
-    ['screenshots', ['complete', 'complete', 'complete', 'active']],
+    ['axe', ['active', 'waiting', 'waiting', 'waiting', 'waiting']],
+    ['pa11y', ['complete', 'active', 'waiting', 'waiting', 'waiting']],
+    ['ibm', ['complete', 'complete', 'active', 'waiting', 'waiting']],
+    ['checks', ['complete', 'complete', 'complete', 'active', 'waiting']],
+    ['keyboard', ['complete', 'complete', 'complete', 'active', 'waiting']],
+    ['screenshots', ['complete', 'complete', 'complete', 'complete', 'active']],
   ])('while %s runs the stages read %j', (tool, expected) => {
     expect(states({ stage: 'scanning', currentTool: tool })).toEqual(expected);
   });
 
   it('treats scoring and the summary as the synthesis stage', () => {
-    expect(states({ stage: 'analyzing' })).toEqual(['complete', 'complete', 'complete', 'active']);
+    expect(states({ stage: 'analyzing' })).toEqual([...Array(4).fill('complete'), 'active']);
   });
 
   it('completes every stage when the scan completes, even those it passed between polls', () => {
-    expect(states({ stage: 'complete' })).toEqual(['complete', 'complete', 'complete', 'complete']);
+    expect(states({ stage: 'complete' })).toEqual(Array(5).fill('complete'));
   });
 
   it('skips ahead on error, from the engine that was running', () => {
     const logs = [log('system', 'Checking page'), log('axe'), log('pa11y'), log('system', 'boom')];
-    expect(states({ stage: 'error', logs })).toEqual(['complete', 'skipped', 'skipped', 'skipped']);
+    expect(states({ stage: 'error', logs })).toEqual(['complete', ...Array(4).fill('skipped')]);
   });
 
   it('skips every stage when the page never loaded', () => {
-    expect(states({ stage: 'error', logs: [log('system', 'Could not load')] })).toEqual([
-      'skipped',
-      'skipped',
-      'skipped',
-      'skipped',
-    ]);
+    expect(states({ stage: 'error', logs: [log('system', 'Could not load')] })).toEqual(
+      Array(5).fill('skipped'),
+    );
   });
 
   it('stops the same way when the scan is aborted', () => {
@@ -61,8 +60,7 @@ describe('the terminal theme follows the real scan', () => {
     expect(states({ stage: 'aborted', logs })).toEqual([
       'complete',
       'complete',
-      'skipped',
-      'skipped',
+      ...Array(3).fill('skipped'),
     ]);
   });
 
@@ -79,6 +77,19 @@ describe('the terminal theme follows the real scan', () => {
       engineError: 'axe did not finish within 3000 ms',
     });
     expect(stages.slice(1).every((stage) => stage.engineError === undefined)).toBe(true);
+  });
+
+  it('names a failure of the keyboard walk on the own checks stage', () => {
+    const stages = terminalStageStates({
+      stage: 'complete',
+      currentTool: null,
+      logs: [],
+      engineErrors: { keyboard: 'keyboard did not finish within 3000 ms' },
+    });
+    expect(stages[3]).toMatchObject({
+      id: 'conformly',
+      engineError: 'keyboard did not finish within 3000 ms',
+    });
   });
 });
 

@@ -1,7 +1,8 @@
 import type { ScanProgress } from '#contract/scan-api.js';
 
 /**
- * The terminal theme's four stages (spec §2: axe 5 s, Pa11y 4 s, IBM 6 s, AI synthesis 3 s).
+ * The terminal theme's stages: the spec's four (§2: axe 5 s, Pa11y 4 s, IBM 6 s, AI synthesis 3 s)
+ * and, before synthesis, Conformly's own link, presentation and keyboard checks (ADR 0015).
  * The spec's demo ran them on timers; here they follow the real scan. The durations are only the
  * nominal estimates an active stage's bar fills over: a stage is complete once the scan has moved
  * past it, however long that took.
@@ -10,6 +11,7 @@ export const terminalStages = [
   { id: 'axe', label: 'axe-core', durationMs: 5000 },
   { id: 'pa11y', label: 'Pa11y', durationMs: 4000 },
   { id: 'ibm', label: 'IBM Equal Access', durationMs: 6000 },
+  { id: 'conformly', label: 'Keyboard and link checks', durationMs: 2000 },
   { id: 'synthesis', label: 'AI synthesis', durationMs: 3000 },
 ] as const;
 
@@ -32,11 +34,18 @@ export interface TerminalStageView {
 
 type StageInput = Pick<ScanProgress, 'stage' | 'currentTool' | 'logs' | 'engineErrors'>;
 
+/** Conformly's own engines share one stage. */
+const stageOfTool = (tool: string | null | undefined) =>
+  tool === 'checks' || tool === 'keyboard' ? 'conformly' : tool;
+
 const indexOfTool = (tool: string | null | undefined): number =>
-  terminalStages.findIndex((stage) => stage.id === tool);
+  terminalStages.findIndex((stage) => stage.id === stageOfTool(tool));
+
+const synthesis = terminalStages.findIndex((stage) => stage.id === 'synthesis');
 
 /**
- * Where the scan is, as an index into terminalStages: -1 while the page loads, 4 when complete.
+ * Where the scan is, as an index into terminalStages: -1 while the page loads, its length when
+ * complete.
  * While it runs, the current tool says (screenshots and scoring count as synthesis). A scan that
  * failed or was stopped no longer has a current tool, so its log says which engine started last.
  */
@@ -45,10 +54,10 @@ function position(progress: StageInput): number {
     case 'initializing':
       return -1;
     case 'scanning':
-      if (progress.currentTool === 'screenshots') return 3;
+      if (progress.currentTool === 'screenshots') return synthesis;
       return Math.max(indexOfTool(progress.currentTool), 0);
     case 'analyzing':
-      return 3;
+      return synthesis;
     case 'complete':
       return terminalStages.length;
     case 'error':
@@ -61,7 +70,7 @@ function position(progress: StageInput): number {
   }
 }
 
-/** The four stages for one progress answer: a pure function of what the server reported. */
+/** The stages for one progress answer: a pure function of what the server reported. */
 export function terminalStageStates(progress: StageInput): TerminalStageView[] {
   const at = position(progress);
   const ended = progress.stage === 'error' || progress.stage === 'aborted';
@@ -71,7 +80,11 @@ export function terminalStageStates(progress: StageInput): TerminalStageView[] {
     else if (ended) state = 'skipped';
     else state = index === at ? 'active' : 'waiting';
     const engineError =
-      stage.id === 'synthesis' ? undefined : progress.engineErrors[stage.id] || undefined;
+      stage.id === 'synthesis'
+        ? undefined
+        : stage.id === 'conformly'
+          ? progress.engineErrors.checks || progress.engineErrors.keyboard || undefined
+          : progress.engineErrors[stage.id] || undefined;
     return { ...stage, state, engineError };
   });
 }

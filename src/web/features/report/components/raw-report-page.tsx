@@ -17,6 +17,8 @@ import { documentHrefs } from '../api/documents';
 import { isUnfinished, useRawReport } from '../api/get-report';
 import { formatDateTime, formatScoreWithLabel } from '#contract/vocabulary.js';
 
+const ownEngines: ReadonlySet<string> = new Set(['checks', 'keyboard']);
+
 /** The JSON panels of the page: the merged issues, then each engine's own output. */
 const panels = [
   {
@@ -50,6 +52,22 @@ const panels = [
     name: 'ibm output',
     pick: (r: ReportResponse) => r.ibm,
     count: (r: ReportResponse) => r.ibm?.report.results.length,
+  },
+  {
+    id: 'checks',
+    engine: 'checks',
+    heading: 'Link and presentation checks',
+    name: 'checks output',
+    pick: (r: ReportResponse) => r.checks,
+    count: (r: ReportResponse) => r.checks?.results.length,
+  },
+  {
+    id: 'keyboard',
+    engine: 'keyboard',
+    heading: 'Keyboard walk',
+    name: 'keyboard output',
+    pick: (r: ReportResponse) => r.keyboard,
+    count: (r: ReportResponse) => r.keyboard?.results.length,
   },
 ] as const;
 
@@ -129,24 +147,27 @@ function RawReport({ scanId }: { scanId: string }) {
               </Button>
             </div>
           </section>
-          {panels.map((panel) => (
-            <section key={panel.id} aria-labelledby={`panel-${panel.id}`}>
-              <h2 id={`panel-${panel.id}`} className="mb-3 text-2xl font-bold">
-                {panel.heading}
-              </h2>
-              {panel.engine && data.scan.engineErrors[panel.engine] && (
-                <p className="mb-3 text-sm text-bad">
-                  {panel.heading} did not finish: {data.scan.engineErrors[panel.engine]}
-                </p>
-              )}
-              <JsonPanel
-                name={panel.name}
-                value={panel.pick(data)}
-                items={panel.count(data)}
-                filename={`${base}-${panel.id}.json`}
-              />
-            </section>
-          ))}
+          {panels
+            // Conformly's own engines have a panel only in scans they ran in.
+            .filter((panel) => !ownEngines.has(panel.id) || panel.pick(data) !== undefined)
+            .map((panel) => (
+              <section key={panel.id} aria-labelledby={`panel-${panel.id}`}>
+                <h2 id={`panel-${panel.id}`} className="mb-3 text-2xl font-bold">
+                  {panel.heading}
+                </h2>
+                {panel.engine && data.scan.engineErrors[panel.engine] && (
+                  <p className="mb-3 text-sm text-bad">
+                    {panel.heading} did not finish: {data.scan.engineErrors[panel.engine]}
+                  </p>
+                )}
+                <JsonPanel
+                  name={panel.name}
+                  value={panel.pick(data)}
+                  items={panel.count(data)}
+                  filename={`${base}-${panel.id}.json`}
+                />
+              </section>
+            ))}
         </>
       )}
     </div>
@@ -169,7 +190,14 @@ function Metadata({ data }: { data: ReportResponse }) {
   if (times) {
     rows.push([
       'Processing times',
-      `axe ${times.axe} ms · Pa11y ${times.pa11y} ms · IBM ${times.ibm} ms · total ${times.total} ms`,
+      [
+        `axe ${times.axe} ms`,
+        `Pa11y ${times.pa11y} ms`,
+        `IBM ${times.ibm} ms`,
+        ...(times.checks === undefined ? [] : [`link and presentation checks ${times.checks} ms`]),
+        ...(times.keyboard === undefined ? [] : [`keyboard walk ${times.keyboard} ms`]),
+        `total ${times.total} ms`,
+      ].join(' · '),
     ]);
   }
   if (data.scan.error) rows.push(['Error', data.scan.error]);
