@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool } from '../../../../test/support/browser.js';
 import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
 import type { OwnCheckResult, OwnEngineRaw } from '#contract/index.js';
+import { scanPage } from '../../scan-page.js';
 import type { PagePool } from '../../types.js';
 import { keyboardEngine } from './index.js';
 import { walkKeyboard, walkLimits, type WalkLimits } from './walk.js';
@@ -290,5 +291,31 @@ describe('keyboardEngine', () => {
       helpUrl: expect.stringContaining('keyboard'),
       extras: { ruleTitle: 'Keyboard focus is trapped' },
     });
+  });
+
+  it('runs in a page scan, keeps its raw output beside the others, and can be left out', async () => {
+    const scan = await scanPage(pool, `${site.url}/trap.html`, {
+      allowPrivateNetwork: true,
+      engines: ['keyboard'],
+      screenshots: false,
+      networkQuietCapMs: 0,
+    });
+    expect(scan.engines).toEqual(['keyboard']);
+    expect(scan.engineErrors).toEqual({});
+    expect(scan.processingTimes.keyboard).toBeGreaterThan(0);
+    const trap = scan.issues.find((issue) => issue.ruleKey === 'keyboard-trap');
+    expect(trap?.findings).toEqual([
+      expect.objectContaining({ engine: 'keyboard', kind: 'violation', selector: '#first' }),
+    ]);
+    expect(scan.raw.keyboardRaw?.details).toMatchObject({ stoppedBy: 'complete', reached: 6 });
+
+    const without = await scanPage(pool, `${site.url}/trap.html`, {
+      allowPrivateNetwork: true,
+      engines: ['axe'],
+      screenshots: false,
+      networkQuietCapMs: 0,
+    });
+    expect(without.raw.keyboardRaw).toBeUndefined();
+    expect(without.issues.some((issue) => issue.ruleKey === 'keyboard-trap')).toBe(false);
   });
 });
