@@ -1,8 +1,15 @@
 import { ownEngine } from '../own-engine.js';
+import { keyboardChecks } from './checks.js';
+import { walkKeyboard } from './walk.js';
 
-/** The keyboard walk: Tab and Shift+Tab through the page (its checks land with the walk). */
+/**
+ * The keyboard walk: real Tab, Shift+Tab and Escape presses through the page, reporting what
+ * stops a keyboard user (traps, invisible or hidden focus, controls Tab never reaches or keys
+ * cannot activate, broken skip links, focus order against the reading order, clashing access
+ * keys). Runs last: it moves focus, and puts it back.
+ */
 export const keyboardEngine = ownEngine({
   id: 'keyboard',
-  checks: {},
-  run: () => Promise.resolve({ results: [], details: {} }),
+  checks: keyboardChecks,
+  run: (page, context) => walkKeyboard(page, context),
 });

@@ -1,0 +1,90 @@
+import type { OwnCheckDefinition } from '../own-engine.js';
+
+/**
+ * What the keyboard walk can report. `kind` is the most a finding can be: `violation` only where
+ * the walk measured the barrier itself (a real Tab press, a real style comparison), so a correct
+ * page never gets one; where a person must judge, `needs-review`.
+ */
+export const keyboardChecks = {
+  'keyboard-trap': {
+    title: 'Keyboard focus is trapped',
+    description:
+      'Pressing Tab keeps cycling through a few elements, and neither Shift+Tab nor Escape gets ' +
+      'out, so a keyboard user cannot reach the rest of the page. Let Tab and Shift+Tab move on, ' +
+      'or close the component with Escape.',
+    wcag: ['2.1.2'],
+    kind: 'violation',
+    impact: 'critical',
+  },
+  'focus-not-visible': {
+    title: 'Keyboard focus is not visible',
+    description:
+      'When this element gets keyboard focus its look does not change at all (no outline, shadow, ' +
+      'border, background or text change), so a keyboard user cannot tell where they are. Do not ' +
+      'remove the outline without giving a clear :focus-visible style instead.',
+    wcag: ['2.4.7'],
+    kind: 'violation',
+    impact: 'serious',
+  },
+  'focus-hidden': {
+    title: 'Keyboard focus lands on something that cannot be seen',
+    description:
+      'Tab stops on an element that is hidden, off-screen, clipped or transparent while it has ' +
+      'focus, so the keyboard user loses track of where they are. Remove hidden elements from ' +
+      'the tab order (hidden, inert or tabindex="-1"), or make them appear when focused.',
+    wcag: ['2.4.7'],
+    kind: 'violation',
+    impact: 'serious',
+  },
+  'focus-obscured': {
+    title: 'Focused element may be covered by other content',
+    description:
+      'When this element has keyboard focus, other content (a sticky header, a banner, a dialog) ' +
+      'sits on top of it. Check that the focused element is not hidden behind it, for example with ' +
+      'scroll-padding or by not covering content.',
+    wcag: ['2.4.11'],
+    kind: 'needs-review',
+    impact: 'moderate',
+  },
+  'mouse-only-control': {
+    title: 'Control works with the mouse but not with the keyboard',
+    description:
+      'This element looks or acts like a control (a button or link role, a click handler or a ' +
+      'pointer cursor) but Tab never reaches it, so keyboard users cannot use it. Use a real ' +
+      '<button> or <a href>, or add tabindex="0" and Enter/Space handling.',
+    wcag: ['2.1.1'],
+    kind: 'violation',
+    impact: 'serious',
+  },
+  'focus-order': {
+    title: 'Tab order may not follow the reading order',
+    description:
+      'Keyboard focus jumps against the visual reading order here (a positive tabindex, or focus ' +
+      'moving back up or to the left). Check that the order still makes sense; usually the fix ' +
+      'is to remove positive tabindex values and order the source like the layout.',
+    wcag: ['2.4.3'],
+    kind: 'needs-review',
+    impact: 'moderate',
+  },
+  'skip-link-broken': {
+    title: 'Skip link does not move keyboard focus',
+    description:
+      'The page offers a link to skip to its main content, but activating it does not move ' +
+      'keyboard focus there: the next Tab still lands in the skipped block. Point the link at an ' +
+      'existing id on the main content.',
+    wcag: ['2.4.1'],
+    kind: 'violation',
+    impact: 'moderate',
+  },
+  'accesskey-conflict': {
+    title: 'Two elements share one access key',
+    description:
+      'Several elements use the same accesskey, so the shortcut reaches only one of them. Give ' +
+      'each element its own key, or remove the accesskey.',
+    wcag: [],
+    kind: 'best-practice',
+    impact: 'moderate',
+  },
+} as const satisfies Record<string, OwnCheckDefinition>;
+
+export type KeyboardCheckId = keyof typeof keyboardChecks;

@@ -1,0 +1,318 @@
+import { performance } from 'node:perf_hooks';
+import type { CDPSession, Page } from 'puppeteer-core';
+import type { OwnEngineRaw } from '#contract/index.js';
+import type { EngineContext } from '../engine.js';
+import {
+  keyboardFindings,
+  type AccesskeyConflict,
+  type FocusRecord,
+  type MouseOnlyControl,
+  type SkipOutcome,
+  type TrapOutcome,
+  type WalkOutcome,
+} from './findings.js';
+import { deafRoleControls } from './key-listeners.js';
+import { pressKey, type WalkKey } from './keys.js';
+import { KEYBOARD_IN_PAGE } from './page-script.js';
+import { reachedOrder, readSequence } from './sequence.js';
+
+/** How far one walk may go. */
+export interface WalkLimits {
+  /** Tab presses at most (and at most twice the page's tabbable elements plus 10, or 50). */
+  maxPresses: number;
+  /** Time for the Tab walk; the checks after it take a few more milliseconds. */
+  budgetMs: number;
+  /** Tab presses sent together before focus is read back, after the first round. */
+  batch: number;
+}
+
+const maxBatch = 48;
+
+export const walkLimits: WalkLimits = { maxPresses: 250, budgetMs: 2_000, batch: 12 };
+
+/** The page left the document the walk started on (a focus handler navigated). */
+class NavigatedError extends Error {
+  override name = 'NavigatedError';
+}
+
+interface ReadState {
+  seen: number[];
+  now: number;
+  /** Records measured or completed since the last read, kept in case the page goes away. */
+  updates: [number, FocusRecord][];
+}
+
+type StopReason = 'complete' | 'presses' | 'time' | 'navigation' | 'error';
+
+/**
+ * Walks the loaded page with real Tab presses (and Shift+Tab and Escape where focus seems
+ * trapped), then activates a same-page skip link if the page starts with one, and turns what it
+ * measured into the keyboard checks' results. Bounded by `limits`; when the page navigates away
+ * it stops and reports what it found so far. Leaves the page as it found it: focus, scroll and
+ * URL restored, nothing clicked or submitted.
+ */
+export async function walkKeyboard(
+  page: Page,
+  _context?: EngineContext,
+  limits: WalkLimits = walkLimits,
+): Promise<Omit<OwnEngineRaw, 'error'>> {
+  const started = performance.now();
+  const startUrl = withoutHash(page.url());
+  let html: boolean;
+  try {
+    html = (await page.evaluate(`/html/.test(document.contentType)`)) as boolean;
+  } catch (error) {
+    // A page on its way elsewhere (a meta refresh) before the walk began: nothing to walk.
+    if (withoutHash(page.url()) !== startUrl) {
+      return { results: [], details: { stoppedBy: 'navigation', presses: 0 } };
+    }
+    throw error;
+  }
+  if (!html) {
+    // An XML or SVG document shows in the browser's own viewer: nothing of the site's to walk.
+    return { results: [], details: { skipped: 'not an HTML document' } };
+  }
+  const cdp = await page.createCDPSession();
+  const call = async <T>(method: string, ...args: unknown[]): Promise<T> => {
+    if (withoutHash(page.url()) !== startUrl) throw new NavigatedError(page.url());
+    const value = await page.evaluate(
+      `(() => { const api = window.__conformlyKeyboard; return api ? api.${method}(...${JSON.stringify(args)}) : '__gone'; })()`,
+    );
+    if (value === '__gone') throw new NavigatedError(page.url());
+    return value as T;
+  };
+
+  const sequence: number[] = [];
+  const opaque = new Set<number>();
+  const traps: TrapOutcome[] = [];
+  let candidates: number[] = [];
+  let presses = 0;
+  let stoppedBy: StopReason = 'complete';
+  let skip: SkipOutcome | null = null;
+  let statics: { mouseOnly: MouseOnlyControl[]; accesskeys: AccesskeyConflict[] } = {
+    mouseOnly: [],
+    accesskeys: [],
+  };
+  let records: (FocusRecord | null)[] = [];
+  let domIndex: number[] = [];
+  let rtl = false;
+  let order: number[];
+  let installed = false;
+  let failure: string | undefined;
+
+  try {
+    candidates = (await page.evaluate(KEYBOARD_IN_PAGE)) as number[];
+    installed = true;
+    rtl = (await page.evaluate(
+      `getComputedStyle(document.body || document.documentElement).direction === 'rtl'`,
+    )) as boolean;
+    // The DOM's count misses stops inside frames and shadow roots: never fewer than 50.
+    const maxPresses = Math.min(limits.maxPresses, Math.max(2 * candidates.length + 10, 50));
+
+    // The Tab walk, in segments: a confirmed trap ends one, and the walk goes on after it.
+    let segment: number[] = [];
+    let now = -1;
+    walk: while (true) {
+      if (presses >= maxPresses) {
+        stoppedBy = 'presses';
+        break;
+      }
+      if (performance.now() - started > limits.budgetMs) {
+        stoppedBy = 'time';
+        break;
+      }
+      // Batches go once round the page as the DOM predicts it (its tabbable elements, then out
+      // of the page and back in): a typical page needs one or two reads. A batch is bounded, so
+      // a page slow to take focus cannot hold the walk far past its time.
+      const batch = Math.min(maxBatch, Math.max(limits.batch, candidates.length + 2 - presses));
+      const count = Math.min(batch, maxPresses - presses);
+      await pressKey(cdp, 'tab', count);
+      presses += count;
+      const state = await call<ReadState>('read');
+      for (const [id, record] of state.updates) records[id] = record;
+      segment.push(...state.seen);
+      sequence.push(...state.seen);
+      now = state.now;
+      for (const [id, record] of state.updates) if (record.opaque) opaque.add(id);
+      const reading = readSequence([...segment, now], opaque, candidates);
+      if (reading.kind === 'complete') break;
+      if (reading.kind === 'loop') {
+        if (traps.some((trap) => sameSet(trap.ids, reading.ids))) break;
+        const trap = await confirmTrap(reading.ids, cdp, call);
+        traps.push(trap);
+        const next = await call<number>('focusAfter', reading.ids);
+        if (next < 0) break walk;
+        await call<ReadState>('read');
+        segment = [];
+        sequence.push(next);
+      }
+    }
+    sequence.push(now);
+    order = reachedOrder(sequence);
+    skip = await checkSkipLink(order.slice(0, 3), cdp, call);
+    statics = await call('statics', order, stoppedBy === 'complete');
+    statics.mouseOnly.push(...(await deafRoleControls(cdp)));
+  } catch (error) {
+    const navigated = error instanceof NavigatedError || withoutHash(page.url()) !== startUrl;
+    stoppedBy = navigated ? 'navigation' : 'error';
+    if (!navigated && !installed) throw error;
+    // What the walk found up to here still stands: a page that navigates on focus, or a page
+    // script that broke the walk, must not throw away the whole scan.
+    failure = error instanceof Error ? error.message : String(error);
+    order = reachedOrder(sequence);
+  }
+  try {
+    if (stoppedBy !== 'navigation') {
+      records = await call<(FocusRecord | null)[]>('report');
+      domIndex = await call<number[]>('domOrder', order);
+    }
+  } catch {
+    // The page went away after the walk: the findings so far still stand.
+  } finally {
+    await call('cleanup').catch(() => undefined);
+    await cdp.detach().catch(() => undefined);
+  }
+
+  const outcome: WalkOutcome = {
+    records,
+    order,
+    domIndex,
+    complete: stoppedBy === 'complete',
+    traps,
+    skip,
+    mouseOnly: statics.mouseOnly,
+    accesskeys: statics.accesskeys,
+    rtl,
+  };
+  return {
+    results: keyboardFindings(outcome),
+    details: walkDetails(outcome, {
+      presses,
+      candidates: candidates.length,
+      stoppedBy,
+      ...(failure ? { failure } : {}),
+      ms: Math.round(performance.now() - started),
+    }),
+  };
+}
+
+type Call = <T>(method: string, ...args: unknown[]) => Promise<T>;
+
+/**
+ * Focus came back round without leaving a few elements: try Shift+Tab, then Escape and Tab,
+ * each a little more often than the loop is long. A loop none of them leaves is a trap.
+ */
+async function confirmTrap(ids: number[], cdp: CDPSession, call: Call): Promise<TrapOutcome> {
+  const loop = new Set(ids);
+  const leaves = async (keysToPress: [WalkKey, number][]): Promise<boolean> => {
+    await call<ReadState>('read');
+    for (const [key, times] of keysToPress) await pressKey(cdp, key, times);
+    const state = await call<ReadState>('read');
+    return [...state.seen.slice(1), state.now].some((id) => !loop.has(id));
+  };
+  const presses = ids.length + 1;
+  let escapedBy: TrapOutcome['escapedBy'] = null;
+  if (await leaves([['shiftTab', presses]])) escapedBy = 'shift-tab';
+  else if (
+    await leaves([
+      ['escape', 1],
+      ['tab', presses],
+    ])
+  ) {
+    escapedBy = 'escape';
+  }
+  const inDialog = escapedBy ? false : await call<boolean>('inDialog', ids);
+  return { ids, escapedBy, inDialog };
+}
+
+/**
+ * Activates the page's skip link, if it starts with one, with Enter (a same-page link: the only
+ * activation the walk allows itself), then checks that focus, or the next Tab stop, is at or past
+ * the link's target. Puts the URL back afterwards.
+ */
+async function checkSkipLink(
+  first: number[],
+  cdp: CDPSession,
+  call: Call,
+): Promise<SkipOutcome | null> {
+  const link = await call<{
+    id: number;
+    href: string;
+    text: string;
+    targetFound: boolean;
+    targetSelector: string | null;
+  } | null>('skipLink', first);
+  if (!link) return null;
+  const outcome: SkipOutcome = {
+    id: link.id,
+    href: link.href,
+    text: link.text,
+    targetFound: link.targetFound,
+    reached: null,
+    landedOn: null,
+  };
+  if (!link.targetSelector || !(await call<boolean>('focus', link.id))) return outcome;
+  try {
+    await pressKey(cdp, 'enter');
+    await call('read');
+    let check = await call<{ reached: boolean; active: string | null }>(
+      'skipReached',
+      link.targetSelector,
+    );
+    if (!check.reached) {
+      await pressKey(cdp, 'tab');
+      check = await call('skipReached', link.targetSelector);
+    }
+    outcome.reached = check.reached;
+    outcome.landedOn = check.active;
+  } finally {
+    await call('restoreUrl').catch(() => undefined);
+  }
+  return outcome;
+}
+
+const maxOrderInDetails = 100;
+
+/** The raw output's details: the focus order (bounded) and how the walk went. */
+function walkDetails(
+  walk: WalkOutcome,
+  run: {
+    presses: number;
+    candidates: number;
+    stoppedBy: StopReason;
+    failure?: string;
+    ms: number;
+  },
+): Record<string, unknown> {
+  return {
+    ...run,
+    reached: walk.order.length,
+    focusOrder: walk.order.slice(0, maxOrderInDetails).map((id) => {
+      const record = walk.records[id];
+      if (!record) return { selector: null };
+      const visible =
+        record.selfChange === null ? null : record.selfChange || Boolean(record.otherChange);
+      return {
+        selector: record.selector,
+        box: record.box,
+        focusVisible: visible,
+        ...(record.hidden ? { hidden: record.hidden } : {}),
+      };
+    }),
+    traps: walk.traps.map((trap) => ({
+      elements: trap.ids.map((id) => walk.records[id]?.selector ?? null),
+      escapedBy: trap.escapedBy,
+      inDialog: trap.inDialog,
+    })),
+    ...(walk.skip ? { skipLink: walk.skip } : {}),
+  };
+}
+
+function sameSet(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
+}
+
+function withoutHash(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
