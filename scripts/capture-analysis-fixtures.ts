@@ -31,7 +31,12 @@ try {
     const parts: Partial<RawParts> = {};
     const times = { load: 0, axe: 0, pa11y: 0, ibm: 0, total: 0 };
     for (const id of engineRunOrder()) {
-      const run = await engines[id].run(page, { browser: chromium.browser, url, viewport });
+      const run = await engines[id].run(page, {
+        browser: chromium.browser,
+        url,
+        viewport,
+        level: 'AA',
+      });
       (parts as Record<string, unknown>)[id] = run.raw;
     }
     await page.close();

@@ -1,7 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { engineIds } from '#contract/index.js';
+import { conformanceLevels, engineIds } from '#contract/index.js';
 import type { CiOptions } from './commands/ci.js';
 import type { CrawlOptions } from './commands/crawl.js';
 import type { CliContext } from './commands/run-scan.js';
@@ -52,6 +52,12 @@ function addOutputOptions(command: Command, shortFormat = true): Command {
       '--engines <list>',
       `engines to run, comma-separated (default: ${engineIds.join(',')})`,
       parseEngines,
+    )
+    .addOption(
+      new Option(
+        '--level <level>',
+        "WCAG level to test: AA, or AAA to add the engines' AAA rules (default: AA)",
+      ).choices(conformanceLevels),
     )
     .option('--allow-private', 'allow localhost and private-network addresses (local testing)')
     .option(

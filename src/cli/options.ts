@@ -1,5 +1,11 @@
 import { InvalidArgumentError } from 'commander';
-import { engineIds, impacts, type EngineId, type Impact } from '#contract/index.js';
+import {
+  engineIds,
+  impacts,
+  type ConformanceLevel,
+  type EngineId,
+  type Impact,
+} from '#contract/index.js';
 import type { UrlSafetyOptions } from '#scanner';
 
 export const formats = ['pretty', 'json', 'sarif', 'junit', 'csv', 'markdown', 'html'] as const;
@@ -12,6 +18,8 @@ export interface CommonOptions {
   output?: string;
   failOn?: Impact;
   engines?: EngineId[];
+  /** --level: the WCAG level to test, AA or AAA. */
+  level?: ConformanceLevel;
   concurrency?: number;
   timeout?: number;
   waitFor?: string;

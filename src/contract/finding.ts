@@ -28,6 +28,15 @@ export const WcagLevel = z.enum(['A', 'AA', 'AAA']);
 export type WcagLevel = z.infer<typeof WcagLevel>;
 
 /**
+ * The conformance level a scan tests: AA (the default, what every screen reports against) or AAA,
+ * which adds the engines' AAA rules (enhanced contrast, link purpose from the link alone, no timed
+ * refresh at all). A level includes the levels below it.
+ */
+export const conformanceLevels = ['AA', 'AAA'] as const;
+export const ConformanceLevel = z.enum(conformanceLevels);
+export type ConformanceLevel = z.infer<typeof ConformanceLevel>;
+
+/**
  * Where an element was on the page when the screenshots were taken: CSS pixels from the top-left
  * of the document, laid out `pageWidth` pixels wide (the scan's viewport width, which is also the
  * screenshots' width before scaling), so a screen can outline it on a screenshot of any size.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EngineId, Impact, Issue } from './finding.js';
+import { ConformanceLevel, EngineId, Impact, Issue } from './finding.js';
 import { ProcessingTimes, RawScanResult } from './raw-result.js';
 
 export const ScoreLabel = z.enum(['Excellent', 'Good', 'Fair', 'Needs Work']);
@@ -55,6 +55,8 @@ export const PageScanResult = z.object({
   startedAt: z.string(),
   finishedAt: z.string(),
   engines: z.array(EngineId),
+  /** The WCAG level tested (absent in results written before levels could be chosen: AA). */
+  level: ConformanceLevel.optional(),
   engineVersions: z.partialRecord(EngineId, z.string()),
   /** An engine that threw or timed out; the others still count. */
   engineErrors: z.partialRecord(EngineId, z.string()),

@@ -313,6 +313,7 @@ async function runEngines(state: ScanState): Promise<void> {
     browser: state.browser!,
     url: state.finalUrl,
     viewport: viewportOf(state.options),
+    level: state.options.level ?? 'AA',
   };
   const timeoutMs = state.options.engineTimeoutMs ?? scanDefaults.engineTimeoutMs;
   for (const [index, engine] of state.engines.entries()) {
@@ -430,6 +431,7 @@ function buildResult(state: ScanState): PageScanResult {
     startedAt: state.startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     engines,
+    level: state.options.level ?? 'AA',
     engineVersions: state.engineVersions,
     engineErrors: state.engineErrors,
     processingTimes: state.times,

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { EngineId } from '#contract/index.js';
+import type { ConformanceLevel, EngineId } from '#contract/index.js';
 import type { EngineRegistry } from './engines/registry.js';
 import type { PageAction } from './page-actions.js';
 
@@ -16,6 +16,8 @@ export interface ScanCookie {
 
 /** What a caller can set for one page scan. Every field has a working default. */
 export interface ScanOptions {
+  /** The WCAG level to test, default AA; AAA adds the engines' AAA rules. */
+  level?: ConformanceLevel;
   /** Engines to run, default every engine of the registry. */
   engines?: readonly EngineId[];
   /** The engines to choose from, default the product's own (tests add a fake one here). */

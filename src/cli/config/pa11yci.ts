@@ -163,12 +163,11 @@ export function translatePa11yCi(file: string, input: unknown): Pa11yCiPlan {
     if (rules.length > 0) ignore.rules = rules;
     if (ignore.rules || ignore.selectors) settings.ignore = ignore;
     if (options.includeNotices || options.includeWarnings) includeReview = true;
-    if (options.standard !== undefined && options.standard !== 'WCAG2AA') {
-      if (standards.includes(options.standard)) {
-        warnings.push(
-          `${at('standard')}: ${options.standard} not applied; conformly tests WCAG 2.1 A and AA`,
-        );
-      } else problems.push(`${at('standard')}: must be one of ${standards.join(', ')}`);
+    if (options.standard === 'WCAG2AAA') settings.level = 'AAA';
+    else if (options.standard === 'WCAG2A') {
+      warnings.push(`${at('standard')}: WCAG2A not applied; conformly tests levels A and AA`);
+    } else if (options.standard !== undefined && options.standard !== 'WCAG2AA') {
+      problems.push(`${at('standard')}: must be one of ${standards.join(', ')}`);
     }
     if (options.method !== undefined && options.method.toUpperCase() !== 'GET') {
       problems.push(`${at('method')}: only GET pages can be scanned (${options.method} given)`);

@@ -65,7 +65,7 @@ export function pageTargets(
 export function pageSettings(
   config: Pick<ConformlyConfig, 'defaults' | 'ignore'> | undefined,
   own: PageSettings,
-  flags: Pick<CommonOptions, 'engines' | 'timeout' | 'waitFor'>,
+  flags: Pick<CommonOptions, 'engines' | 'level' | 'timeout' | 'waitFor'>,
 ): PageSettings {
   const defaults = config?.defaults ?? {};
   const ignore = mergeIgnore(config?.ignore, defaults.ignore, own.ignore);
@@ -75,6 +75,7 @@ export function pageSettings(
     ...defaults,
     ...ownSettings,
     ...(flags.engines ? { engines: flags.engines } : {}),
+    ...(flags.level ? { level: flags.level } : {}),
     ...(flags.timeout ? { timeout: flags.timeout } : {}),
     ...(flags.waitFor ? { waitFor: flags.waitFor } : {}),
     ...(ignore ? { ignore } : {}),
@@ -92,6 +93,7 @@ function mergeIgnore(...lists: (Ignore | undefined)[]): Ignore | undefined {
 export function scanSettings(settings: PageSettings): Partial<ScanOptions> {
   return {
     engines: settings.engines,
+    level: settings.level,
     timeoutMs: settings.timeout,
     waitForSelector: settings.waitFor,
     waitMs: settings.wait,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EngineId, impacts } from '#contract/index.js';
+import { ConformanceLevel, EngineId, impacts } from '#contract/index.js';
 import { parsePageAction } from '#scanner';
 import { formats } from '../options.js';
 
@@ -40,6 +40,8 @@ export type Ignore = z.infer<typeof Ignore>;
 /** What can be set for all pages (`defaults`) and overridden for one (an entry of `urls`). */
 export const PageSettings = z.strictObject({
   engines: z.array(EngineId).min(1).optional(),
+  /** The WCAG level to test: AA (default) or AAA. */
+  level: ConformanceLevel.optional(),
   /** Time budget per page in ms. */
   timeout: z.int().min(1000).optional(),
   /** CSS selector to wait for after load. */

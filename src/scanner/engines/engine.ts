@@ -1,5 +1,13 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { AxeRaw, EngineId, Finding, IbmRaw, OwnEngineRaw, Pa11yRaw } from '#contract/index.js';
+import type {
+  AxeRaw,
+  ConformanceLevel,
+  EngineId,
+  Finding,
+  IbmRaw,
+  OwnEngineRaw,
+  Pa11yRaw,
+} from '#contract/index.js';
 
 /** Each engine's part of the spec's raw result, by engine id. */
 export interface RawParts {
@@ -21,6 +29,8 @@ export interface EngineContext {
   url: string;
   /** The viewport the page was loaded with; engines that set one must keep it. */
   viewport: { width: number; height: number };
+  /** The WCAG level the scan tests: an engine with AAA rules runs them only at AAA. */
+  level: ConformanceLevel;
 }
 
 export interface EngineRun<R> {

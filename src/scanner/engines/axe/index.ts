@@ -1,5 +1,5 @@
 import type { AxeResults, Result, RunOptions } from 'axe-core';
-import { AxeRaw, emptyRaw } from '#contract/index.js';
+import { AxeRaw, emptyRaw, type ConformanceLevel } from '#contract/index.js';
 import type { Engine } from '../engine.js';
 import { packageScript, packageVersion } from '../package-files.js';
 import { normalizeAxe } from './normalize.js';
@@ -15,17 +15,20 @@ export const axeTags = [
   'best-practice',
 ] as const;
 
-const runOptions: RunOptions = {
-  runOnly: { type: 'tag', values: [...axeTags] },
-  // Only these keep every node; passes and inapplicable get one node each, which bounds size.
-  resultTypes: ['violations', 'incomplete'],
-};
+/** axe's run options for a level: AAA adds the rules tagged wcag2aaa. */
+function runOptionsFor(level: ConformanceLevel): RunOptions {
+  return {
+    runOnly: { type: 'tag', values: level === 'AAA' ? [...axeTags, 'wcag2aaa'] : [...axeTags] },
+    // Only these keep every node; passes and inapplicable get one node each, which bounds size.
+    resultTypes: ['violations', 'incomplete'],
+  };
+}
 
 export const axeEngine: Engine<'axe'> = {
   id: 'axe',
   version: packageVersion('axe-core'),
 
-  async run(page) {
+  async run(page, { level }) {
     await page.evaluate(packageScript('axe-core/axe.min.js'));
     const result = await page.evaluate(async (options: RunOptions) => {
       const axe = (
@@ -39,7 +42,7 @@ export const axeEngine: Engine<'axe'> = {
         // Passes keep their rule, not their nodes: the raw result stays small on large pages.
         passes: results.passes.map((rule: Result) => ({ ...rule, nodes: [] })),
       };
-    }, runOptions);
+    }, runOptionsFor(level));
     const raw = AxeRaw.parse({
       violations: result.violations,
       passes: result.passes,

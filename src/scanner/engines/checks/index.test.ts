@@ -25,7 +25,8 @@ describe('checks engine', () => {
     const raw = await pool.withPage(async (page, browser) => {
       await page.setViewport(viewport);
       await page.goto(`${site.url}/links-bad.html`, { waitUntil: 'load' });
-      return (await checksEngine.run(page, { browser, url: page.url(), viewport })).raw;
+      return (await checksEngine.run(page, { browser, url: page.url(), viewport, level: 'AA' }))
+        .raw;
     });
     expect(raw.error).toBeNull();
     const findings = checksEngine.normalize(raw);

@@ -11,14 +11,14 @@ export const pa11yEngine: Engine<'pa11y'> = {
   id: 'pa11y',
   version,
 
-  async run(page, { browser, url, viewport }) {
+  async run(page, { browser, url, viewport, level }) {
     const results = await pa11y(url, {
       browser,
       page,
       // Reuse the page we loaded: no second navigation, same DOM as the other engines saw.
       ignoreUrl: true,
       runners: ['htmlcs'],
-      standard: 'WCAG2AA',
+      standard: level === 'AAA' ? 'WCAG2AAA' : 'WCAG2AA',
       includeWarnings: true,
       includeNotices: false,
       // pa11y sets both on the page; ours keep the page as it was loaded.
