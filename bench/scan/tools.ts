@@ -293,10 +293,10 @@ export function buildConformly(workDir: string): string {
   const root = join(workDir, 'conformly-built');
   mkdirSync(join(root, 'bin'), { recursive: true });
   // The same bundle `npm run build:cli` makes (package.json), written to the temporary folder.
+  // node_modules/.bin/esbuild is esbuild's native binary (its install step replaces the JS shim).
   execFileSync(
-    process.execPath,
+    join(repoDir, 'node_modules/.bin/esbuild'),
     [
-      join(repoDir, 'node_modules/esbuild/bin/esbuild'),
       'src/cli/main.ts',
       '--bundle',
       '--platform=node',

@@ -37,6 +37,12 @@ export interface PagePoolOptions {
    * ones it has before it closes. 0 turns a limit off. Defaults: `defaultRecycle`.
    */
   recycle?: { tabAfterPages?: number; browserAfterPages?: number };
+  /**
+   * Start the browser now instead of on the first scan, so its launch overlaps the caller's own
+   * work (the CLI checks its URLs meanwhile). A failed early launch is retried by the first scan,
+   * which then reports the error.
+   */
+  launchNow?: boolean;
 }
 
 /**
@@ -307,6 +313,8 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
       await closeIfRetired(tab.generation);
     }
   }
+
+  if (options.launchNow) void currentBrowser().catch(() => undefined);
 
   return {
     async withPage(fn, signal) {
