@@ -3,10 +3,28 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runTool } from './run-command.js';
+import { cpuAccount, type CpuAccount } from './process-cpu.js';
+import { runCommand } from './run-command.js';
 import { startBenchSite } from './site.js';
 import { median, round } from './stats.js';
-import { buildConformly, conformlyScan, repoDir } from './tools.js';
+import { buildConformly, conformlyScan, repoDir, type ToolCommand } from './tools.js';
+
+/**
+ * One run: wall clock, and the CPU seconds of the CLI and every Chromium process it started (less
+ * disturbed than wall time by other work on the machine).
+ */
+async function timed(command: ToolCommand): Promise<{ ms: number; cpuMs: number }> {
+  let account: CpuAccount | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const run = await runCommand(command, (pid) => {
+    account = cpuAccount(pid);
+    timer = setInterval(() => account!.sample(), 50);
+  });
+  clearInterval(timer);
+  if (run.exitCode !== 0) throw new Error(`conformly exited ${run.exitCode}: ${run.stderr}`);
+  command.findings(run.stdout, command.cwd);
+  return { ms: run.ms, cpuMs: Math.round((account?.total() ?? 0) * 1000) };
+}
 
 /**
  * `npx tsx bench/scan/cold-cli.ts --ref <commit>`: a cold `conformly scan` of the small benchmark
@@ -59,15 +77,17 @@ async function main(): Promise<void> {
     const sides = [{ name: 'this checkout', bin: buildConformly(workDir) }];
     if (args.ref) sides.push({ name: args.ref, bin: buildAt(args.ref, workDir) });
     const runs: Record<string, number[]> = Object.fromEntries(sides.map((side) => [side.name, []]));
+    const cpu: Record<string, number[]> = Object.fromEntries(sides.map((side) => [side.name, []]));
     const load = loadavg().map((value) => round(value, 2));
     // One warm-up each (disk cache), not counted.
-    for (const side of sides) await runTool(conformlyScan(url, side.bin));
+    for (const side of sides) await timed(conformlyScan(url, side.bin));
     for (let run = 0; run < Number(args.runs); run += 1) {
       const order = run % 2 === 0 ? sides : [...sides].reverse();
       for (const side of order) {
-        const result = await runTool(conformlyScan(url, side.bin));
+        const result = await timed(conformlyScan(url, side.bin));
         runs[side.name]!.push(result.ms);
-        console.log(`  ${side.name}: ${result.ms} ms (${result.findings} issues)`);
+        cpu[side.name]!.push(result.cpuMs);
+        console.log(`  ${side.name}: ${result.ms} ms wall, ${result.cpuMs} ms CPU`);
       }
     }
     console.log(
@@ -77,7 +97,7 @@ async function main(): Promise<void> {
     );
     for (const side of sides) {
       console.log(
-        `  ${side.name}: median ${median(runs[side.name]!)} ms of ${runs[side.name]!.join(', ')}`,
+        `  ${side.name}: median ${median(runs[side.name]!)} ms wall (${runs[side.name]!.join(', ')}), CPU ${median(cpu[side.name]!)} ms (${cpu[side.name]!.join(', ')})`,
       );
     }
   } finally {
