@@ -45,25 +45,28 @@ async function main(): Promise<void> {
       await pool.withPage(async (page) => {
         await page.goto(`${site.url}${path}`, { waitUntil: 'load' });
         await page.evaluate(packageScript('axe-core/axe.min.js'));
-        const axe = await page.evaluate(async (tags: string[]) => {
-          const started = performance.now();
-          const run = (
-            window as unknown as {
-              axe: { run(ctx: Document, options: object): Promise<unknown> };
-            }
-          ).axe.run;
-          await run(document, {
-            runOnly: { type: 'tag', values: tags },
-            resultTypes: ['violations', 'incomplete'],
-            performanceTimer: true,
-          });
-          const wall = performance.now() - started;
-          const rules = performance
-            .getEntriesByType('measure')
-            .filter((entry) => entry.name.startsWith('rule_') && !entry.name.includes('#'))
-            .map((entry) => [entry.name.slice(5), entry.duration] as const);
-          return { wall, rules };
-        }, [...axeTags]);
+        const axe = await page.evaluate(
+          async (tags: string[]) => {
+            const started = performance.now();
+            const run = (
+              window as unknown as {
+                axe: { run(ctx: Document, options: object): Promise<unknown> };
+              }
+            ).axe.run;
+            await run(document, {
+              runOnly: { type: 'tag', values: tags },
+              resultTypes: ['violations', 'incomplete'],
+              performanceTimer: true,
+            });
+            const wall = performance.now() - started;
+            const rules = performance
+              .getEntriesByType('measure')
+              .filter((entry) => entry.name.startsWith('rule_') && !entry.name.includes('#'))
+              .map((entry) => [entry.name.slice(5), entry.duration] as const);
+            return { wall, rules };
+          },
+          [...axeTags],
+        );
         axeWall += axe.wall;
         for (const [id, ms] of axe.rules) add(axeRules, id, ms);
 
