@@ -70,7 +70,10 @@ export function kindOf(pid: number): string {
     // Chromium rewrites its children's command lines into one space-separated string.
     const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
     const executable = commandLine.split(' ')[0] ?? '';
-    if (/chrom/.test(executable)) return /--type=(\S+)/.exec(commandLine)?.[1] ?? 'browser';
+    // Children started without a zygote (--no-zygote) run as /proc/self/exe: their --type says.
+    const type = /--type=(\S+)/.exec(commandLine)?.[1];
+    if (type) return type;
+    if (/chrom/.test(executable)) return 'browser';
     if (/esbuild/.test(executable)) return 'esbuild';
     if (/node$/.test(executable)) return 'node';
     return 'other';
