@@ -4,8 +4,11 @@ import {
   defaultPoolSize,
   scanPage,
   type PagePool,
+  type PagePoolOptions,
+  type ScanOptions,
   type ScanProgressEvent,
 } from '../../src/scanner/index.js';
+import { treeCpuSeconds } from './process-cpu.js';
 
 /**
  * One measured process: a page pool with N tabs scanning a list of URLs through the library, the
@@ -13,7 +16,7 @@ import {
  * the harness so the harness can sample this process and its Chromium children from /proc without
  * counting itself. Progress goes to stdout as one JSON object per line.
  *
- * argv[2]: JSON { urls: string[], concurrency: number | "auto", chromiumArgs?: string[] }
+ * argv[2]: JSON WorkerInput
  */
 
 interface WorkerInput {
@@ -21,6 +24,10 @@ interface WorkerInput {
   concurrency: number | 'auto';
   /** Extra Chromium flags, to measure a proposed launch change without editing the scanner. */
   chromiumArgs?: string[];
+  /** ScanOptions.screenshots, default the product's (viewport and full page). */
+  screenshots?: ScanOptions['screenshots'];
+  /** PagePoolOptions.recycle, default the product's. */
+  recycle?: PagePoolOptions['recycle'];
 }
 
 export interface PageLine {
@@ -52,6 +59,11 @@ export interface StepTimes {
   tabReset: number;
   /** Merge, score and result building after the tab is back. */
   analysis: number;
+  /**
+   * CPU ms of this whole process tree (node and every Chromium process) while the engines ran,
+   * from /proc. Exact for the page at 1 tab; with more tabs other pages' work overlaps it.
+   */
+  engineCpu: number;
 }
 
 export interface SummaryLine {
@@ -74,11 +86,12 @@ function emit(line: PageLine | SummaryLine): void {
  * scanPage through a thin wrapper of the public PagePool interface plus its progress events, to
  * time the steps the processing times do not name (tab reset, screenshots, analysis).
  */
-async function timedScan(pool: PagePool, url: string) {
+async function timedScan(pool: PagePool, url: string, options: ScanOptions) {
   const start = performance.now();
   const marks: Partial<
     Record<'tab' | 'engines' | 'screenshots' | 'fnEnd' | 'released' | 'done', number>
   > = {};
+  const cpu: { start?: number; end?: number } = {};
   const timed: PagePool = {
     withPage: (fn, signal) =>
       pool
@@ -88,6 +101,8 @@ async function timedScan(pool: PagePool, url: string) {
             return await fn(page, browser);
           } finally {
             marks.fnEnd = performance.now();
+            // Without screenshots no event follows the engines; the end of the tab's work does.
+            if (cpu.start !== undefined) cpu.end ??= treeCpuSeconds(process.pid);
           }
         }, signal)
         .finally(() => (marks.released = performance.now())),
@@ -95,10 +110,20 @@ async function timedScan(pool: PagePool, url: string) {
     close: () => pool.close(),
   };
   const onProgress = (event: ScanProgressEvent) => {
-    if (event.stage === 'engine') marks.engines ??= performance.now();
-    if (event.stage === 'screenshots') marks.screenshots = performance.now();
+    if (event.stage === 'engine' && marks.engines === undefined) {
+      marks.engines = performance.now();
+      cpu.start = treeCpuSeconds(process.pid);
+    }
+    if (event.stage === 'screenshots') {
+      marks.screenshots = performance.now();
+      cpu.end = treeCpuSeconds(process.pid);
+    }
   };
-  const result = await scanPage(timed, url, { allowPrivateNetwork: true, onProgress });
+  const result = await scanPage(timed, url, {
+    allowPrivateNetwork: true,
+    onProgress,
+    ...options,
+  });
   marks.done = performance.now();
   const span = (from?: number, to?: number) => (from && to ? Math.round(to - from) : 0);
   const steps: StepTimes = {
@@ -107,6 +132,10 @@ async function timedScan(pool: PagePool, url: string) {
     screenshots: span(marks.screenshots, marks.fnEnd),
     tabReset: span(marks.fnEnd, marks.released),
     analysis: span(marks.released, marks.done),
+    engineCpu:
+      cpu.start === undefined || cpu.end === undefined
+        ? 0
+        : Math.round((cpu.end - cpu.start) * 1000),
   };
   return { result, steps };
 }
@@ -115,7 +144,13 @@ async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2] ?? '{}') as WorkerInput;
   const tabs = input.concurrency === 'auto' ? defaultPoolSize() : input.concurrency;
   const started = performance.now();
-  const pool = createPagePool({ size: tabs, launchOptions: { args: input.chromiumArgs ?? [] } });
+  const pool = createPagePool({
+    size: tabs,
+    launchOptions: { args: input.chromiumArgs ?? [] },
+    ...(input.recycle ? { recycle: input.recycle } : {}),
+  });
+  const scanOptions: ScanOptions =
+    input.screenshots === undefined ? {} : { screenshots: input.screenshots };
   let next = 0;
   let done = 0;
   let failed = 0;
@@ -126,7 +161,7 @@ async function main(): Promise<void> {
       const index = next++;
       const url = input.urls[index]!;
       try {
-        const { result, steps } = await timedScan(pool, url);
+        const { result, steps } = await timedScan(pool, url, scanOptions);
         done += 1;
         emit({
           kind: 'page',

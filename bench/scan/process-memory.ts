@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import type { CpuAccount } from './process-cpu.js';
 
 /**
  * Memory of a whole process tree (a node process plus every Chromium child it started), read from
@@ -64,12 +65,15 @@ function rollupKb(pid: number): { pss: number; rss: number } | undefined {
 }
 
 /** What a process is, from its command line: Chromium children carry `--type=renderer` etc. */
-function kindOf(pid: number): string {
+export function kindOf(pid: number): string {
   try {
     // Chromium rewrites its children's command lines into one space-separated string.
     const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
     const executable = commandLine.split(' ')[0] ?? '';
-    if (/chrom/.test(executable)) return /--type=(\S+)/.exec(commandLine)?.[1] ?? 'browser';
+    // Children started without a zygote (--no-zygote) run as /proc/self/exe: their --type says.
+    const type = /--type=(\S+)/.exec(commandLine)?.[1];
+    if (type) return type;
+    if (/chrom/.test(executable)) return 'browser';
     if (/esbuild/.test(executable)) return 'esbuild';
     if (/node$/.test(executable)) return 'node';
     return 'other';
@@ -110,13 +114,14 @@ export interface MemorySampler {
   stop(): TreeMemory[];
 }
 
-/** Samples the tree under `root` every `intervalMs` until stopped. */
-export function sampleTreeMemory(root: number, intervalMs = 200): MemorySampler {
+/** Samples the tree under `root` every `intervalMs` until stopped (and its CPU, when given). */
+export function sampleTreeMemory(root: number, intervalMs = 200, cpu?: CpuAccount): MemorySampler {
   const since = performance.now();
   const samples: TreeMemory[] = [];
   const take = () => {
     const sample = treeMemory(root, since);
     if (sample.processes > 0) samples.push(sample);
+    cpu?.sample();
   };
   take();
   const timer = setInterval(take, intervalMs);

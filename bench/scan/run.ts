@@ -13,7 +13,15 @@ import {
 import { analyzeSoak, type SoakResult } from './soak.js';
 import { startBenchSite } from './site.js';
 import { round } from './stats.js';
-import { runLibrary, runPa11yCi, type LibraryRun, type Pa11yCiRun } from './throughput.js';
+import { checkTargets, engineCpuLimit } from './targets.js';
+import {
+  runLibrary,
+  runPa11yCi,
+  type LibraryRun,
+  type LibraryRunOptions,
+  type Pa11yCiRun,
+} from './throughput.js';
+import { findChromium } from '../../src/scanner/chromium-path.js';
 import {
   benchDir,
   chromiumBinary,
@@ -45,6 +53,11 @@ const { values: args } = parseArgs({
     built: { type: 'boolean', default: false },
     'chromium-args': { type: 'string' },
     'wait-quiet': { type: 'string' },
+    browser: { type: 'string' },
+    soak: { type: 'string' },
+    'soak-tabs': { type: 'string' },
+    screenshots: { type: 'string' },
+    recycle: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -57,6 +70,12 @@ if (args.help) {
   --pa11y-ci-concurrency 1,2,4
   --site-pages N             part b pages, at most 50 (default 50; smoke 10)
   --soak-pages N             part c pages (default 500; smoke 40)
+  --soak N                   same as --parts c --soak-pages N (issue 18: --soak 5000 --concurrency 2)
+  --soak-tabs N              part c tabs (default: --concurrency when it is one value, else auto)
+  --browser shell|full       the headless shell the product picks (default) or full Chromium,
+                             for every side; CHROMIUM_PATH overrides both
+  --screenshots all|viewport|none   what parts b and c capture (default all, the service's)
+  --recycle TAB,BROWSER      pool recycling after that many pages (default the product's; 0,0 = off)
   --built                    also time a compiled copy of the CLI in part a (as a published install runs)
   --chromium-args="--a --b"  extra Chromium flags for parts b and c (to measure a proposed change)
   --smoke                    a short run to check the harness (numbers not comparable)
@@ -65,10 +84,18 @@ if (args.help) {
 }
 
 const smoke = args.smoke;
-const parts = new Set(args.parts.split(',').map((part) => part.trim()));
+if (args.browser === 'full' && !process.env.CHROMIUM_PATH) {
+  // Read by tools.chromiumBinary() and by every child process (the library worker, the CLI).
+  process.env.CHROMIUM_PATH = findChromium(undefined, { fullBrowser: true });
+} else if (args.browser !== undefined && args.browser !== 'shell' && args.browser !== 'full') {
+  throw new Error(`--browser must be shell or full, not ${args.browser}`);
+}
+const parts = new Set(
+  (args.soak && args.parts === 'a,b,c' ? 'c' : args.parts).split(',').map((part) => part.trim()),
+);
 const runs = Number(args.runs ?? (smoke ? 1 : 7));
 const warmup = Number(args.warmup ?? (smoke ? 0 : 1));
-const soakPages = Number(args['soak-pages'] ?? (smoke ? 40 : 500));
+const soakPages = Number(args.soak ?? args['soak-pages'] ?? (smoke ? 40 : 500));
 const concurrencies = (args.concurrency ?? (smoke ? '1,auto' : '1,2,4,auto'))
   .split(',')
   .map((value) => (value === 'auto' ? 'auto' : Number(value)));
@@ -76,15 +103,30 @@ const pa11yCiConcurrencies = (args['pa11y-ci-concurrency'] ?? (smoke ? '1' : '1,
   .split(',')
   .filter((value) => value.trim() !== '')
   .map(Number);
-const extraChromiumArgs = (args['chromium-args'] ?? '').split(' ').filter((arg) => arg !== '');
 const sitePagesUsed = Number(args['site-pages'] ?? (smoke ? 10 : 50));
-
-const targets = {
-  smallRatio: 3.5,
-  largeRatio: 2,
-  autoPagesPerMin: 90,
-  peakMbAt4Tabs: 1024,
+const soakTabs: number | 'auto' = args['soak-tabs']
+  ? Number(args['soak-tabs'])
+  : concurrencies.length === 1
+    ? concurrencies[0]!
+    : 'auto';
+const screenshotChoices: Record<string, LibraryRunOptions['screenshots']> = {
+  all: true,
+  viewport: ['viewport'],
+  none: false,
 };
+if (args.screenshots !== undefined && !(args.screenshots in screenshotChoices)) {
+  throw new Error(`--screenshots must be all, viewport or none, not ${args.screenshots}`);
+}
+const recycleParts = args.recycle?.split(',').map(Number);
+const runOptions: LibraryRunOptions = {
+  chromiumArgs: (args['chromium-args'] ?? '').split(' ').filter((arg) => arg !== ''),
+  ...(args.screenshots ? { screenshots: screenshotChoices[args.screenshots] } : {}),
+  ...(recycleParts
+    ? { recycle: { tabAfterPages: recycleParts[0] ?? 0, browserAfterPages: recycleParts[1] ?? 0 } }
+    : {}),
+};
+
+const targets = { smallRatio: 3.5, largeRatio: 2.5 };
 
 const log = (line: string) => console.log(line);
 
@@ -120,7 +162,7 @@ function gitCommit(): { commit: string; dirty: boolean } {
 
 function chromiumVersion(): string {
   try {
-    return execFileSync(chromiumBinary, ['--version'], { encoding: 'utf8' }).trim();
+    return `${chromiumBinary()}: ${execFileSync(chromiumBinary(), ['--version'], { encoding: 'utf8' }).trim()}`;
   } catch {
     return 'unknown';
   }
@@ -253,6 +295,40 @@ function printThroughput(library: LibraryRun[], pa11yCi: Pa11yCiRun[]): void {
   }
   log('Steps around the engines (mean per page)');
   log(steps.toString());
+  const kinds = [
+    ...new Set([...library, ...pa11yCi].flatMap((run) => Object.keys(run.cpuByKind))),
+  ].sort();
+  const cpu = plainTable({ head: ['Run', ...kinds, 'total per page', 'engines per page'] });
+  for (const run of library) {
+    cpu.push([
+      `conformly (${run.tabs} tabs)`,
+      ...kinds.map((kind) => cpuCell(run.cpuByKind[kind], run.pages)),
+      `${Math.round(run.cpuSecondsPerPage * 1000)} ms`,
+      `${run.engineCpuMsPerPage} ms`,
+    ]);
+  }
+  for (const run of pa11yCi) {
+    cpu.push([
+      `pa11y-ci (${run.concurrency})`,
+      ...kinds.map((kind) => cpuCell(run.cpuByKind[kind], run.pages)),
+      `${Math.round(run.cpuSecondsPerPage * 1000)} ms`,
+      '-',
+    ]);
+  }
+  log(
+    'CPU per page by process (from /proc utime+stime over the whole run; "engines" = the tree while the engines ran)',
+  );
+  log(cpu.toString());
+  const limit = engineCpuLimit(availableParallelism(), library);
+  if (limit) {
+    log(
+      `  engine-CPU limit: ${availableParallelism()} cores x 60 / ${round(limit.engineCpuSeconds, 3)} s = ${limit.pagesPerMin} pages/min (engine CPU measured at ${limit.fromTabs} tabs)`,
+    );
+  }
+}
+
+function cpuCell(seconds: number | undefined, pages: number): string {
+  return seconds === undefined ? '-' : `${Math.round((seconds * 1000) / pages)} ms`;
 }
 
 function printSoak(soak: SoakResult): void {
@@ -272,7 +348,8 @@ function printSoak(soak: SoakResult): void {
 
 async function main(): Promise<void> {
   if (args['wait-quiet']) await waitForQuiet(Number(args['wait-quiet']));
-  ensureTools();
+  const needsTools = parts.has('a') || (parts.has('b') && pa11yCiConcurrencies.length > 0);
+  if (needsTools) ensureTools();
   const startedAt = new Date();
   const loadAtStart = loadNow();
   if (loadAtStart[0]! >= 1) {
@@ -281,7 +358,7 @@ async function main(): Promise<void> {
     );
   }
   const site = await startBenchSite();
-  const ruleServer = await startRuleServer();
+  const ruleServer = needsTools ? await startRuleServer() : undefined;
   const workDir = mkdtempSync(join(tmpdir(), 'conformly-bench-'));
   const siteUrls = site.pages.slice(0, sitePagesUsed).map((page) => `${site.url}${page.path}`);
   let onePage: OnePageResult[] | { skipped: string } | undefined;
@@ -305,7 +382,7 @@ async function main(): Promise<void> {
             { label: 'small', page: site.small, target: targets.smallRatio },
             { label: 'large', page: site.large, target: targets.largeRatio },
           ],
-          separate: separateTools(workDir, ruleServer.url),
+          separate: separateTools(workDir, ruleServer!.url),
           runs,
           warmup,
           builtBin: args.built ? buildConformly(workDir) : undefined,
@@ -322,7 +399,7 @@ async function main(): Promise<void> {
     if (parts.has('b')) {
       log(`\n(b) Throughput over ${siteUrls.length} pages`);
       for (const concurrency of concurrencies) {
-        const run = await runLibrary(siteUrls, concurrency, undefined, extraChromiumArgs);
+        const run = await runLibrary(siteUrls, concurrency, undefined, runOptions);
         log(
           `  conformly ${concurrency}: ${run.pagesPerMin} pages/min, peak ${run.peakPssMb} MB PSS, ${run.failed} failed`,
         );
@@ -343,74 +420,38 @@ async function main(): Promise<void> {
         { length: soakPages },
         (_, index) => siteUrls[index % siteUrls.length]!,
       );
-      log(`\n(c) ${soakPages} pages through one pool (auto tabs)`);
+      log(`\n(c) ${soakPages} pages through one pool (${soakTabs} tabs)`);
       const run = await runLibrary(
         urls,
-        'auto',
+        soakTabs,
         (line) => {
           if (line.done % 50 === 0) log(`  ${line.done} pages, ${line.at / 1000} s`);
         },
-        extraChromiumArgs,
+        runOptions,
       );
       soak = { ...analyzeSoak(run), samples: run.samples };
       printSoak(soak);
     }
   } finally {
     await site.close();
-    await ruleServer.close();
+    await ruleServer?.close();
     rmSync(workDir, { recursive: true, force: true });
   }
 
-  const auto = throughput.conformly.find((run) => run.concurrency === 'auto');
-  const fourTabs = throughput.conformly.find((run) => run.tabs === 4);
-  const bestPa11yCi = Math.max(0, ...throughput.pa11yCi.map((run) => run.pagesPerMinTested));
-  const onePageResults = Array.isArray(onePage) ? onePage : [];
-  const targetChecks = [
-    ...onePageResults.map((result) => ({
-      target: `one ${result.label} page >= ${result.target}x faster than the three tools`,
-      measured: `${result.ratio}x`,
-      met: result.met,
-    })),
-    ...(auto
-      ? [
-          {
-            target: `>= ${targets.autoPagesPerMin} pages/min at auto concurrency (${auto.tabs} tabs)`,
-            measured: `${auto.pagesPerMin} pages/min`,
-            met: auto.pagesPerMin >= targets.autoPagesPerMin,
-          },
-          {
-            target: 'ahead of pa11y-ci (best of its concurrencies, whole process, pages it tested)',
-            measured: `${auto.pagesPerMinWholeProcess} vs ${bestPa11yCi} pages/min`,
-            met: throughput.pa11yCi.length > 0 && auto.pagesPerMinWholeProcess > bestPa11yCi,
-          },
-        ]
-      : []),
-    ...(fourTabs
-      ? [
-          {
-            target: `peak memory <= ${targets.peakMbAt4Tabs} MB at 4 tabs`,
-            measured: `${fourTabs.peakPssMb} MB PSS (${fourTabs.peakRssMb} MB RSS)`,
-            met: fourTabs.peakPssMb <= targets.peakMbAt4Tabs,
-          },
-        ]
-      : []),
-    ...(soak
-      ? [
-          {
-            target: 'memory flat over the soak run',
-            measured: `${round(soak.growth * 100, 1)}% growth`,
-            met: soak.flat,
-          },
-        ]
-      : []),
-  ];
-  if (targetChecks.length > 0) {
-    const table = plainTable({ head: ['Target', 'Measured', 'Met'] });
-    for (const check of targetChecks)
-      table.push([check.target, check.measured, check.met ? 'yes' : 'NO']);
-    log('\nTargets');
-    log(table.toString());
+  const targetChecks = checkTargets({
+    cores: availableParallelism(),
+    onePage: Array.isArray(onePage) ? onePage : [],
+    conformly: throughput.conformly,
+    pa11yCi: throughput.pa11yCi,
+    soak,
+  });
+  const table = plainTable({ head: ['Figure (issue 18)', 'Target', 'Measured', 'Result'] });
+  for (const check of targetChecks) {
+    table.push([check.figure, check.target, check.measured, check.status]);
   }
+  log(`\nTargets (load average at start ${loadAtStart.join(' ')}, end ${loadNow().join(' ')})`);
+  log(table.toString());
+  for (const check of targetChecks) if (check.detail) log(`  ${check.figure}: ${check.detail}`);
 
   const finishedAt = new Date();
   const report = {
@@ -439,7 +480,9 @@ async function main(): Promise<void> {
       concurrencies,
       pa11yCiConcurrencies,
       soakPages,
-      chromiumArgs: extraChromiumArgs,
+      browser: args.browser ?? 'shell',
+      soakTabs,
+      ...runOptions,
     },
     targets: targetChecks,
     onePage,

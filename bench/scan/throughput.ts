@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import type { PageLine, SummaryLine } from './library-worker.js';
+import { cpuAccount } from './process-cpu.js';
 import { peak, sampleTreeMemory, type TreeMemory } from './process-memory.js';
 import { runCommand } from './run-command.js';
 import { mean, median, round } from './stats.js';
@@ -30,6 +31,12 @@ export interface LibraryRun {
   peakRssMb: number;
   /** PSS by process kind at the peak sample. */
   peakByKind: Record<string, number>;
+  /** CPU seconds over the whole run by process kind (browser, renderer, gpu-process, utility, node...). */
+  cpuByKind: Record<string, number>;
+  /** All CPU seconds of the tree divided by pages (launch and close included). */
+  cpuSecondsPerPage: number;
+  /** Mean CPU ms of the tree while a page's engines ran (see StepTimes.engineCpu). */
+  engineCpuMsPerPage: number;
   /** Mean per page, in ms, from the scanner's processing times. */
   meanTimes: {
     load: number;
@@ -52,23 +59,33 @@ export interface LibraryRun {
 
 const workerPath = join(repoDir, 'bench/scan/library-worker.ts');
 
+/** What a run may change from the product's defaults, to measure a proposed change. */
+export interface LibraryRunOptions {
+  chromiumArgs?: string[];
+  screenshots?: WorkerScreenshots;
+  recycle?: { tabAfterPages?: number; browserAfterPages?: number };
+}
+
+type WorkerScreenshots = boolean | ('viewport' | 'full-page')[];
+
 export async function runLibrary(
   urls: string[],
   concurrency: number | 'auto',
   onPage?: (line: PageLine) => void,
-  chromiumArgs: string[] = [],
+  runOptions: LibraryRunOptions = {},
 ): Promise<LibraryRun> {
   const load = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', workerPath, JSON.stringify({ urls, concurrency, chromiumArgs })],
+    ['--import', 'tsx', workerPath, JSON.stringify({ urls, concurrency, ...runOptions })],
     {
       cwd: repoDir,
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  const sampler = sampleTreeMemory(child.pid!);
+  const cpu = cpuAccount(child.pid!);
+  const sampler = sampleTreeMemory(child.pid!, 200, cpu);
   const lines: PageLine[] = [];
   const memoryByPage: TreeMemory[] = [];
   let summary: SummaryLine | undefined;
@@ -127,6 +144,9 @@ export async function runLibrary(
     peakPssMb: memoryPeak.pssMb,
     peakRssMb: memoryPeak.rssMb,
     peakByKind: memoryPeak.atPeak?.byKind ?? {},
+    cpuByKind: cpu.byKind(),
+    cpuSecondsPerPage: round(cpu.total() / urls.length, 3),
+    engineCpuMsPerPage: round(mean(scanned.map((line) => line.steps?.engineCpu ?? 0)), 0),
     meanTimes,
     shares: {
       load: share(meanTimes.load),
@@ -137,10 +157,9 @@ export async function runLibrary(
     },
     medianPageMs: median(scanned.map((line) => line.times!.total)),
     meanSteps: Object.fromEntries(
-      (['wait', 'beforeEngines', 'screenshots', 'tabReset', 'analysis'] as const).map((step) => [
-        step,
-        round(mean(scanned.map((line) => line.steps?.[step] ?? 0)), 0),
-      ]),
+      (['wait', 'beforeEngines', 'screenshots', 'tabReset', 'analysis', 'engineCpu'] as const).map(
+        (step) => [step, round(mean(scanned.map((line) => line.steps?.[step] ?? 0)), 0)],
+      ),
     ),
     load,
     memoryByPage,
@@ -163,6 +182,8 @@ export interface Pa11yCiRun {
   peakPssMb: number;
   peakRssMb: number;
   peakByKind: Record<string, number>;
+  cpuByKind: Record<string, number>;
+  cpuSecondsPerPage: number;
   load: { start: number[]; end: number[] };
 }
 
@@ -175,6 +196,7 @@ export async function runPa11yCi(
   const load = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
   const config = writePa11yCiConfig(workDir, urls, concurrency);
   let sampler: ReturnType<typeof sampleTreeMemory> | undefined;
+  let cpu: ReturnType<typeof cpuAccount> | undefined;
   const run = await runCommand(
     {
       file: process.execPath,
@@ -182,7 +204,10 @@ export async function runPa11yCi(
       cwd: workDir,
       env: process.env,
     },
-    (pid) => (sampler = sampleTreeMemory(pid)),
+    (pid) => {
+      cpu = cpuAccount(pid);
+      sampler = sampleTreeMemory(pid, 200, cpu);
+    },
   );
   const samples = sampler?.stop() ?? [];
   load.end = loadavg().map((value) => round(value, 2));
@@ -213,6 +238,8 @@ export async function runPa11yCi(
     peakPssMb: memoryPeak.pssMb,
     peakRssMb: memoryPeak.rssMb,
     peakByKind: memoryPeak.atPeak?.byKind ?? {},
+    cpuByKind: cpu?.byKind() ?? {},
+    cpuSecondsPerPage: round((cpu?.total() ?? 0) / urls.length, 3),
     load,
   };
 }

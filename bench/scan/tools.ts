@@ -11,6 +11,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import sirv from 'sirv';
+import { chromiumArgs } from '../../src/scanner/browser-launch.js';
+import { findChromium, isHeadlessShell } from '../../src/scanner/chromium-path.js';
 
 /**
  * The comparison tools, run the way their users run them: each CLI launches its own browser and
@@ -22,23 +24,29 @@ export const benchDir = resolve(import.meta.dirname, '..');
 export const repoDir = resolve(benchDir, '..');
 const modules = join(benchDir, 'node_modules');
 
-export const chromiumBinary = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
+/**
+ * The browser every side uses: the one the product picks (src/scanner/chromium-path.ts: the
+ * headless shell when installed, `CHROMIUM_PATH` when set). `--browser full` in run.ts sets
+ * `CHROMIUM_PATH` to the full Chromium before anything reads this, and child processes inherit it.
+ */
+export function chromiumBinary(): string {
+  return findChromium();
+}
+
+/** Puppeteer's headless mode for that browser: the shell takes the plain `--headless`. */
+function headlessMode(): boolean | 'shell' {
+  return isHeadlessShell(chromiumBinary()) ? 'shell' : true;
+}
+
 export const chromedriverBinary = process.env.CHROMEDRIVER_PATH ?? '/usr/bin/chromedriver';
 
-/** The product's launch flags (src/scanner/browser-launch.ts), so no tool gets a cheaper browser. */
-const chromiumFlags = [
-  'no-sandbox',
-  'disable-gpu',
-  'disable-quic',
-  'no-first-run',
-  'disable-background-networking',
-  'disable-component-update',
-  'disable-sync',
-  'disable-dev-shm-usage',
-  'disable-extensions',
-  'mute-audio',
-  'no-default-browser-check',
-];
+/**
+ * The product's launch flags (src/scanner/browser-launch.ts): every tool runs the same browser
+ * with the same switches as Conformly (its proxy flags and feature list are its own).
+ */
+const chromiumFlags = chromiumArgs
+  .filter((flag) => !flag.startsWith('--disable-features'))
+  .map((flag) => flag.replace(/^--/, ''));
 
 /** Bin files are run through node: npm leaves some of them without the executable bit. */
 export const toolBins = {
@@ -60,10 +68,14 @@ const toolPackages = [
 export function toolVersions(): Record<string, string> {
   return Object.fromEntries(
     toolPackages.map((name) => {
-      const manifest = JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')) as {
-        version: string;
-      };
-      return [name, manifest.version];
+      try {
+        const manifest = JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')) as {
+          version: string;
+        };
+        return [name, manifest.version];
+      } catch {
+        return [name, 'not installed'];
+      }
     }),
   );
 }
@@ -99,7 +111,7 @@ export interface ToolCommand {
   findings(stdout: string, cwd: string): number;
 }
 
-const browserEnv = { ...process.env, PUPPETEER_EXECUTABLE_PATH: chromiumBinary };
+const browserEnv = () => ({ ...process.env, PUPPETEER_EXECUTABLE_PATH: chromiumBinary() });
 
 /** `bin` defaults to this checkout's bin/conformly.js, which runs the TypeScript source through tsx. */
 export function conformlyScan(url: string, bin = join(repoDir, 'bin/conformly.js')): ToolCommand {
@@ -108,7 +120,7 @@ export function conformlyScan(url: string, bin = join(repoDir, 'bin/conformly.js
     file: process.execPath,
     args: [bin, 'scan', url, '--format', 'json', '--allow-private'],
     cwd: repoDir,
-    env: { ...process.env, CHROMIUM_PATH: chromiumBinary },
+    env: { ...process.env, CHROMIUM_PATH: chromiumBinary() },
     // The CLI exits 1 only with --fail-on; findings alone exit 0.
     okExitCodes: [0],
     findings: (stdout) => {
@@ -136,7 +148,8 @@ export function separateTools(workDir: string, ruleServerUrl: string) {
     pa11yConfig,
     JSON.stringify({
       chromeLaunchConfig: {
-        executablePath: chromiumBinary,
+        executablePath: chromiumBinary(),
+        headless: headlessMode(),
         args: chromiumFlags.map((flag) => `--${flag}`),
       },
     }),
@@ -158,7 +171,7 @@ export function separateTools(workDir: string, ruleServerUrl: string) {
         url,
       ],
       cwd: workDir,
-      env: browserEnv,
+      env: browserEnv(),
       okExitCodes: [0, 2],
       findings: (stdout) => (JSON.parse(stdout) as unknown[]).length,
     },
@@ -173,13 +186,13 @@ export function separateTools(workDir: string, ruleServerUrl: string) {
         '--chromedriver-path',
         chromedriverBinary,
         '--chrome-path',
-        chromiumBinary,
+        chromiumBinary(),
         '--chrome-options',
         chromiumFlags.join(','),
         '--stdout',
       ],
       cwd: workDir,
-      env: browserEnv,
+      env: browserEnv(),
       okExitCodes: [0],
       findings: (stdout) => {
         const runs = JSON.parse(stdout) as { violations: { nodes: unknown[] }[] }[];
@@ -194,7 +207,7 @@ export function separateTools(workDir: string, ruleServerUrl: string) {
       file: process.execPath,
       args: [toolBins.achecker, url],
       cwd: workDir,
-      env: browserEnv,
+      env: browserEnv(),
       // achecker exits 1 when the page fails its policy, which every benchmark page does.
       okExitCodes: [0, 1],
       findings: (stdout) => {
@@ -261,7 +274,8 @@ export function writePa11yCiConfig(workDir: string, urls: string[], concurrency:
       defaults: {
         concurrency,
         chromeLaunchConfig: {
-          executablePath: chromiumBinary,
+          executablePath: chromiumBinary(),
+          headless: headlessMode(),
           args: chromiumFlags.map((flag) => `--${flag}`),
         },
       },
@@ -279,10 +293,10 @@ export function buildConformly(workDir: string): string {
   const root = join(workDir, 'conformly-built');
   mkdirSync(join(root, 'bin'), { recursive: true });
   // The same bundle `npm run build:cli` makes (package.json), written to the temporary folder.
+  // node_modules/.bin/esbuild is esbuild's native binary (its install step replaces the JS shim).
   execFileSync(
-    process.execPath,
+    join(repoDir, 'node_modules/.bin/esbuild'),
     [
-      join(repoDir, 'node_modules/esbuild/bin/esbuild'),
       'src/cli/main.ts',
       '--bundle',
       '--platform=node',

@@ -160,7 +160,7 @@ describe('conformly scan', () => {
     });
   });
 
-  it('exits 2 in plain words for a host name that does not exist, before starting a browser', async () => {
+  it('exits 2 in plain words for a host name that does not exist, before scanning anything', async () => {
     const run = await conformly('scan', 'https://no-such-host.invalid/', '--allow-private');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool } from '../../test/support/browser.js';
 import { startServer, type TestServer } from '../../test/support/static-server.js';
+import type { Page } from 'puppeteer-core';
 import { createPagePool } from './browser-pool.js';
 import type { PagePool } from './types.js';
 
@@ -151,6 +152,76 @@ describe('a pool that owns its browser', () => {
         .poll(() => tree.filter((p) => processTree(p).length > 0), { timeout: 10_000 })
         .toEqual([]);
       await expect(pool.withPage(async () => 1)).rejects.toThrow('closed');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('recycles a worn tab and browser without losing the scan running on the old browser', async () => {
+    const pool = createPagePool({
+      size: 2,
+      egress: { allowPrivateNetwork: true },
+      recycle: { tabAfterPages: 1, browserAfterPages: 2 },
+    });
+    const visit = (page: Page) => page.goto(site.url).then(() => page.title());
+    try {
+      const hold = deferred();
+      const loaded = deferred();
+      // A long scan holds a tab of the first browser while the other slot wears that browser out.
+      const inFlight = pool.withPage(async (page, browser) => {
+        const before = await visit(page);
+        loaded.resolve();
+        await hold.promise;
+        return { browser, before, after: await page.evaluate(() => document.title) };
+      });
+      await loaded.promise;
+      const second = await pool.withPage(async (page, browser) => ({
+        browser,
+        title: await visit(page),
+      }));
+      const third = await pool.withPage(async (_page, browser) => browser);
+      expect(third).toBe(second.browser);
+      // Two scans finished on the first browser: it retires, so the next scan gets a fresh one.
+      const fresh = await pool.withPage(async (page, browser) => ({
+        browser,
+        title: await visit(page),
+      }));
+      expect(fresh.title).toBe('t');
+      expect(fresh.browser).not.toBe(second.browser);
+      // The retiring browser stays up for the scan still running on it, which finishes normally.
+      expect(second.browser.connected).toBe(true);
+      hold.resolve();
+      const held = await inFlight;
+      expect(held).toMatchObject({ before: 't', after: 't' });
+      expect(held.browser).toBe(second.browser);
+      // Its last tab is back: the old browser closes.
+      await expect.poll(() => second.browser.connected, { timeout: 10_000 }).toBe(false);
+      expect(fresh.browser.connected).toBe(true);
+      expect(pool.stats()).toEqual({ available: 2, active: 0, total: 2 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('starts a worn tab afresh in a new browser context', async () => {
+    const pool = createPagePool({
+      size: 1,
+      egress: { allowPrivateNetwork: true },
+      recycle: { tabAfterPages: 2, browserAfterPages: 0 },
+    });
+    try {
+      const pages: Page[] = [];
+      for (let scan = 0; scan < 3; scan += 1) {
+        pages.push(
+          await pool.withPage(async (page) => {
+            await page.goto(site.url);
+            return page;
+          }),
+        );
+      }
+      expect(pages[1]).toBe(pages[0]);
+      expect(pages[2]).not.toBe(pages[0]);
+      expect(pages[0]!.isClosed()).toBe(true);
     } finally {
       await pool.close();
     }

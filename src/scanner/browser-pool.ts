@@ -30,7 +30,27 @@ export interface PagePoolOptions {
    * its duration). Default: public addresses only.
    */
   egress?: UrlSafetyOptions;
+  /**
+   * When to start afresh, so a long-running worker's memory stays flat: a tab (its browser
+   * context) after `tabAfterPages` scans, the whole browser after `browserAfterPages` scans
+   * (only a browser this pool launched). A retiring browser takes no new scans but finishes the
+   * ones it has before it closes. 0 turns a limit off. Defaults: `defaultRecycle`.
+   */
+  recycle?: { tabAfterPages?: number; browserAfterPages?: number };
+  /**
+   * Start the browser now instead of on the first scan, so its launch overlaps the caller's own
+   * work (the CLI checks its URLs meanwhile). A failed early launch is retried by the first scan,
+   * which then reports the error.
+   */
+  launchNow?: boolean;
 }
+
+/**
+ * Where the pool starts afresh by default. Chromium's memory creeps up over hundreds of pages
+ * (caches, V8 code, leaked detached documents); a fresh context is cheap (tens of ms) and a fresh
+ * browser costs one launch (about a second) per 500 pages.
+ */
+export const defaultRecycle = { tabAfterPages: 50, browserAfterPages: 500 } as const;
 
 export class PoolClosedError extends Error {
   override name = 'PoolClosedError';
@@ -45,6 +65,10 @@ interface Tab {
   context: BrowserContext;
   /** The browser this tab belongs to; a tab of a dead browser is thrown away. */
   browser: Browser;
+  /** The launch it belongs to, for recycling. */
+  generation: Generation;
+  /** Scans this tab has served. */
+  pages: number;
   /** Set when the renderer crashed: nothing sent to the page will be answered any more. */
   crashed: boolean;
   /** The tab's only way out; the scan's request guard sets its rules. */
@@ -54,6 +78,17 @@ interface Tab {
 interface Connection {
   browser: Browser;
   close(): Promise<void>;
+}
+
+/** One launched (or connected) browser and what the pool has done with it. */
+interface Generation {
+  opening: Promise<Connection>;
+  /** Scans finished on it. */
+  pages: number;
+  /** Tabs borrowed from it right now. */
+  inUse: number;
+  /** Takes no new scans; closes when the last borrowed tab comes back. */
+  retiring: boolean;
 }
 
 const resetTimeoutMs = 5_000;
@@ -77,6 +112,12 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
   const contexts = new Set<BrowserContext>();
   let active = 0;
   let connection: Promise<Connection> | undefined;
+  let current: Generation | undefined;
+  const tabAfterPages = options.recycle?.tabAfterPages ?? defaultRecycle.tabAfterPages;
+  // Someone else's browser is never closed by this pool, so it is never recycled either.
+  const browserAfterPages = options.browserWSEndpoint
+    ? 0
+    : (options.recycle?.browserAfterPages ?? defaultRecycle.browserAfterPages);
 
   function connect(): Promise<Connection> {
     const opening = (async (): Promise<Connection> => {
@@ -87,12 +128,13 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
       return launchChromium(options.launchOptions);
     })();
     connection = opening;
+    current = { opening, pages: 0, inUse: 0, retiring: false };
     opening.then(
       (opened) =>
         opened.browser.once('disconnected', () => {
           if (connection === opening) connection = undefined;
-          dropIdle();
-          contexts.clear();
+          dropIdle(opened.browser);
+          forgetContexts(opened.browser);
           // A crashed browser still has a profile folder (and maybe children) to clean up.
           void opened.close().catch(() => undefined);
         }),
@@ -103,23 +145,39 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
     return opening;
   }
 
-  /** Forgets the idle tabs of a dead browser; their proxies have nothing left to serve. */
-  function dropIdle(): void {
-    for (const tab of idle.splice(0)) void tab.egress.close();
+  /**
+   * Forgets the idle tabs of a dead or retiring browser (all of them without one); their proxies
+   * have nothing left to serve.
+   */
+  function dropIdle(of?: Browser): void {
+    for (let index = idle.length - 1; index >= 0; index -= 1) {
+      const tab = idle[index]!;
+      if (of && tab.browser !== of) continue;
+      idle.splice(index, 1);
+      void tab.egress.close();
+    }
   }
 
-  async function currentBrowser(): Promise<Browser> {
-    const { browser } = await (connection ?? connect());
-    if (browser.connected) return browser;
+  function forgetContexts(of: Browser): void {
+    for (const context of contexts) if (context.browser() === of) contexts.delete(context);
+  }
+
+  async function currentBrowser(): Promise<{ browser: Browser; generation: Generation }> {
+    const opening = connection ?? connect();
+    const generation = current!;
+    const { browser } = await opening;
+    if (browser.connected) return { browser, generation };
     // Disconnected but the event has not fired yet: forget it and start over.
-    connection = undefined;
-    dropIdle();
-    contexts.clear();
-    return (await connect()).browser;
+    if (connection === opening) connection = undefined;
+    dropIdle(browser);
+    forgetContexts(browser);
+    const fresh = connect();
+    const freshGeneration = current!;
+    return { browser: (await fresh).browser, generation: freshGeneration };
   }
 
   async function openTab(): Promise<Tab> {
-    const browser = await currentBrowser();
+    const { browser, generation } = await currentBrowser();
     // One proxy per tab, because each tab serves one scan at a time and scans differ in what
     // they may reach (a fixture site on loopback, or public addresses only).
     const egress = await startEgressProxy({ rules: options.egress });
@@ -140,7 +198,7 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
       const answer = dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss();
       answer.catch(() => undefined);
     });
-    const tab: Tab = { page, context, browser, crashed: false, egress };
+    const tab: Tab = { page, context, browser, generation, pages: 0, crashed: false, egress };
     watchForCrash(tab);
     return tab;
   }
@@ -154,10 +212,40 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
   async function borrow(): Promise<Tab> {
     while (idle.length > 0) {
       const tab = idle.pop()!;
-      if (tab.browser.connected && !tab.page.isClosed()) return tab;
+      if (tab.browser.connected && !tab.page.isClosed() && !tab.generation.retiring) {
+        tab.generation.inUse += 1;
+        return tab;
+      }
       void tab.egress.close();
     }
-    return openTab();
+    const tab = await openTab();
+    tab.generation.inUse += 1;
+    return tab;
+  }
+
+  /**
+   * Counts a finished scan against its tab and browser; says whether the tab should be replaced.
+   * A browser at its limit retires: later scans go to a fresh launch, and it closes once the scans
+   * still running on it have finished (`closeIfRetired`).
+   */
+  function countScan(tab: Tab): boolean {
+    tab.pages += 1;
+    const generation = tab.generation;
+    generation.pages += 1;
+    if (browserAfterPages > 0 && generation.pages >= browserAfterPages && !generation.retiring) {
+      generation.retiring = true;
+      if (connection === generation.opening) connection = undefined;
+      dropIdle(tab.browser);
+    }
+    return generation.retiring || (tabAfterPages > 0 && tab.pages >= tabAfterPages);
+  }
+
+  async function closeIfRetired(generation: Generation): Promise<void> {
+    if (!generation.retiring || generation.inUse > 0) return;
+    const opened = await generation.opening.catch(() => undefined);
+    if (!opened) return;
+    forgetContexts(opened.browser);
+    await opened.close().catch(() => undefined);
   }
 
   async function discard(tab: Tab): Promise<void> {
@@ -202,17 +290,31 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
   }
 
   async function release(tab: Tab): Promise<void> {
-    if (!closed.signal.aborted && tab.browser.connected && !tab.crashed && !tab.page.isClosed()) {
-      try {
-        await reset(tab);
-        idle.push(tab);
-        return;
-      } catch {
-        // A tab that cannot be reset (renderer hung or crashed) is replaced by a fresh one.
+    const worn = countScan(tab);
+    try {
+      if (
+        !worn &&
+        !closed.signal.aborted &&
+        tab.browser.connected &&
+        !tab.crashed &&
+        !tab.page.isClosed()
+      ) {
+        try {
+          await reset(tab);
+          idle.push(tab);
+          return;
+        } catch {
+          // A tab that cannot be reset (renderer hung or crashed) is replaced by a fresh one.
+        }
       }
+      await discard(tab);
+    } finally {
+      tab.generation.inUse -= 1;
+      await closeIfRetired(tab.generation);
     }
-    await discard(tab);
   }
+
+  if (options.launchNow) void currentBrowser().catch(() => undefined);
 
   return {
     async withPage(fn, signal) {

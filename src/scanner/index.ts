@@ -9,6 +9,7 @@ export type {
   ScanOptions,
   ScanProgressEvent,
   ScanStage,
+  ScreenshotKind,
 } from './types.js';
 export {
   parsePageAction,
@@ -28,6 +29,7 @@ export { launchChromium, chromiumArgs, type LaunchedChromium } from './browser-l
 export {
   createPagePool,
   defaultPoolSize,
+  defaultRecycle,
   PoolClosedError,
   type PagePoolOptions,
 } from './browser-pool.js';

@@ -98,6 +98,15 @@ describe('scanPage', () => {
     }
   });
 
+  it('takes only the screenshot kinds a caller asks for', async () => {
+    const result = await scanPage(pool, `${site.url}/missing-alt.html`, {
+      ...local,
+      engines: ['axe'],
+      screenshots: ['viewport'],
+    });
+    expect(result.screenshots.map((shot) => shot.kind)).toEqual(['viewport']);
+  });
+
   it('runs only the selected engines and marks the others as not run', async () => {
     const result = await scanPage(pool, `${site.url}/missing-alt.html`, {
       ...local,

@@ -349,7 +349,9 @@ async function runEngines(state: ScanState): Promise<void> {
 }
 
 async function captureScreenshots(state: ScanState): Promise<void> {
-  if (state.options.screenshots === false) return;
+  const wanted = state.options.screenshots ?? true;
+  const kinds = wanted === true ? undefined : wanted === false ? [] : wanted;
+  if (kinds?.length === 0) return;
   report(state, { stage: 'screenshots', percent: 88, message: 'Taking screenshots' });
   try {
     // Read right before the shots, so the outlines a report draws over them line up.
@@ -364,7 +366,12 @@ async function captureScreenshots(state: ScanState): Promise<void> {
     state.boxes = new Map();
   }
   try {
-    state.screenshots = await takeScreenshots(state.page!, viewportOf(state.options));
+    state.screenshots = await takeScreenshots(
+      state.page!,
+      viewportOf(state.options),
+      undefined,
+      kinds,
+    );
   } catch {
     throwIfAborted(state.signal);
     // Screenshots illustrate a report; a page that cannot be captured still gets its findings.

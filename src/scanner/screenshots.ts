@@ -24,19 +24,23 @@ export const defaultScreenshotLimits: ScreenshotLimits = {
 };
 
 /**
- * A viewport shot and a half-scale full-page shot (clipped to `maxFullPageHeight`), each as JPEG
- * under `maxBytes`: quality is lowered first, then the image is halved. A shot that still does not fit
+ * A viewport shot and a half-scale full-page shot (clipped to `maxFullPageHeight`), or only the
+ * `kinds` asked for, each as JPEG under `maxBytes`: quality is lowered first, then the image is halved. A shot that still does not fit
  * is left out rather than stored oversized.
  */
 export async function takeScreenshots(
   page: Page,
   viewport: { width: number; height: number },
   limits: ScreenshotLimits = defaultScreenshotLimits,
+  kinds: readonly Screenshot['kind'][] = ['viewport', 'full-page'],
 ): Promise<Screenshot[]> {
   const shots: Screenshot[] = [];
-  const top = { x: 0, y: 0, width: viewport.width, height: viewport.height };
-  const visible = await capture(page, 'viewport', top, false, limits, [1, 0.5]);
-  if (visible) shots.push(visible);
+  if (kinds.includes('viewport')) {
+    const top = { x: 0, y: 0, width: viewport.width, height: viewport.height };
+    const visible = await capture(page, 'viewport', top, false, limits, [1, 0.5]);
+    if (visible) shots.push(visible);
+  }
+  if (!kinds.includes('full-page')) return shots;
   const pageHeight = await page.evaluate(() =>
     Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
   );

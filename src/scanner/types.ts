@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { ConformanceLevel, EngineId } from '#contract/index.js';
+import type { ConformanceLevel, EngineId, Screenshot } from '#contract/index.js';
 import type { EngineRegistry } from './engines/registry.js';
 import type { PageAction } from './page-actions.js';
 
@@ -13,6 +13,9 @@ export interface ScanCookie {
   httpOnly?: boolean;
   sameSite?: 'Strict' | 'Lax' | 'None';
 }
+
+/** A kind of page screenshot: the first screenful, or the whole page at half scale. */
+export type ScreenshotKind = Screenshot['kind'];
 
 /** What a caller can set for one page scan. Every field has a working default. */
 export interface ScanOptions {
@@ -39,8 +42,12 @@ export interface ScanOptions {
   allowPrivateNetwork?: boolean;
   /** Private origins (scheme://host:port) allowed one by one, e.g. an intranet host. */
   allowedPrivateOrigins?: string[];
-  /** Take viewport and full-page screenshots, default true. */
-  screenshots?: boolean;
+  /**
+   * Screenshots to take: true (the default) for the viewport and the full page, false for none,
+   * or the kinds a caller's output shows. A full-page shot is the costly one (the page rendered
+   * beyond the viewport), so callers that only show the top of the page ask for `['viewport']`.
+   */
+  screenshots?: boolean | readonly ScreenshotKind[];
   /** Browser window size, default 1280 x 1024. */
   viewport?: { width: number; height: number };
   /** HTTP headers sent with every request to the page's own origin (e.g. a login token). */

@@ -4,6 +4,7 @@ import type { Impact, PageScanResult } from '#contract/index.js';
 import { isAtLeast } from '#reports/scan-issues.js';
 import {
   assertPublicTarget,
+  builtInEngines,
   createPagePool,
   defaultPoolSize,
   normalizeTargetUrl,
@@ -57,8 +58,9 @@ export async function planRun(
 }
 
 /**
- * Reads each URL as the scanner will and refuses what it would refuse, before any browser starts:
- * a typo or a private address should cost milliseconds, not a Chromium launch.
+ * Reads each URL as the scanner will and refuses what it would refuse, before any page loads. The
+ * scan command launches Chromium meanwhile (the launch is most of a cold run's fixed cost) and
+ * kills it on a refusal, which costs a fraction of a second (docs/decisions/00XX-cold-cli.md).
  */
 export async function checkTargets(
   targets: readonly PageTarget[],
@@ -104,16 +106,42 @@ export function scanOptionsFrom(
   };
 }
 
-/** Opens the browser pool for `pages` pages, runs `work`, and always closes the browser. */
+/**
+ * A pool for `pages` pages whose browser starts right away: a cold `conformly scan` pays for the
+ * Chromium launch while it checks its URLs, not after (issue 18). Whoever starts it must close it
+ * (`withPool` does).
+ */
+export function startPool(pages: number, options: CommonOptions): PagePool {
+  const size = Math.max(1, Math.min(options.concurrency ?? defaultPoolSize(), pages));
+  return createPagePool({ size, launchNow: true });
+}
+
+/**
+ * Loads the selected engines' node modules while the browser is still starting. Called after the
+ * URL checks: module evaluation blocks the event loop, and a DNS answer waiting behind it would
+ * be taken for a lookup timeout.
+ */
+function preloadEngines(options: CommonOptions): void {
+  for (const engine of builtInEngines.runOrder(options.engines)) {
+    // A failure here shows again, with its message, when the engine runs.
+    engine.preload?.().catch(() => undefined);
+  }
+}
+
+/**
+ * Runs `work` on a pool for `pages` pages (`started`, or one opened here) and always closes the
+ * browser.
+ */
 export async function withPool<T>(
   pages: number,
   options: CommonOptions,
   work: (pool: PagePool, progress: Progress) => Promise<T>,
   context: CliContext,
   progressTotal = pages,
+  started?: PagePool,
 ): Promise<T> {
-  const size = Math.max(1, Math.min(options.concurrency ?? defaultPoolSize(), pages));
-  const pool = createPagePool({ size });
+  const pool = started ?? startPool(pages, options);
+  preloadEngines(options);
   const progress = createProgress(progressTotal, context.stderr);
   const closeOnAbort = () => void pool.close();
   context.signal.addEventListener('abort', closeOnAbort, { once: true });

@@ -5,6 +5,7 @@ import {
   finish,
   planRun,
   scanTargets,
+  startPool,
   withPool,
   type CliContext,
 } from './run-scan.js';
@@ -19,12 +20,22 @@ export async function scanCommand(
   context: CliContext,
 ): Promise<ExitCode> {
   const { options, targets } = await planRun(inputs, flags, context);
-  const checked = await checkTargets(targets, options);
+  // Chromium starts while the URLs are checked; a refused URL then closes it straight away.
+  const pool = targets.length > 0 ? startPool(targets.length, options) : undefined;
+  let checked;
+  try {
+    checked = await checkTargets(targets, options);
+  } catch (error) {
+    await pool?.close();
+    throw error;
+  }
   const outcome = await withPool(
     checked.length,
     options,
-    (pool, progress) => scanTargets(pool, checked, options, context, progress),
+    (started, progress) => scanTargets(started, checked, options, context, progress),
     context,
+    checked.length,
+    pool,
   );
   // Every URL was asked for by name, so any that could not be scanned is an error (exit 2).
   return finish(outcome, options, context, { failIfAnyPageFailed: true });

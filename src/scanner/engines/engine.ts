@@ -61,6 +61,11 @@ export interface Engine<Id extends EngineId = EngineId, Raw extends EngineRaw = 
   /** The installed version, known before any run (recorded even when the run fails). */
   readonly version: string;
   run(page: Page, context: EngineContext): Promise<EngineRun<Raw>>;
+  /**
+   * Loads what the engine needs in node before its first run, so a caller can overlap that with
+   * the browser's start (the CLI does). Optional: `run` loads it anyway.
+   */
+  preload?(): Promise<void>;
   /** The raw part recorded for a run that threw or timed out. */
   failed(error: string): Raw;
   /** The raw output of a run that succeeded as findings in the shared shape. */

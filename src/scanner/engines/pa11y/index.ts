@@ -1,9 +1,19 @@
-import pa11y from 'pa11y';
+import type Pa11y from 'pa11y';
 import { emptyRaw, type Pa11yRaw } from '#contract/index.js';
 import type { Engine } from '../engine.js';
 import { packageVersion } from '../package-files.js';
 import { normalizePa11y } from './normalize.js';
 import errorCriteria from './error-criteria.json' with { type: 'json' };
+
+/**
+ * pa11y's module pulls in all of puppeteer and its config loaders (measured: the largest part of
+ * a cold CLI's module loading), so it is loaded on first use, or earlier through `preload` while
+ * the browser starts.
+ */
+let loading: Promise<typeof Pa11y> | undefined;
+function loadPa11y() {
+  return (loading ??= import('pa11y').then((module) => module.default));
+}
 
 const version = `${packageVersion('pa11y')} (HTML_CodeSniffer ${packageVersion('@pa11y/html_codesniffer', 'pa11y')})`;
 
@@ -11,7 +21,12 @@ export const pa11yEngine: Engine<'pa11y'> = {
   id: 'pa11y',
   version,
 
+  async preload() {
+    await loadPa11y();
+  },
+
   async run(page, { browser, url, viewport, level }) {
+    const pa11y = await loadPa11y();
     const results = await pa11y(url, {
       browser,
       page,

@@ -1,0 +1,160 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import CliTable from 'cli-table3';
+import { startBenchSite } from './site.js';
+import { round } from './stats.js';
+import { runLibrary, type LibraryRun, type LibraryRunOptions } from './throughput.js';
+import { benchDir } from './tools.js';
+
+/**
+ * `npx tsx bench/scan/flags.ts`: each candidate Chromium flag (and each screenshot choice) against
+ * the product's launch as it is, on the same pages through the library at 1 tab, so a flag goes
+ * into src/scanner/browser-launch.ts only for what it was measured to save (issue 18). CPU comes
+ * from /proc (the whole tree, and the engines' window), memory is the tree's peak PSS. The
+ * baseline runs first and last, so drift from other work on the machine shows.
+ *
+ *   npx tsx bench/scan/flags.ts [--pages 10] [--tabs 1] [--only in-process-gpu,no-zygote]
+ */
+
+const { values: args } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '10' },
+    tabs: { type: 'string', default: '1' },
+    only: { type: 'string' },
+  },
+});
+
+/** Candidates: what each is meant to save. */
+const variants: { name: string; why: string; options: LibraryRunOptions }[] = [
+  { name: 'baseline', why: "the product's launch as it is", options: {} },
+  {
+    name: 'in-process-gpu',
+    why: 'no separate GPU process: its work runs on a browser-process thread',
+    options: { chromiumArgs: ['--in-process-gpu'] },
+  },
+  {
+    name: 'disable-software-rasterizer',
+    why: 'no SwiftShader in the GPU process',
+    options: { chromiumArgs: ['--disable-software-rasterizer'] },
+  },
+  {
+    name: 'no-zygote',
+    why: 'no zygote process (possible because the sandbox is off)',
+    options: { chromiumArgs: ['--no-zygote'] },
+  },
+  {
+    name: 'num-raster-threads=1',
+    why: 'one raster thread instead of one per core',
+    options: { chromiumArgs: ['--num-raster-threads=1'] },
+  },
+  {
+    name: 'renderer-process-limit=2',
+    why: 'renderer limit: tabs share renderers',
+    options: { chromiumArgs: ['--renderer-process-limit=2'] },
+  },
+  {
+    name: 'disable-site-isolation-trials',
+    why: 'cross-site iframes stay in their page renderer',
+    options: { chromiumArgs: ['--disable-site-isolation-trials'] },
+  },
+  {
+    name: 'enable-low-end-device-mode',
+    why: "Chromium's low-memory mode (smaller caches, no GPU rasterization)",
+    options: { chromiumArgs: ['--enable-low-end-device-mode'] },
+  },
+  {
+    name: 'screenshots: viewport only',
+    why: 'the full-page shot left out',
+    options: { screenshots: ['viewport'] },
+  },
+  { name: 'screenshots: none', why: 'no screenshots at all', options: { screenshots: false } },
+  { name: 'baseline (again)', why: 'drift check', options: {} },
+];
+
+const log = (line: string) => console.log(line);
+
+async function main(): Promise<void> {
+  const only = args.only?.split(',');
+  const chosen = variants.filter(
+    (variant) => !only || variant.name.startsWith('baseline') || only.includes(variant.name),
+  );
+  const site = await startBenchSite();
+  const urls = site.pages.slice(0, Number(args.pages)).map((page) => `${site.url}${page.path}`);
+  const tabs = Number(args.tabs);
+  const results: { name: string; why: string; load: number[]; run: LibraryRun }[] = [];
+  try {
+    for (const variant of chosen) {
+      const load = loadavg().map((value) => round(value, 2));
+      const run = await runLibrary(urls, tabs, undefined, variant.options);
+      log(
+        `${variant.name}: ${run.cpuSecondsPerPage} s CPU per page, engines ${run.engineCpuMsPerPage} ms, peak ${run.peakPssMb} MB, load ${load[0]}`,
+      );
+      results.push({ name: variant.name, why: variant.why, load, run });
+    }
+  } finally {
+    await site.close();
+  }
+  const base = results[0]!.run;
+  const table = new CliTable({
+    head: [
+      'Variant',
+      'CPU/page',
+      'vs base',
+      'engines CPU/page',
+      'browser',
+      'gpu',
+      'renderer',
+      'Peak PSS',
+      'vs base',
+      'Failed',
+      'Load',
+    ],
+    style: { head: [], border: [] },
+  });
+  const perPage = (run: LibraryRun, kind: string) =>
+    `${Math.round(((run.cpuByKind[kind] ?? 0) * 1000) / run.pages)} ms`;
+  for (const { name, load, run } of results) {
+    table.push([
+      name,
+      `${Math.round(run.cpuSecondsPerPage * 1000)} ms`,
+      `${round((100 * (run.cpuSecondsPerPage - base.cpuSecondsPerPage)) / base.cpuSecondsPerPage, 1)}%`,
+      `${run.engineCpuMsPerPage} ms`,
+      perPage(run, 'browser'),
+      perPage(run, 'gpu-process'),
+      perPage(run, 'renderer'),
+      `${run.peakPssMb} MB`,
+      `${round((100 * (run.peakPssMb - base.peakPssMb)) / base.peakPssMb, 1)}%`,
+      run.failed,
+      load[0],
+    ]);
+  }
+  log(`\nChromium flags, ${urls.length} pages at ${tabs} tab(s), CPU from /proc`);
+  log(table.toString());
+  const dir = join(benchDir, 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `flags-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      // The per-sample memory series are left out: the table's figures are what matter here.
+      results.map(({ name, why, load, run }) => ({
+        name,
+        why,
+        loadAtStart: load,
+        ...run,
+        samples: undefined,
+        memoryByPage: undefined,
+      })),
+      null,
+      2,
+    )}\n`,
+  );
+  log(`Wrote ${file}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 1;
+});
