@@ -60,7 +60,7 @@ export async function planRun(
 /**
  * Reads each URL as the scanner will and refuses what it would refuse, before any page loads. The
  * scan command launches Chromium meanwhile (the launch is most of a cold run's fixed cost) and
- * kills it on a refusal, which costs a fraction of a second (docs/decisions/00XX-cold-cli.md).
+ * kills it on a refusal, which costs a fraction of a second (docs/decisions/0019-scan-speed.md).
  */
 export async function checkTargets(
   targets: readonly PageTarget[],
