@@ -57,7 +57,7 @@ function AnalyticsContent({ data }: { data: DashboardAnalytics }) {
   ];
   const scored = data.domains.filter((d) => d.score !== null);
   return (
-    <div className="mt-6 grid gap-6">
+    <div className="mt-6 grid grid-cols-1 gap-6">
       <dl className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         {cards.map(([term, value]) => (
           <Card key={term}>

@@ -55,7 +55,7 @@ function DomainContent({ data }: { data: DomainDetail }) {
   const { standing } = data;
   const points = data.history.map((p) => ({ ...p, date: formatDate(p.date) }));
   return (
-    <div className="mt-4 grid gap-6">
+    <div className="mt-4 grid grid-cols-1 gap-6">
       <div className="flex flex-wrap items-center gap-4">
         <ScoreBadge score={standing.score} className="text-lg" />
         <TrendBadge trend={standing.trend} change={standing.change} />

@@ -73,7 +73,7 @@ export function OverviewPage({
 
 function OverviewContent({ data, onReview }: { data: DashboardOverview; onReview: () => void }) {
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       {data.checklist.show && <Checklist data={data} />}
       {data.critical.domainsBelow > 0 && (
         <section
@@ -110,13 +110,13 @@ function OverviewContent({ data, onReview }: { data: DashboardOverview; onReview
           </Button>
         </Card>
       )}
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <PlanCard plan={data.plan} />
         <ProtectionCard data={data} />
         <EventsCard events={data.events} />
       </div>
       <ComplianceStatus domains={data.domains} />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <RecentActivity scans={data.recentScans} />
         <EssentialActions latestReportId={data.latestReportId} />
       </div>
@@ -160,7 +160,7 @@ function Checklist({ data }: { data: DashboardOverview }) {
   ];
   return (
     <SectionCard id="checklist-heading" title="Get started">
-      <ol className="grid gap-2">
+      <ol className="grid grid-cols-1 gap-2">
         {steps.map((step) => (
           <li key={step.label} className="flex items-center gap-2">
             {step.done ? (
@@ -256,7 +256,7 @@ function EventsCard({ events }: { events: DashboardOverview['events'] }) {
   ];
   return (
     <SectionCard id="events-heading" title="Upcoming Events">
-      <ul className="grid gap-2 text-sm">
+      <ul className="grid grid-cols-1 gap-2 text-sm">
         {rows.map(([label, date]) => (
           <li key={label} className="flex items-center justify-between gap-2">
             <span className="flex items-center gap-2 text-slate-700">
@@ -341,7 +341,7 @@ function RecentActivity({ scans }: { scans: DashboardOverview['recentScans'] }) 
       {scans.length === 0 ? (
         <p className="text-slate-700">No scans yet.</p>
       ) : (
-        <ul className="grid gap-3">
+        <ul className="grid grid-cols-1 gap-3">
           {scans.map((scan) => (
             <li key={scan.id} className="flex flex-wrap items-center justify-between gap-2">
               <div className="min-w-0">
@@ -429,7 +429,7 @@ function ActivityFeed({ items }: { items: ActivityItem[] }) {
       {items.length === 0 ? (
         <p className="text-slate-700">Nothing has happened yet.</p>
       ) : (
-        <ol className="grid gap-3">
+        <ol className="grid grid-cols-1 gap-3">
           {items.map((item) => (
             <li key={item.id} className="border-l-2 border-slate-300 pl-3">
               <Link to={activityHref(item)} className="font-semibold text-brand-700 underline">
