@@ -21,6 +21,11 @@ export interface OwnCheckDefinition {
   /** The most a result of this check can be: needs-review checks never report violations. */
   kind: FindingKind;
   impact: Impact;
+  /**
+   * The shared rule key when the check implements one another engine also reports (an ACT rule
+   * id), so their findings on one element merge into one issue; default the check's id.
+   */
+  ruleKey?: string;
 }
 
 /** The ids of Conformly's own engines (their raw output is an OwnEngineRaw). */
@@ -54,7 +59,10 @@ export function ownCheckDefinition(check: string): OwnCheckDefinition | undefine
 export function ownEngine<Id extends OwnEngineId>(
   spec: OwnEngineSpec<Id>,
 ): Engine<Id, OwnEngineRaw> {
-  for (const [check, definition] of Object.entries(spec.checks)) definitions.set(check, definition);
+  for (const [check, definition] of Object.entries(spec.checks)) {
+    definitions.set(check, definition);
+    if (definition.ruleKey) definitions.set(definition.ruleKey, definition);
+  }
   return {
     id: spec.id,
     version: ownChecksVersion,
@@ -75,7 +83,7 @@ export function ownEngine<Id extends OwnEngineId>(
         return {
           engine: spec.id,
           ruleId: result.check,
-          ruleKey: result.check,
+          ruleKey: definition?.ruleKey ?? result.check,
           wcag,
           level: strictestLevel(wcag),
           impact: result.impact,

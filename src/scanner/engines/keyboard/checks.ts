@@ -36,6 +36,18 @@ export const keyboardChecks = {
     kind: 'violation',
     impact: 'serious',
   },
+  'focus-in-aria-hidden': {
+    title: 'Keyboard focus reaches content hidden from assistive technology',
+    description:
+      'Tab stops on an element inside aria-hidden="true", so screen reader users land on ' +
+      'something their software does not announce. Take it out of the tab order (tabindex="-1", ' +
+      'inert or hidden) or do not hide its container from assistive technology.',
+    wcag: ['1.3.1', '4.1.2'],
+    kind: 'violation',
+    impact: 'serious',
+    // The ACT rule it implements, so axe's aria-hidden-focus finding on the element joins it.
+    ruleKey: '6cfa84',
+  },
   'focus-obscured': {
     title: 'Focused element may be covered by other content',
     description:

@@ -15,6 +15,8 @@ export interface FocusRecord {
   box: { x: number; y: number; width: number; height: number };
   /** Sits in a fixed or sticky layer: its place on the page says nothing about reading order. */
   fixed: boolean;
+  /** Inside an aria-hidden="true" subtree: Tab reaches what assistive technology is told to skip. */
+  ariaHidden?: boolean;
   /** Why the focused element could not be seen, or null. */
   hidden: 'zero-size' | 'clipped' | 'transparent' | 'off-screen' | null;
   /** The element covering the focused one at every sampled point, or null. */
@@ -87,6 +89,7 @@ export function keyboardFindings(walk: WalkOutcome): OwnCheckResult[] {
   return [
     ...trapFindings(walk),
     ...focusFindings(walk),
+    ...ariaHiddenFindings(walk),
     ...orderFindings(walk),
     ...skipFindings(walk),
     ...mouseOnlyFindings(walk),
@@ -134,6 +137,28 @@ function trapFindings(walk: WalkOutcome): OwnCheckResult[] {
     );
   }
   return found;
+}
+
+/**
+ * Tab reached an element inside aria-hidden="true": a screen reader user lands on something their
+ * software says is not there (ACT 6cfa84). Measured with real Tab presses, so scripts that take
+ * such elements out of the tab order, or hand focus on, are accounted for.
+ */
+function ariaHiddenFindings(walk: WalkOutcome): OwnCheckResult[] {
+  const found: OwnCheckResult[] = [];
+  for (const id of new Set(walk.order)) {
+    const record = walk.records[id];
+    if (!record?.ariaHidden) continue;
+    found.push(
+      result(
+        'focus-in-aria-hidden',
+        record,
+        'Tab stops on this element, but it is inside content hidden from assistive technology ' +
+          '(aria-hidden="true"): a screen reader announces nothing, or something else, here.',
+      ),
+    );
+  }
+  return found.slice(0, maxPerCheck);
 }
 
 const hiddenWords: Record<NonNullable<FocusRecord['hidden']>, string> = {

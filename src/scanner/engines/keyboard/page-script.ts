@@ -307,6 +307,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       box: { x: Math.round(rect.left + window.scrollX), y: Math.round(rect.top + window.scrollY),
         width: Math.round(rect.width), height: Math.round(rect.height) },
       fixed: inFixedLayer(el),
+      ariaHidden: !!el.closest('[aria-hidden="true"]'),
       hidden,
       coveredBy: hidden ? null : obscured(el, rect),
       selfChange: null,
@@ -457,7 +458,10 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       const all = Array.from(document.body ? document.body.querySelectorAll('*') : []).slice(0, 5000);
       for (const el of all) {
         if (mouseOnly.length >= 50) break;
-        if (el.closest('[inert], [aria-disabled="true"]') || (inModal && !inModal.contains(el))) continue;
+        // Content hidden from assistive technology and kept out of the tab order is a duplicate
+        // (a card's image link beside its text link): hidden on purpose from both.
+        if (el.closest('[inert], [aria-disabled="true"], [aria-hidden="true"]') ||
+          (inModal && !inModal.contains(el))) continue;
         const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
         const focusable = isFocusable(el);
         const tabbableNow = focusable && tabIndexOf(el) >= 0;

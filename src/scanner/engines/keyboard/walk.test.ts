@@ -161,6 +161,20 @@ describe('keyboard walk: each barrier found with its criterion and kind', () => 
     ]);
   });
 
+  it('finds a Tab stop inside content hidden from assistive technology', async () => {
+    const raw = await walk('aria-hidden-focus.html');
+    expect(summary(raw.results)).toEqual([
+      {
+        check: 'focus-in-aria-hidden',
+        kind: 'violation',
+        wcag: ['1.3.1', '4.1.2'],
+        selector: '#hidden-link',
+      },
+    ]);
+    // Under the ACT rule's key, so axe's aria-hidden-focus finding on the link is the same issue.
+    expect(keyboardEngine.normalize(raw)[0]?.ruleKey).toBe('6cfa84');
+  });
+
   it('asks for a review of a focused element under a fixed banner', async () => {
     const raw = await walk('focus-covered.html');
     expect(summary(raw.results)).toEqual([
@@ -209,6 +223,7 @@ describe('keyboard walk: no finding on the correct pages', () => {
     ['smooth-scroll-ok.html', 'a long page that scrolls smoothly to its footer links'],
     ['order-natural.html', 'natural order in columns and a grid'],
     ['accesskey-unique.html', 'unique access keys'],
+    ['aria-hidden-ok.html', 'hidden content whose link and button take no focus'],
     ['clean.html', 'a plain page with links and a form'],
   ])('%s: %s', async (file) => {
     const raw = await walk(file);
