@@ -49,8 +49,15 @@ const results = args['from-raw'] ? rescore(args['from-raw']) : await scanAll();
 const durationMs = Date.now() - started;
 
 const rules = scoreRules(manifest.rules, results);
+// The versions of a case on which every engine ran.
 const engineVersions =
-  results.find((r) => Object.keys(r.engineVersions).length === 3)?.engineVersions ?? {};
+  results.reduce<(typeof results)[number] | undefined>(
+    (best, r) =>
+      !best || Object.keys(r.engineVersions).length > Object.keys(best.engineVersions).length
+        ? r
+        : best,
+    undefined,
+  )?.engineVersions ?? {};
 const measuredAt = new Date().toISOString().slice(0, 10);
 
 if (args['cases-json']) writeFileSync(args['cases-json'], `${JSON.stringify(results, null, 1)}\n`);

@@ -66,6 +66,9 @@ export function renderActReport(
       ? "the product's own `scanPage`, re-scored with the current analysis from that scan's raw engine output."
       : `the product's own \`scanPage\` (${meta.tabs} tabs, no screenshots, ${Math.round(meta.durationMs / 1000)} s).`,
     `Engines: ${versions}.`,
+    "Every engine runs, Conformly's own link, presentation and keyboard checks included, at WCAG",
+    'level AAA (`--level AAA`): the corpus has AAA rules (enhanced contrast, no timed refresh), which',
+    'a scan at the default AA leaves alone by design.',
     '',
     'Regenerate with `npm run act`: it scans every case, rewrites this file and',
     '`test/act/act-baseline.json`, which `test/act/act-conformance.test.ts` holds the product to',
