@@ -12,7 +12,7 @@ import { treeCpuSeconds } from './process-cpu.js';
 
 /**
  * One measured process: a page pool with N tabs scanning a list of URLs through the library, the
- * way the job workers will (scanPage with screenshots on, all three engines). It runs as a child of
+ * way the job workers will (scanPage with screenshots on, every engine). It runs as a child of
  * the harness so the harness can sample this process and its Chromium children from /proc without
  * counting itself. Progress goes to stdout as one JSON object per line.
  *
@@ -39,7 +39,16 @@ export interface PageLine {
   at: number;
   ok: boolean;
   error?: string;
-  times?: { load: number; axe: number; pa11y: number; ibm: number; total: number };
+  times?: {
+    load: number;
+    axe: number;
+    pa11y: number;
+    ibm: number;
+    /** Conformly's own engines (absent when not run). */
+    checks?: number;
+    keyboard?: number;
+    total: number;
+  };
   issues?: number;
   engineErrors?: string[];
   screenshots?: number;

@@ -256,11 +256,22 @@ function printThroughput(library: LibraryRun[], pa11yCi: Pa11yCiRun[]): void {
     ]);
   }
   log(
-    `\n(b) Throughput, ${library[0]?.pages ?? pa11yCi[0]?.pages} pages (all three engines, screenshots on)`,
+    `\n(b) Throughput, ${library[0]?.pages ?? pa11yCi[0]?.pages} pages (every engine, screenshots on)`,
   );
   log(table.toString());
   const breakdown = plainTable({
-    head: ['Tabs', 'load', 'axe', 'pa11y', 'ibm', 'other', 'mean page', 'median page'],
+    head: [
+      'Tabs',
+      'load',
+      'axe',
+      'pa11y',
+      'ibm',
+      'checks',
+      'keyboard',
+      'other',
+      'mean page',
+      'median page',
+    ],
   });
   for (const run of library) {
     const cell = (key: keyof LibraryRun['shares']) =>
@@ -271,6 +282,8 @@ function printThroughput(library: LibraryRun[], pa11yCi: Pa11yCiRun[]): void {
       cell('axe'),
       cell('pa11y'),
       cell('ibm'),
+      cell('checks'),
+      cell('keyboard'),
       cell('other'),
       `${run.meanTimes.total} ms`,
       `${run.medianPageMs} ms`,

@@ -19,6 +19,8 @@ export const issueTargets = {
   smallVsThreeTools: 3.5,
   largeVsThreeTools: 2.5,
   peakMbAt4Tabs: 1024,
+  /** Issue 15: the keyboard walk adds at most this share to the three engines' time per page. */
+  keyboardShare: 0.2,
   soakGrowth: 0.05,
 } as const;
 
@@ -96,7 +98,27 @@ export function checkTargets(input: TargetInput): TargetRow[] {
   const pct = (value: number) => `${round(value * 100, 1)}%`;
   const x = (value: number) => `${round(value, 2)}x`;
 
+  // Per page at the lowest tab count, where pages do not share the CPU.
+  const oneTab = input.conformly.reduce<LibraryRun | undefined>(
+    (low, run) => (!low || run.tabs < low.tabs ? run : low),
+    undefined,
+  );
+  const threeEngines = oneTab
+    ? oneTab.meanTimes.axe + oneTab.meanTimes.pa11y + oneTab.meanTimes.ibm
+    : 0;
   return [
+    row(
+      'Keyboard walk vs the three engines',
+      `<= ${pct(t.keyboardShare)} added to axe + pa11y + IBM time per page`,
+      oneTab && threeEngines > 0 && oneTab.meanTimes.keyboard > 0
+        ? oneTab.meanTimes.keyboard / threeEngines
+        : undefined,
+      (value) => value <= t.keyboardShare,
+      pct,
+      oneTab
+        ? `keyboard ${oneTab.meanTimes.keyboard} ms vs axe + pa11y + IBM ${threeEngines} ms per page (mean, ${oneTab.tabs} tab${oneTab.tabs === 1 ? '' : 's'}); link and presentation checks ${oneTab.meanTimes.checks} ms`
+        : undefined,
+    ),
     row(
       'Throughput vs pa11y-ci',
       `>= ${t.throughputVsPa11yCi}x pa11y-ci pages/min`,

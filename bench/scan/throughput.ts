@@ -43,11 +43,22 @@ export interface LibraryRun {
     axe: number;
     pa11y: number;
     ibm: number;
+    /** Conformly's own engines; 0 when not run. */
+    checks: number;
+    keyboard: number;
     other: number;
     total: number;
   };
   /** Share of summed engine+load time per step, in %. */
-  shares: { load: number; axe: number; pa11y: number; ibm: number; other: number };
+  shares: {
+    load: number;
+    axe: number;
+    pa11y: number;
+    ibm: number;
+    checks: number;
+    keyboard: number;
+    other: number;
+  };
   medianPageMs: number;
   /** Mean per page, in ms, of the steps around the engines (library-worker's StepTimes). */
   meanSteps: Record<string, number>;
@@ -125,8 +136,19 @@ export async function runLibrary(
     axe: meanOf((times) => times.axe),
     pa11y: meanOf((times) => times.pa11y),
     ibm: meanOf((times) => times.ibm),
+    checks: meanOf((times) => times.checks ?? 0),
+    keyboard: meanOf((times) => times.keyboard ?? 0),
     // Tab setup, request guard, screenshots and analysis.
-    other: meanOf((times) => times.total - times.load - times.axe - times.pa11y - times.ibm),
+    other: meanOf(
+      (times) =>
+        times.total -
+        times.load -
+        times.axe -
+        times.pa11y -
+        times.ibm -
+        (times.checks ?? 0) -
+        (times.keyboard ?? 0),
+    ),
     total: meanOf((times) => times.total),
   };
   const share = (value: number) => round((100 * value) / meanTimes.total, 1);
@@ -153,6 +175,8 @@ export async function runLibrary(
       axe: share(meanTimes.axe),
       pa11y: share(meanTimes.pa11y),
       ibm: share(meanTimes.ibm),
+      checks: share(meanTimes.checks),
+      keyboard: share(meanTimes.keyboard),
       other: share(meanTimes.other),
     },
     medianPageMs: median(scanned.map((line) => line.times!.total)),
