@@ -99,6 +99,8 @@ export async function walkKeyboard(
   let order: number[];
   let installed = false;
   let failure: string | undefined;
+  /** Milliseconds since the start at the end of each step, for tuning. */
+  const phases: Record<string, number> = {};
 
   try {
     candidates = (await page.evaluate(KEYBOARD_IN_PAGE)) as number[];
@@ -149,9 +151,13 @@ export async function walkKeyboard(
     }
     sequence.push(now);
     order = reachedOrder(sequence);
+    phases.tab = Math.round(performance.now() - started);
     skip = await checkSkipLink(order.slice(0, 3), cdp, call);
+    phases.skip = Math.round(performance.now() - started);
     statics = await call('statics', order, stoppedBy === 'complete');
+    phases.statics = Math.round(performance.now() - started);
     statics.mouseOnly.push(...(await deafRoleControls(cdp)));
+    phases.listeners = Math.round(performance.now() - started);
   } catch (error) {
     const navigated = error instanceof NavigatedError || withoutHash(page.url()) !== startUrl;
     stoppedBy = navigated ? 'navigation' : 'error';
@@ -190,6 +196,7 @@ export async function walkKeyboard(
       presses,
       candidates: candidates.length,
       stoppedBy,
+      phases,
       ...(failure ? { failure } : {}),
       ms: Math.round(performance.now() - started),
     }),
@@ -280,6 +287,8 @@ function walkDetails(
     presses: number;
     candidates: number;
     stoppedBy: StopReason;
+    /** Milliseconds from the start at the end of the Tab walk, skip link, statics, listeners. */
+    phases: Record<string, number>;
     failure?: string;
     ms: number;
   },
