@@ -195,8 +195,9 @@ const engineNames: Record<EngineId, string> = {
   axe: 'axe-core',
   pa11y: 'pa11y (HTML_CodeSniffer)',
   ibm: 'IBM Equal Access',
-  checks: 'Conformly link and presentation checks',
-  keyboard: 'Conformly keyboard walk',
+  // Without the brand: white-labelled reports name no product.
+  checks: 'link and presentation checks',
+  keyboard: 'keyboard walk',
 };
 
 function wcagRow(
