@@ -3,6 +3,7 @@ import {
   emptyOwnRaw,
   OwnEngineRaw,
   type EngineId,
+  type OwnCheckResult,
   type Finding,
   type FindingKind,
   type Impact,
@@ -118,5 +119,29 @@ export function ownEngine<Id extends OwnEngineId>(
       }
       return coverage;
     },
+  };
+}
+
+/**
+ * One result of a check as its definition states it (criteria, impact, kind); `kind` may be
+ * lowered for this element, e.g. to needs-review where context may explain it.
+ */
+export function checkResult<Id extends string>(
+  definitions: Readonly<Record<Id, OwnCheckDefinition>>,
+  check: Id,
+  element: { selector: string; html: string },
+  message: string,
+  options: { kind?: FindingKind; details?: Record<string, unknown> } = {},
+): OwnCheckResult {
+  const definition = definitions[check];
+  return {
+    check,
+    kind: options.kind ?? definition.kind,
+    impact: definition.impact,
+    wcag: [...definition.wcag],
+    selector: element.selector,
+    html: element.html,
+    message,
+    ...(options.details ? { details: options.details } : {}),
   };
 }

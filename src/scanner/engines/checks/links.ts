@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core';
+import { checkResult } from '../own-engine.js';
 import type { OwnCheckResult } from '#contract/index.js';
 import { checks, type ChecksCheckId } from './checks.js';
 import { readLinks, type LinkFacts } from './link-facts.js';
@@ -213,17 +214,7 @@ function result(
   message: string,
   options: { kind?: OwnCheckResult['kind']; details?: Record<string, unknown> } = {},
 ): OwnCheckResult {
-  const definition = checks[check];
-  return {
-    check,
-    kind: options.kind ?? definition.kind,
-    impact: definition.impact,
-    wcag: [...definition.wcag],
-    selector: link.selector,
-    html: link.html,
-    message,
-    ...(options.details ? { details: options.details } : {}),
-  };
+  return checkResult(checks, check, link, message, options);
 }
 
 /** Text that says nothing out of context; a bare URL. */

@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core';
+import { checkResult } from '../own-engine.js';
 import type { OwnCheckResult } from '#contract/index.js';
 import type { EngineContext } from '../engine.js';
 import { imageAnimation, loadedImageBytes, runningTimeMs } from './animated-images.js';
@@ -24,17 +25,7 @@ function result(
   message: string,
   options: { kind?: OwnCheckResult['kind']; details?: Record<string, unknown> } = {},
 ): OwnCheckResult {
-  const definition = checks[check];
-  return {
-    check,
-    kind: options.kind ?? definition.kind,
-    impact: definition.impact,
-    wcag: [...definition.wcag],
-    selector: element.selector,
-    html: element.html,
-    message,
-    ...(options.details ? { details: options.details } : {}),
-  };
+  return checkResult(checks, check, element, message, options);
 }
 
 /**

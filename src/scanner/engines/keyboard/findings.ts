@@ -1,4 +1,5 @@
 import type { OwnCheckResult } from '#contract/index.js';
+import { checkResult } from '../own-engine.js';
 import { keyboardChecks, type KeyboardCheckId } from './checks.js';
 
 /** What the page helper measured on one element that had focus (page-script.ts). */
@@ -104,17 +105,10 @@ function result(
   details?: Record<string, unknown>,
   kind?: OwnCheckResult['kind'],
 ): OwnCheckResult {
-  const definition = keyboardChecks[check];
-  return {
-    check,
-    kind: kind ?? definition.kind,
-    impact: definition.impact,
-    wcag: [...definition.wcag],
-    selector: element.selector,
-    html: element.html,
-    message,
+  return checkResult(keyboardChecks, check, element, message, {
     ...(details ? { details } : {}),
-  };
+    ...(kind ? { kind } : {}),
+  });
 }
 
 function trapFindings(walk: WalkOutcome): OwnCheckResult[] {
