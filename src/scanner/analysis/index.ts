@@ -1,10 +1,11 @@
-import type {
-  EngineId,
-  Finding,
-  Issue,
-  IssueSummary,
-  RawScanResult,
-  Score,
+import {
+  rawByEngine,
+  type EngineId,
+  type Finding,
+  type Issue,
+  type IssueSummary,
+  type RawScanResult,
+  type Score,
 } from '#contract/index.js';
 import type { EngineRaw } from '../engines/engine.js';
 import { builtInEngines, type EngineRegistry } from '../engines/registry.js';
@@ -26,9 +27,9 @@ export interface PageAnalysis {
 /** Each engine's raw output by engine id, as a scan collects it. */
 export type EngineOutputs = Partial<Record<EngineId, EngineRaw>>;
 
-/** The spec's raw result as outputs by engine id. */
+/** The spec's raw result as outputs by engine id, Conformly's own engines included. */
 export function outputsOf(raw: RawScanResult): EngineOutputs {
-  return { axe: raw.axeRaw, pa11y: raw.pa11yRaw, ibm: raw.ibmRaw };
+  return rawByEngine(raw);
 }
 
 /**

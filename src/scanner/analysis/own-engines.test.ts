@@ -39,3 +39,36 @@ describe("Conformly's own engines in the merged issues", () => {
     expect(issue?.kind).toBe('needs-review');
   });
 });
+
+describe('re-analysing a stored raw result', () => {
+  it("keeps the own engines' findings (as an ACT re-score or a re-analysis reads them)", async () => {
+    const { emptyRaw } = await import('#contract/index.js');
+    const { analyzeRawResult } = await import('./index.js');
+    const times = { load: 0, axe: 0, pa11y: 0, ibm: 0, total: 0 };
+    const raw = {
+      meta: { url: 'https://shop.example/', scanId: 's', timestamp: '', processingTimes: times },
+      axeRaw: emptyRaw.axe(null),
+      pa11yRaw: emptyRaw.pa11y(null),
+      ibmRaw: emptyRaw.ibm(null),
+      checksRaw: {
+        results: [
+          {
+            check: 'link-text-generic',
+            kind: 'violation' as const,
+            impact: 'serious' as const,
+            wcag: ['2.4.4'],
+            selector: 'a',
+            html: '<a href="/x">click here</a>',
+            message: 'Vague link.',
+          },
+        ],
+        details: {},
+        error: null,
+      },
+    };
+    const { issues } = analyzeRawResult(raw, ['axe', 'pa11y', 'ibm', 'checks']);
+    expect(issues.map((issue) => [issue.ruleKey, issue.kind])).toEqual([
+      ['link-text-generic', 'violation'],
+    ]);
+  });
+});
