@@ -180,7 +180,8 @@ export const liveScanThemes: Record<LiveScanThemeId, LiveScanTheme> = {
     pageTitle: 'Accessibility Defense Grid',
     eyebrow: '> premium scan',
     title: 'Accessibility Defense Grid',
-    intro: 'Four stages, one target: axe-core, Pa11y, IBM Equal Access, then AI synthesis.',
+    intro:
+      'Five stages, one target: axe-core, Pa11y, IBM Equal Access, our keyboard and link checks, then AI synthesis.',
     panels: ['score', 'tests', 'impact', 'issues'],
     terminalStages: true,
     dashboardButton: true,
