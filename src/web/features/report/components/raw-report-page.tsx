@@ -110,8 +110,8 @@ function RawReport({ scanId }: { scanId: string }) {
       <div>
         <h1 className="text-3xl font-bold break-words">Raw analysis of {data.domain}</h1>
         <p className="mt-2 text-slate-700">
-          The merged issues of one scan and what axe-core, Pa11y and IBM Equal Access each reported,
-          as they reported it.{' '}
+          The merged issues of one scan and what each engine (axe-core, Pa11y, IBM Equal Access and
+          our own link, presentation and keyboard checks) reported, as it reported it.{' '}
           <Link
             className="font-semibold text-brand-700 underline"
             to={paths.report.getHref(scanId)}
