@@ -437,8 +437,12 @@ async function main(): Promise<void> {
       const run = await runLibrary(
         urls,
         soakTabs,
-        (line) => {
-          if (line.done % 50 === 0) log(`  ${line.done} pages, ${line.at / 1000} s`);
+        (line, memory) => {
+          if (line.done % 50 !== 0) return;
+          const pss = memory
+            ? `, tree ${memory.pssMb} MB PSS in ${memory.processes} processes`
+            : '';
+          log(`  ${line.done} pages, ${line.at / 1000} s${pss}`);
         },
         runOptions,
       );

@@ -82,7 +82,7 @@ type WorkerScreenshots = boolean | ('viewport' | 'full-page')[];
 export async function runLibrary(
   urls: string[],
   concurrency: number | 'auto',
-  onPage?: (line: PageLine) => void,
+  onPage?: (line: PageLine, memory: TreeMemory | undefined) => void,
   runOptions: LibraryRunOptions = {},
 ): Promise<LibraryRun> {
   const load = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
@@ -113,7 +113,7 @@ export async function runLibrary(
     lines.push(line);
     const latest = sampler.latest();
     if (latest) memoryByPage.push(latest);
-    onPage?.(line);
+    onPage?.(line, latest);
   });
   const exitCode = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const processMs = Math.round(performance.now() - started);
