@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { text } from 'node:stream/consumers';
 import {
   createPagePool,
   defaultPoolSize,
@@ -16,7 +17,7 @@ import { treeCpuSeconds } from './process-cpu.js';
  * the harness so the harness can sample this process and its Chromium children from /proc without
  * counting itself. Progress goes to stdout as one JSON object per line.
  *
- * argv[2]: JSON WorkerInput
+ * stdin: JSON WorkerInput (a soak's 5,000 URLs are too long for one argument)
  */
 
 interface WorkerInput {
@@ -150,7 +151,7 @@ async function timedScan(pool: PagePool, url: string, options: ScanOptions) {
 }
 
 async function main(): Promise<void> {
-  const input = JSON.parse(process.argv[2] ?? '{}') as WorkerInput;
+  const input = JSON.parse(await text(process.stdin)) as WorkerInput;
   const tabs = input.concurrency === 'auto' ? defaultPoolSize() : input.concurrency;
   const started = performance.now();
   const pool = createPagePool({

@@ -87,14 +87,11 @@ export async function runLibrary(
 ): Promise<LibraryRun> {
   const load = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', workerPath, JSON.stringify({ urls, concurrency, ...runOptions })],
-    {
-      cwd: repoDir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, ['--import', 'tsx', workerPath], {
+    cwd: repoDir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin.end(JSON.stringify({ urls, concurrency, ...runOptions }));
   const cpu = cpuAccount(child.pid!);
   const sampler = sampleTreeMemory(child.pid!, 200, cpu);
   const lines: PageLine[] = [];
