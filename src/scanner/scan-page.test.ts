@@ -7,6 +7,9 @@ import { engineIds, PageScanResult, RawScanResult } from '#contract/index.js';
 import { BrowserCrashError, PageLoadError, scanPage } from './scan-page.js';
 import type { PagePool, ScanProgressEvent } from './types.js';
 import { UrlSafetyError } from './url-safety.js';
+import { axeEngine } from './engines/axe/index.js';
+import type { AnyEngine } from './engines/engine.js';
+import { createEngineRegistry } from './engines/registry.js';
 
 let site: TestServer;
 let pool: PagePool;
@@ -19,6 +22,12 @@ beforeAll(async () => {
       // The port is irrelevant: the guard refuses 127.0.0.2 before any connection.
       '/to-private': (_req, res) =>
         res.writeHead(302, { location: 'http://127.0.0.2:9/admin' }).end(),
+      // A page whose script asks for more content a moment after it loaded.
+      '/late-content': (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end(lateContentPage),
+      '/late-data': (_req, res) => {
+        setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('late'), 500);
+      },
     },
   });
   pool = createSharedPagePool({ size: 2 });
@@ -29,6 +38,16 @@ afterAll(async () => {
 });
 
 const local = { allowPrivateNetwork: true } as const;
+
+const lateContentPage = `<!doctype html><html lang="en"><head><title>Late content</title></head>
+<body><main><h1>Late content</h1></main><script>
+setTimeout(() => fetch('/late-data').then((response) => response.text()).then(() => {
+  const image = document.createElement('img');
+  image.id = 'late';
+  image.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+  document.querySelector('main').append(image);
+}), 50);
+</script></body></html>`;
 
 describe('scanPage', () => {
   it('scans after redirects, keeps the raw result in the spec shape and reports progress', async () => {
@@ -121,6 +140,31 @@ describe('scanPage', () => {
     expect(result.raw.ibmRaw.error).toBeNull();
     expect(result.engineErrors).toEqual({});
     expect(new Set(result.issues.flatMap((i) => i.engines))).toEqual(new Set(['ibm']));
+  });
+
+  it('waits for the requests of timers that were due while engine scripts loaded into the page', async () => {
+    // Loading this engine's script keeps the page's main thread busy for longer than the
+    // network-quiet window, so the page's 50 ms timer can only run after it.
+    const slowAxe: AnyEngine = {
+      ...axeEngine,
+      async prepare(page) {
+        await page.evaluate(() => {
+          const end = performance.now() + 500;
+          while (performance.now() < end);
+        });
+        await axeEngine.prepare!(page);
+      },
+    };
+    const result = await scanPage(pool, `${site.url}/late-content`, {
+      ...local,
+      engines: ['axe'],
+      engineRegistry: createEngineRegistry([slowAxe]),
+      // A cap no loaded machine reaches: this is about which requests are waited for.
+      networkQuietCapMs: 20_000,
+      screenshots: false,
+    });
+    const imageAlt = result.raw.axeRaw.violations.find((rule) => rule.id === 'image-alt');
+    expect(imageAlt?.nodes.map((node) => node.target)).toEqual([['#late']]);
   });
 
   it('stops on user abort while an engine is stuck, and frees the tab for the next scan', async () => {

@@ -38,6 +38,8 @@ export const scanDefaults = {
   /** After `load`, wait for the network to go quiet, but never longer than this. */
   networkQuietCapMs: 2_000,
   networkQuietMs: 300,
+  /** After engine scripts were parsed past the quiet window: how long the network must stay quiet. */
+  networkRecheckMs: 100,
 } as const;
 
 /** The page could not be loaded: refused address, network error, HTTP error or missing selector. */
@@ -275,18 +277,37 @@ async function navigate(state: ScanState): Promise<void> {
   }
 }
 
-/** Gives late scripts a moment (network quiet, capped), then what a single-page app asked for. */
+/**
+ * Gives late scripts a moment (network quiet, capped), then what a single-page app asked for. The
+ * engines load their scripts into the page meanwhile: the wait is idle time, and parsing an
+ * engine's source is a good part of its run on a small page. Settling never takes longer than
+ * the cap for that: a preparation still running then (a page that makes an engine's script hang)
+ * is stopped, and the engine's run meets the hang under its own timeout.
+ */
 async function settle(state: ScanState): Promise<void> {
   const page = state.page!;
   const started = performance.now();
   const quietCapMs = state.options.networkQuietCapMs ?? scanDefaults.networkQuietCapMs;
   if (quietCapMs > 0) {
+    const leftOfCap = () => Math.max(0, quietCapMs - (performance.now() - started));
+    const preparing = prepareEngines(state);
     await page
       .waitForNetworkIdle({
         idleTime: Math.min(scanDefaults.networkQuietMs, quietCapMs),
         timeout: quietCapMs,
       })
       .catch(() => undefined);
+    const quietAt = performance.now();
+    const preparedAt = await withTimeout(preparing, leftOfCap()).catch(() => undefined);
+    if (preparedAt === undefined) {
+      await stopPageScripts(state);
+    } else if (preparedAt > quietAt && leftOfCap() > 0) {
+      // The page's own timers could not run while an engine's source was being parsed. When that
+      // outlasted the quiet window, the timers that were due run now: give their requests a moment.
+      await page
+        .waitForNetworkIdle({ idleTime: scanDefaults.networkRecheckMs, timeout: leftOfCap() })
+        .catch(() => undefined);
+    }
   }
   const { waitForSelector, waitMs } = state.options;
   if (waitForSelector) {
@@ -299,6 +320,21 @@ async function settle(state: ScanState): Promise<void> {
   }
   if (waitMs) await delay(waitMs, state.signal);
   state.times.load += elapsed(started);
+}
+
+/**
+ * Runs each selected engine's `prepare` on the page, one after another (they share the page's
+ * main thread). Resolves with the time it finished; a failure is left for the engine's run to
+ * meet and record. Not on pages with actions: they may navigate, and the work would be lost.
+ */
+async function prepareEngines(state: ScanState): Promise<number> {
+  if ((state.options.actions ?? []).length === 0) {
+    for (const engine of state.engines) {
+      if (state.signal.aborted) break;
+      await engine.prepare?.(state.page!).catch(() => undefined);
+    }
+  }
+  return performance.now();
 }
 
 async function readPage(state: ScanState): Promise<void> {

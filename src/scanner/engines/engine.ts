@@ -66,6 +66,12 @@ export interface Engine<Id extends EngineId = EngineId, Raw extends EngineRaw = 
    * the browser's start (the CLI does). Optional: `run` loads it anyway.
    */
   preload?(): Promise<void>;
+  /**
+   * Loads the engine's script into the page while the page settles (the scanner waits for the
+   * network to go quiet anyway), so `run` finds it there. Optional, and only a head start: `run`
+   * must load whatever is missing, since the page may have navigated in between.
+   */
+  prepare?(page: Page): Promise<void>;
   /** The raw part recorded for a run that threw or timed out. */
   failed(error: string): Raw;
   /** The raw output of a run that succeeded as findings in the shared shape. */

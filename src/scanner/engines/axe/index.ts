@@ -1,7 +1,7 @@
 import type { AxeResults, Result, RunOptions } from 'axe-core';
 import { AxeRaw, emptyRaw, type ConformanceLevel } from '#contract/index.js';
 import type { Engine } from '../engine.js';
-import { packageScript, packageVersion } from '../package-files.js';
+import { loadPackageScript, packageVersion } from '../package-files.js';
 import { normalizeAxe } from './normalize.js';
 import { axeCoverage } from './rules.js';
 
@@ -28,8 +28,12 @@ export const axeEngine: Engine<'axe'> = {
   id: 'axe',
   version: packageVersion('axe-core'),
 
+  async prepare(page) {
+    await loadPackageScript(page, 'axe-core/axe.min.js');
+  },
+
   async run(page, { level }) {
-    await page.evaluate(packageScript('axe-core/axe.min.js'));
+    await loadPackageScript(page, 'axe-core/axe.min.js');
     const result = await page.evaluate(async (options: RunOptions) => {
       const axe = (
         window as unknown as { axe: { run(ctx: Document, o: RunOptions): Promise<AxeResults> } }

@@ -1,6 +1,6 @@
 import { emptyRaw, zeroIbmCounts, type IbmCounts, type IbmRaw } from '#contract/index.js';
 import type { Engine } from '../engine.js';
-import { packageScript, packageVersion } from '../package-files.js';
+import { loadPackageScript, packageVersion } from '../package-files.js';
 import { normalizeIbm } from './normalize.js';
 import { ibmCoverage } from './rules.js';
 
@@ -22,8 +22,12 @@ export const ibmEngine: Engine<'ibm'> = {
   id: 'ibm',
   version: packageVersion('accessibility-checker-engine'),
 
+  async prepare(page) {
+    await loadPackageScript(page, 'accessibility-checker-engine/ace.js');
+  },
+
   async run(page) {
-    await page.evaluate(packageScript('accessibility-checker-engine/ace.js'));
+    await loadPackageScript(page, 'accessibility-checker-engine/ace.js');
     // Filtered in the page: the raw report holds every pass and live DOM nodes that do not
     // serialize (11,000+ entries on a 1,500-element page).
     const results = await page.evaluate(
