@@ -142,7 +142,7 @@ describe('scanPage', () => {
     expect(new Set(result.issues.flatMap((i) => i.engines))).toEqual(new Set(['ibm']));
   });
 
-  it('waits for the requests of timers that were due while engine scripts loaded into the page', async () => {
+  it('waits for the requests of timers that were due while engine scripts loaded, on new and reused tabs', async () => {
     // Loading this engine's script keeps the page's main thread busy for longer than the
     // network-quiet window, so the page's 50 ms timer can only run after it.
     const slowAxe: AnyEngine = {
@@ -155,16 +155,22 @@ describe('scanPage', () => {
         await axeEngine.prepare!(page);
       },
     };
-    const result = await scanPage(pool, `${site.url}/late-content`, {
-      ...local,
-      engines: ['axe'],
-      engineRegistry: createEngineRegistry([slowAxe]),
-      // A cap no loaded machine reaches: this is about which requests are waited for.
-      networkQuietCapMs: 20_000,
-      screenshots: false,
-    });
-    const imageAlt = result.raw.axeRaw.violations.find((rule) => rule.id === 'image-alt');
-    expect(imageAlt?.nodes.map((node) => node.target)).toEqual([['#late']]);
+    // Three scans on the pool's two tabs: a reused tab must count the new page's requests too.
+    for (let scan = 1; scan <= 3; scan += 1) {
+      const result = await scanPage(pool, `${site.url}/late-content`, {
+        ...local,
+        engines: ['axe'],
+        engineRegistry: createEngineRegistry([slowAxe]),
+        // A cap no loaded machine reaches: this is about which requests are waited for.
+        networkQuietCapMs: 20_000,
+        screenshots: false,
+      });
+      const imageAlt = result.raw.axeRaw.violations.find((rule) => rule.id === 'image-alt');
+      expect(
+        imageAlt?.nodes.map((node) => node.target),
+        `scan ${scan}`,
+      ).toEqual([['#late']]);
+    }
   });
 
   it('stops on user abort while an engine is stuck, and frees the tab for the next scan', async () => {

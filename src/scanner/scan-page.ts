@@ -20,6 +20,7 @@ import { fingerprintFromHtml, readElementFacts, type ElementFacts } from './elem
 import type { AnyEngine } from './engines/engine.js';
 import { builtInEngines, getEngine } from './engines/registry.js';
 import { egressFailure } from './net/egress-proxy.js';
+import { watchNetwork, type NetworkWatch } from './net/network-quiet.js';
 import { PageActionError, runPageActions } from './page-actions.js';
 import { takeScreenshots } from './screenshots.js';
 import type { PagePool, ScanOptions, ScanProgressEvent } from './types.js';
@@ -38,8 +39,6 @@ export const scanDefaults = {
   /** After `load`, wait for the network to go quiet, but never longer than this. */
   networkQuietCapMs: 2_000,
   networkQuietMs: 300,
-  /** After engine scripts were parsed past the quiet window: how long the network must stay quiet. */
-  networkRecheckMs: 100,
 } as const;
 
 /** The page could not be loaded: refused address, network error, HTTP error or missing selector. */
@@ -76,6 +75,8 @@ interface ScanState {
   /** Opened before any engine runs: a session cannot attach to a renderer stuck in a loop. */
   cdp?: CDPSession;
   guard?: RequestGuard;
+  /** This scan's requests in flight, from before the navigation on. */
+  network?: NetworkWatch;
   onCrash?: () => void;
   onDisconnect?: () => void;
   finalUrl: string;
@@ -255,6 +256,7 @@ async function readFacts(state: ScanState): Promise<void> {
 async function navigate(state: ScanState): Promise<void> {
   const page = state.page!;
   const started = performance.now();
+  state.network = watchNetwork(page);
   let response;
   try {
     response = await page.goto(state.url.href, { waitUntil: 'load', timeout: 0 });
@@ -289,24 +291,18 @@ async function settle(state: ScanState): Promise<void> {
   const started = performance.now();
   const quietCapMs = state.options.networkQuietCapMs ?? scanDefaults.networkQuietCapMs;
   if (quietCapMs > 0) {
+    const quietMs = Math.min(scanDefaults.networkQuietMs, quietCapMs);
     const leftOfCap = () => Math.max(0, quietCapMs - (performance.now() - started));
     const preparing = prepareEngines(state);
-    await page
-      .waitForNetworkIdle({
-        idleTime: Math.min(scanDefaults.networkQuietMs, quietCapMs),
-        timeout: quietCapMs,
-      })
-      .catch(() => undefined);
-    const quietAt = performance.now();
+    await state.network!.quiet(quietMs, quietCapMs);
     const preparedAt = await withTimeout(preparing, leftOfCap()).catch(() => undefined);
     if (preparedAt === undefined) {
       await stopPageScripts(state);
-    } else if (preparedAt > quietAt && leftOfCap() > 0) {
-      // The page's own timers could not run while an engine's source was being parsed. When that
-      // outlasted the quiet window, the timers that were due run now: give their requests a moment.
-      await page
-        .waitForNetworkIdle({ idleTime: scanDefaults.networkRecheckMs, timeout: leftOfCap() })
-        .catch(() => undefined);
+    } else if (preparedAt - started >= quietMs && leftOfCap() > 0) {
+      // The page's own timers could not run while an engine's source was being parsed, and that
+      // took as long as the quiet window: the timers that were due run now, so the network gets a
+      // quiet window of its own after them.
+      await state.network!.quiet(quietMs, leftOfCap());
     }
   }
   const { waitForSelector, waitMs } = state.options;
@@ -425,6 +421,7 @@ async function cleanUp(state: ScanState): Promise<void> {
     work && withTimeout(work, cleanupTimeoutMs, 'cleanup timed out').catch(() => undefined);
   // An abort can land while an engine loops in the page; the tab reset needs it stopped first.
   if (state.signal.aborted) await bounded(stopPageScripts(state));
+  state.network?.dispose();
   if (state.onHeaders) state.page?.off('request', state.onHeaders);
   await bounded(state.guard?.dispose());
   // Turned on for the headers alone when the guard had nothing to intercept.
