@@ -7,7 +7,7 @@ import { cpuAccount, type CpuAccount } from './process-cpu.js';
 import { runCommand } from './run-command.js';
 import { startBenchSite } from './site.js';
 import { median, round } from './stats.js';
-import { buildConformly, conformlyScan, repoDir, type ToolCommand } from './tools.js';
+import { buildConformly, cliBuildArgs, conformlyScan, repoDir, type ToolCommand } from './tools.js';
 
 /**
  * One run: wall clock, and the CPU seconds of the CLI and every Chromium process it started (less
@@ -53,16 +53,7 @@ function buildAt(ref: string, workDir: string): string {
   symlinkSync(join(repoDir, 'node_modules'), join(tree, 'node_modules'));
   execFileSync(
     join(repoDir, 'node_modules/.bin/esbuild'),
-    [
-      'src/cli/main.ts',
-      '--bundle',
-      '--platform=node',
-      '--format=esm',
-      '--target=node20',
-      '--packages=external',
-      '--outfile=dist/cli/main.js',
-      '--log-level=warning',
-    ],
+    cliBuildArgs(join(tree, 'package.json'), tree),
     { cwd: tree },
   );
   return join(tree, 'bin/conformly.js');

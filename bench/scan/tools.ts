@@ -296,19 +296,32 @@ export function buildConformly(workDir: string): string {
   // node_modules/.bin/esbuild is esbuild's native binary (its install step replaces the JS shim).
   execFileSync(
     join(repoDir, 'node_modules/.bin/esbuild'),
-    [
-      'src/cli/main.ts',
-      '--bundle',
-      '--platform=node',
-      '--format=esm',
-      '--target=node20',
-      '--packages=external',
-      `--outfile=${join(root, 'dist/cli/main.js')}`,
-    ],
+    cliBuildArgs(join(repoDir, 'package.json'), root),
     { cwd: repoDir, stdio: 'inherit' },
   );
   copyFileSync(join(repoDir, 'package.json'), join(root, 'package.json'));
   copyFileSync(join(repoDir, 'bin/conformly.js'), join(root, 'bin/conformly.js'));
   symlinkSync(join(repoDir, 'node_modules'), join(root, 'node_modules'));
   return join(root, 'bin/conformly.js');
+}
+
+/**
+ * The esbuild arguments of a package.json's `build:cli` script, its output path moved under
+ * `root`: the benchmark bundles exactly as the package does, at any commit.
+ */
+export function cliBuildArgs(packageJson: string, root: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [command, ...args] = (scripts['build:cli'] ?? '').split(/\s+/).filter(Boolean);
+  if (command !== 'esbuild') throw new Error(`build:cli is not an esbuild command: ${command}`);
+  return [
+    ...args.map((arg) =>
+      arg.replace(
+        /^(--outfile=|--outdir=)(.*)$/,
+        (_, flag: string, path: string) => `${flag}${join(root, path)}`,
+      ),
+    ),
+    '--log-level=warning',
+  ];
 }
