@@ -13,8 +13,12 @@ export const issueTargets = {
   throughputVsPa11yCi: 1.5,
   /** Conformly pages/min over `cores x 60 / engine CPU seconds per page`. */
   shareOfEngineCpuLimit: 0.85,
-  /** Cold `conformly scan` of the small page over the pa11y CLI's time: at most this. */
-  coldVsPa11y: 0.8,
+  /**
+   * Cold `conformly scan` of the small page over the pa11y CLI's time: at most this. The issue
+   * allows 0.8x for the three engines and 1.0x with the keyboard engine on; part (a) runs the
+   * product's default, every engine, so 1.0x is the target it measures.
+   */
+  coldVsPa11y: 1.0,
   /** Three tools one after another over one `conformly scan`: at least this. */
   smallVsThreeTools: 3.5,
   largeVsThreeTools: 2.5,
@@ -146,7 +150,7 @@ export function checkTargets(input: TargetInput): TargetRow[] {
         : undefined,
     ),
     row(
-      'Cold small page vs pa11y CLI',
+      'Cold small page vs pa11y CLI (all engines)',
       `<= ${t.coldVsPa11y}x the pa11y CLI's time`,
       small && pa11yMs ? small.conformly.medianMs / pa11yMs : undefined,
       (value) => value <= t.coldVsPa11y,
