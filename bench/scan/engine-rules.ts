@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import CliTable from 'cli-table3';
 import { axeTags, createPagePool } from '../../src/scanner/index.js';
-import { packageScript } from '../../src/scanner/engines/package-files.js';
+import { loadPackageScript } from '../../src/scanner/engines/package-files.js';
 import { ibmPolicy } from '../../src/scanner/engines/ibm/index.js';
 import { startBenchSite } from './site.js';
 import { round } from './stats.js';
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     for (const path of paths) {
       await pool.withPage(async (page) => {
         await page.goto(`${site.url}${path}`, { waitUntil: 'load' });
-        await page.evaluate(packageScript('axe-core/axe.min.js'));
+        await loadPackageScript(page, 'axe-core/axe.min.js');
         const axe = await page.evaluate(
           async (tags: string[]) => {
             const started = performance.now();
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
         axeWall += axe.wall;
         for (const [id, ms] of axe.rules) add(axeRules, id, ms);
 
-        await page.evaluate(packageScript('accessibility-checker-engine/ace.js'));
+        await loadPackageScript(page, 'accessibility-checker-engine/ace.js');
         const ibm = await page.evaluate(async (policy: string) => {
           const started = performance.now();
           const ace = (

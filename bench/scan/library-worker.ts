@@ -111,6 +111,7 @@ async function timedScan(pool: PagePool, url: string, options: ScanOptions) {
       engine.prepare
         ? {
             ...engine,
+            // The product's Page type: bench/node_modules holds another puppeteer-core.
             prepare: async (page: Parameters<NonNullable<typeof engine.prepare>>[0]) => {
               const before = treeCpuSeconds(process.pid);
               try {

@@ -3,18 +3,6 @@ import { createRequire } from 'node:module';
 import type { Page } from 'puppeteer-core';
 
 const require = createRequire(import.meta.url);
-const sources = new Map<string, string>();
-
-/** A browser script shipped in an npm package, read from disk once per process. */
-export function packageScript(specifier: string): string {
-  let source = sources.get(specifier);
-  if (source === undefined) {
-    source = readFileSync(require.resolve(specifier), 'utf8');
-    sources.set(specifier, source);
-  }
-  return source;
-}
-
 /** The installed version of a package (resolved from `from`, default: our own dependencies). */
 export function packageVersion(name: string, from?: string): string {
   const resolve = from ? createRequire(require.resolve(from)) : require;
@@ -43,6 +31,7 @@ export async function loadPackageScript(page: Page, specifier: string): Promise<
   await page.evaluate(markedSource(specifier));
 }
 
+/** Each package script as the page gets it (the mark added), read from disk once per process. */
 const marked = new Map<string, string>();
 
 function markedSource(specifier: string): string {
@@ -50,7 +39,7 @@ function markedSource(specifier: string): string {
   if (source === undefined) {
     const mark = `globalThis[${JSON.stringify(loadedKey)}] = Object.assign(globalThis[${JSON.stringify(loadedKey)}] || {}, { ${JSON.stringify(specifier)}: true });`;
     // On a line of its own: the package's source may end in a //# sourceMappingURL comment.
-    source = `${packageScript(specifier)}\n;${mark}\n`;
+    source = `${readFileSync(require.resolve(specifier), 'utf8')}\n;${mark}\n`;
     marked.set(specifier, source);
   }
   return source;

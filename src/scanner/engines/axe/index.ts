@@ -5,6 +5,9 @@ import { loadPackageScript, packageVersion } from '../package-files.js';
 import { normalizeAxe } from './normalize.js';
 import { axeCoverage } from './rules.js';
 
+/** The engine's browser script, loaded into each scanned page. */
+const axeScript = 'axe-core/axe.min.js';
+
 /** WCAG 2.0-2.2 A and AA rules, plus best practices (kept, and marked as such by analysis). */
 export const axeTags = [
   'wcag2a',
@@ -29,11 +32,11 @@ export const axeEngine: Engine<'axe'> = {
   version: packageVersion('axe-core'),
 
   async prepare(page) {
-    await loadPackageScript(page, 'axe-core/axe.min.js');
+    await loadPackageScript(page, axeScript);
   },
 
   async run(page, { level }) {
-    await loadPackageScript(page, 'axe-core/axe.min.js');
+    await loadPackageScript(page, axeScript);
     const result = await page.evaluate(async (options: RunOptions) => {
       const axe = (
         window as unknown as { axe: { run(ctx: Document, o: RunOptions): Promise<AxeResults> } }

@@ -4,6 +4,9 @@ import { loadPackageScript, packageVersion } from '../package-files.js';
 import { normalizeIbm } from './normalize.js';
 import { ibmCoverage } from './rules.js';
 
+/** The engine's browser script, loaded into each scanned page. */
+const aceScript = 'accessibility-checker-engine/ace.js';
+
 /** The IBM Equal Access ruleset the product promises (the accessibility-checker default). */
 export const ibmPolicy = 'IBM_Accessibility';
 
@@ -23,11 +26,11 @@ export const ibmEngine: Engine<'ibm'> = {
   version: packageVersion('accessibility-checker-engine'),
 
   async prepare(page) {
-    await loadPackageScript(page, 'accessibility-checker-engine/ace.js');
+    await loadPackageScript(page, aceScript);
   },
 
   async run(page) {
-    await loadPackageScript(page, 'accessibility-checker-engine/ace.js');
+    await loadPackageScript(page, aceScript);
     // Filtered in the page: the raw report holds every pass and live DOM nodes that do not
     // serialize (11,000+ entries on a 1,500-element page).
     const results = await page.evaluate(
