@@ -49,6 +49,13 @@ export class TooManyRequestsError extends HttpError {
   }
 }
 
+/** A service we depend on (the payment provider) failed or answered something we cannot read. */
+export class BadGatewayError extends HttpError {
+  constructor(message: string) {
+    super(502, message);
+  }
+}
+
 /** The service behind a call is not able to answer now (e.g. a scan that takes too long). */
 export class UnavailableError extends HttpError {
   constructor(message: string) {

@@ -231,7 +231,9 @@ export async function takePayment(
  * `POST /api/create-subscription`: keeps a card for the months after the free one, for the
  * account's monthly total (or the first domain's price before it has any). The demo provider's
  * setup succeeds at once and the card counts as on file; Stripe's is confirmed in the browser
- * and reported by webhook (recordCardAdded).
+ * and reported by webhook (recordCardAdded). The provider is asked before anything is written,
+ * and what its answer starts (the setup's record, the plan, the account's Stripe ids) is written
+ * in one transaction.
  */
 export async function createSubscription(
   deps: PaymentDeps,
@@ -241,7 +243,6 @@ export async function createSubscription(
   const { db } = deps;
   const account = await repo.findBillingAccount(db, payer.userId);
   if (!account) throw new NotFoundError('Account not found');
-  await ensurePlan(db, payer.userId, now, { email: payer.email });
   const monitored = await domainStore.listAccountDomainRows(db, payer.userId, [
     'trial',
     'active',
@@ -263,23 +264,27 @@ export async function createSubscription(
     trialEndsAt: trialEnds.length ? new Date(Math.min(...trialEnds)) : null,
     idempotencyKey: `card-setup:${payer.userId}:${setups}`,
   });
-  await paymentStore.insertPayment(db, {
-    id: setup.id,
-    provider: deps.payments.kind,
-    userId: payer.userId,
-    purpose: 'card_setup',
-    domain: null,
-    amountCents: 0,
-    status: setup.status,
-    details: {
-      monthlyAmountCents,
-      customerId: setup.customerId,
-      subscriptionId: setup.subscriptionId,
-      demo: deps.payments.demo,
-    },
-  });
-  if (setup.status === 'failed') throw new PaymentFailedError(undefined);
+  // Only once the provider has answered: a provider error (502) leaves no plan row behind.
   await db.transaction(async (tx) => {
+    await repo.lockUser(tx, payer.userId);
+    await paymentStore.insertPayment(tx, {
+      id: setup.id,
+      provider: deps.payments.kind,
+      userId: payer.userId,
+      purpose: 'card_setup',
+      domain: null,
+      amountCents: 0,
+      status: setup.status,
+      details: {
+        monthlyAmountCents,
+        customerId: setup.customerId,
+        subscriptionId: setup.subscriptionId,
+        demo: deps.payments.demo,
+      },
+    });
+    // A refused card is recorded and answered 402; it starts no plan.
+    if (setup.status === 'failed') return;
+    await ensurePlan(tx, payer.userId, now, { email: payer.email });
     if (setup.customerId && setup.customerId !== account.stripeCustomerId) {
       await repo.updateUser(tx, payer.userId, { stripeCustomerId: setup.customerId });
     }
@@ -291,6 +296,7 @@ export async function createSubscription(
     }
     if (setup.status === 'succeeded') await recordCardAdded(tx, payer.userId, now);
   });
+  if (setup.status === 'failed') throw new PaymentFailedError(undefined);
   return {
     clientSecret: setup.clientSecret,
     subscriptionId: setup.subscriptionId ?? setup.id,

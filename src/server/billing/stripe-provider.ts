@@ -8,6 +8,7 @@ import type {
   PaymentRequest,
   PaymentStatus,
 } from './payments.js';
+import { PaymentProviderError } from './provider-error.js';
 
 /**
  * Card payments through Stripe (DESIGN.md "External services are adapters"), with the official
@@ -88,6 +89,17 @@ function subscriptionStatus(status: Stripe.Subscription.Status): PaymentStatus {
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value == null ? null : typeof value === 'string' ? value : value.id;
 
+/**
+ * The answer as the object asked for. The SDK parses any JSON it is given, so an answer that is
+ * not Stripe's (a proxy's page, `{}`) is caught here before its fields are believed.
+ */
+function answered<T extends { object: string; id?: string }>(value: T, kind: T['object']): T {
+  if (value?.object !== kind || (kind !== 'list' && typeof value.id !== 'string')) {
+    throw new Error(`Stripe answered something other than a ${kind}`);
+  }
+  return value;
+}
+
 /** Stripe's answer for an id it does not hold (or that is not of the kind asked for). */
 function isMissing(error: unknown): boolean {
   return (
@@ -126,45 +138,51 @@ export class StripePaymentProvider implements PaymentProvider {
     if (!Number.isInteger(request.amountCents) || request.amountCents < 0) {
       throw new RangeError(`a payment of ${request.amountCents} cents is not possible`);
     }
-    if (request.amountCents === 0) {
-      const intent = await this.stripe.setupIntents.create(
+    return this.guard(async () => {
+      if (request.amountCents === 0) {
+        const intent = await this.stripe.setupIntents.create(
+          {
+            usage: 'off_session',
+            automatic_payment_methods: { enabled: true },
+            description: request.description,
+            metadata: request.metadata,
+          },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        return this.fromSetupIntent(answered(intent, 'setup_intent'));
+      }
+      const intent = await this.stripe.paymentIntents.create(
         {
-          usage: 'off_session',
-          automatic_payment_methods: { enabled: true },
+          amount: request.amountCents,
+          currency: 'usd',
           description: request.description,
+          receipt_email: request.customerEmail,
           metadata: request.metadata,
+          automatic_payment_methods: { enabled: true },
         },
         { idempotencyKey: request.idempotencyKey },
       );
-      return this.fromSetupIntent(intent);
-    }
-    const intent = await this.stripe.paymentIntents.create(
-      {
-        amount: request.amountCents,
-        currency: 'usd',
-        description: request.description,
-        receipt_email: request.customerEmail,
-        metadata: request.metadata,
-        automatic_payment_methods: { enabled: true },
-      },
-      { idempotencyKey: request.idempotencyKey },
-    );
-    return this.fromPaymentIntent(intent);
+      return this.fromPaymentIntent(answered(intent, 'payment_intent'));
+    });
   }
 
   async retrievePayment(paymentId: string): Promise<Payment | undefined> {
-    try {
-      if (paymentId.startsWith('pi_')) {
-        return this.fromPaymentIntent(await this.stripe.paymentIntents.retrieve(paymentId));
+    return this.guard(async () => {
+      try {
+        if (paymentId.startsWith('pi_')) {
+          const intent = await this.stripe.paymentIntents.retrieve(paymentId);
+          return this.fromPaymentIntent(answered(intent, 'payment_intent'));
+        }
+        if (paymentId.startsWith('seti_')) {
+          const intent = await this.stripe.setupIntents.retrieve(paymentId);
+          return this.fromSetupIntent(answered(intent, 'setup_intent'));
+        }
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
       }
-      if (paymentId.startsWith('seti_')) {
-        return this.fromSetupIntent(await this.stripe.setupIntents.retrieve(paymentId));
-      }
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
-    return undefined;
+      return undefined;
+    });
   }
 
   /**
@@ -176,15 +194,20 @@ export class StripePaymentProvider implements PaymentProvider {
    * on file already the setup has succeeded and there is nothing to confirm.
    */
   async setUpCard(request: CardSetupRequest): Promise<CardSetup> {
+    return this.guard(() => this.setUpCardAtStripe(request));
+  }
+
+  private async setUpCardAtStripe(request: CardSetupRequest): Promise<CardSetup> {
     const key = request.idempotencyKey;
     const metadata = { userId: request.userId };
     const customerId =
       request.customerId ??
-      (
+      answered(
         await this.stripe.customers.create(
           { email: request.email, metadata },
           { idempotencyKey: `${key}:customer` },
-        )
+        ),
+        'customer',
       ).id;
     const price = {
       currency: 'usd',
@@ -214,6 +237,7 @@ export class StripePaymentProvider implements PaymentProvider {
         // request that created the subscription comes back here once its customer is stored.
         { idempotencyKey: `${key}:reprice` },
       );
+      answered(subscription, 'subscription');
     } else {
       const trialEnd =
         request.trialEndsAt && request.trialEndsAt.getTime() > Date.now()
@@ -231,6 +255,7 @@ export class StripePaymentProvider implements PaymentProvider {
         },
         { idempotencyKey: `${key}:subscription` },
       );
+      answered(subscription, 'subscription');
     }
 
     const pending = subscription.pending_setup_intent;
@@ -242,7 +267,7 @@ export class StripePaymentProvider implements PaymentProvider {
         { metadata: { ...metadata, subscriptionId: subscription.id } },
         { idempotencyKey: `${key}:setup` },
       );
-      return this.setupFromSetupIntent(intent, subscription.id);
+      return this.setupFromSetupIntent(answered(intent, 'setup_intent'), subscription.id);
     }
     // No setup pending: the card is on file already, or (no free month) the first invoice is due.
     return this.setupFromSubscription(subscription);
@@ -250,7 +275,10 @@ export class StripePaymentProvider implements PaymentProvider {
 
   /** The account's Compliance Shield subscription that still runs at Stripe, if any. */
   private async runningSubscription(customerId: string, userId: string) {
-    const list = await this.stripe.subscriptions.list({ customer: customerId, limit: 20 });
+    const list = answered(
+      await this.stripe.subscriptions.list({ customer: customerId, limit: 20 }),
+      'list',
+    );
     for (const subscription of list.data) {
       const item = subscription.items.data[0];
       if (
@@ -265,33 +293,55 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async retrieveCardSetup(id: string): Promise<CardSetup | undefined> {
-    try {
-      if (id.startsWith('seti_')) {
-        return this.setupFromSetupIntent(await this.stripe.setupIntents.retrieve(id), null);
+    return this.guard(async () => {
+      try {
+        if (id.startsWith('seti_')) {
+          const intent = await this.stripe.setupIntents.retrieve(id);
+          return this.setupFromSetupIntent(answered(intent, 'setup_intent'), null);
+        }
+        if (id.startsWith('sub_')) {
+          const subscription = answered(
+            await this.stripe.subscriptions.retrieve(id, {
+              expand: ['pending_setup_intent', 'latest_invoice.confirmation_secret'],
+            }),
+            'subscription',
+          );
+          const pending = subscription.pending_setup_intent;
+          return pending && typeof pending === 'object'
+            ? this.setupFromSetupIntent(pending, subscription.id)
+            : this.setupFromSubscription(subscription);
+        }
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
       }
-      if (id.startsWith('sub_')) {
-        const subscription = await this.stripe.subscriptions.retrieve(id, {
-          expand: ['pending_setup_intent', 'latest_invoice.confirmation_secret'],
-        });
-        const pending = subscription.pending_setup_intent;
-        return pending && typeof pending === 'object'
-          ? this.setupFromSetupIntent(pending, subscription.id)
-          : this.setupFromSubscription(subscription);
-      }
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
-    return undefined;
+      return undefined;
+    });
   }
 
   /** Ends the account's Stripe subscription now: cancelling takes effect at once (spec §9). */
   async cancelSubscription(subscriptionId: string): Promise<void> {
+    return this.guard(async () => {
+      try {
+        answered(await this.stripe.subscriptions.cancel(subscriptionId), 'subscription');
+      } catch (error) {
+        // Already gone at Stripe: nothing left to stop.
+        if (!isMissing(error)) throw error;
+      }
+    });
+  }
+
+  /**
+   * Every call to Stripe goes through here: whatever goes wrong on the way (Stripe unreachable
+   * or refusing our request, an answer that is not Stripe's) is the provider error callers
+   * answer 502 with, before they write anything.
+   */
+  private async guard<T>(call: () => Promise<T>): Promise<T> {
     try {
-      await this.stripe.subscriptions.cancel(subscriptionId);
+      return await call();
     } catch (error) {
-      // Already gone at Stripe: nothing left to stop.
-      if (!isMissing(error)) throw error;
+      if (error instanceof PaymentProviderError) throw error;
+      throw new PaymentProviderError(error);
     }
   }
 
@@ -307,7 +357,8 @@ export class StripePaymentProvider implements PaymentProvider {
   private complianceShieldProduct(): Promise<string> {
     this.product ??= (async () => {
       try {
-        return (await this.stripe.products.retrieve(complianceShieldProductId)).id;
+        const product = await this.stripe.products.retrieve(complianceShieldProductId);
+        return answered(product, 'product').id;
       } catch (error) {
         if (!isMissing(error)) throw error;
       }
@@ -316,7 +367,7 @@ export class StripePaymentProvider implements PaymentProvider {
           { id: complianceShieldProductId, name: complianceShieldProductName },
           { idempotencyKey: `product:${complianceShieldProductId}` },
         );
-        return created.id;
+        return answered(created, 'product').id;
       } catch (error) {
         // Another process made it first.
         if (

@@ -19,6 +19,13 @@ export const errorsPlugin = fp(
         return reply.status(400).send({ message: problems.join('; ') });
       }
       if (error instanceof HttpError) {
+        // A service we depend on failed (502, 503): its message is ours, its cause goes to the log.
+        if (error.statusCode >= 500) {
+          request.log.error(
+            { err: loggableError(error), url: redactUrl(request.url) },
+            'request failed upstream',
+          );
+        }
         return reply.status(error.statusCode).send({ message: error.message });
       }
       if (error instanceof UrlSafetyError) {
