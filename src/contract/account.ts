@@ -17,6 +17,8 @@ export const NotificationSettings = z.object({
 });
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
 export type NotificationKind = keyof NotificationSettings;
+/** `PUT /api/account/notifications`: every choice, and nothing else. */
+export const NotificationSettingsRequest = z.strictObject(NotificationSettings.shape);
 export const notificationKinds = ['scanAlerts', 'weeklyDigest', 'billing'] as const;
 
 export const notificationLabels: Record<NotificationKind, string> = {
@@ -37,7 +39,7 @@ export const AccountSettings = z.object({
 });
 export type AccountSettings = z.infer<typeof AccountSettings>;
 
-export const ProfileRequest = z.object({
+export const ProfileRequest = z.strictObject({
   name: z.string().trim().min(1, 'Please enter your name').max(200, 'Name is too long'),
   company: z
     .string()
@@ -48,17 +50,17 @@ export const ProfileRequest = z.object({
 export type ProfileRequest = z.input<typeof ProfileRequest>;
 
 /** The current password is asked when the account has one (an e-mail change moves sign-in). */
-export const EmailChangeRequest = z.object({
+export const EmailChangeRequest = z.strictObject({
   newEmail: Email,
   currentPassword: z.string().max(256).optional(),
 });
 export type EmailChangeRequest = z.input<typeof EmailChangeRequest>;
 
-export const EmailChangeConfirmRequest = z.object({
+export const EmailChangeConfirmRequest = z.strictObject({
   token: z.string().trim().min(1, 'No confirmation token provided').max(200),
 });
 
-export const PasswordChangeRequest = z.object({
+export const PasswordChangeRequest = z.strictObject({
   currentPassword: z.string().min(1, 'Please enter your current password').max(256),
   newPassword: Password,
 });
@@ -78,13 +80,13 @@ export const SessionList = z.object({ sessions: z.array(SessionInfo) });
 
 /** What the owner types to delete the account. */
 export const deleteConfirmationWord = 'DELETE';
-export const DeleteAccountRequest = z.object({
+export const DeleteAccountRequest = z.strictObject({
   confirmation: z.literal(deleteConfirmationWord, {
     error: `Type ${deleteConfirmationWord} to confirm`,
   }),
 });
 
-export const TourRequest = z.object({ outcome: z.enum(['finished', 'skipped']) });
+export const TourRequest = z.strictObject({ outcome: z.enum(['finished', 'skipped']) });
 
 export const AccountMessage = z.object({ success: z.boolean(), message: z.string() });
 
@@ -92,6 +94,16 @@ export const AccountMessage = z.object({ success: z.boolean(), message: z.string
 export const UnsubscribeRequest = z.object({
   token: z.string().trim().min(1, 'This unsubscribe link is not valid.').max(512),
 });
+/**
+ * `POST /api/account/unsubscribe`: the confirm page's JSON `{token}`, or a mail client's one-click
+ * form (RFC 8058: `List-Unsubscribe=One-Click`, the token in the address).
+ */
+export const UnsubscribeBody = z
+  .strictObject({
+    token: z.string().max(512).optional(),
+    'List-Unsubscribe': z.literal('One-Click').optional(),
+  })
+  .optional();
 export const UnsubscribePreview = z.object({
   kind: z.enum(notificationKinds),
   label: z.string(),

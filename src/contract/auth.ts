@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Accounts and sessions (spec public-area §5, §7, §8). Messages are the spec's, so the web forms
- * and the server refuse the same input with the same words.
+ * and the server refuse the same input with the same words. Requests are strict: a field a call
+ * does not take is a 400 naming it, not silently dropped.
  */
 
 export const passwordSpecialCharacters = '@$!%*?&';
@@ -30,38 +31,38 @@ export const ResetCode = z
   .trim()
   .regex(/^\d{6}$/, 'Code must be 6 digits');
 
-export const RegisterRequest = z.object({ email: Email, password: Password });
+export const RegisterRequest = z.strictObject({ email: Email, password: Password });
 
 export const signupPlans = ['free', 'pro', 'enterprise'] as const;
 
 /** The landing modal: no password yet; one is set from the e-mailed link. */
-export const SignupRequest = z.object({
+export const SignupRequest = z.strictObject({
   email: Email,
   url: z.string().trim().min(1, 'Please enter a valid website URL').max(2048),
   plan: z.enum(signupPlans).default('free'),
   name: z.string().trim().max(200).default(''),
 });
 
-export const LoginRequest = z.object({
+export const LoginRequest = z.strictObject({
   email: Email,
   password: z.string().min(1, 'Password is required').max(256),
 });
 
-export const ResetPasswordRequest = z.object({ email: Email });
+export const ResetPasswordRequest = z.strictObject({ email: Email });
 
 /**
  * The code screens send only the code; the address comes from the cookie the request step set.
  * A client on another browser may name the address itself.
  */
-export const VerifyResetCodeRequest = z.object({ code: ResetCode, email: Email.optional() });
+export const VerifyResetCodeRequest = z.strictObject({ code: ResetCode, email: Email.optional() });
 
-export const ResetPasswordCompleteRequest = z.object({
+export const ResetPasswordCompleteRequest = z.strictObject({
   code: ResetCode,
   newPassword: Password,
   email: Email.optional(),
 });
 
-export const ResetPasswordWithTokenRequest = z.object({
+export const ResetPasswordWithTokenRequest = z.strictObject({
   token: z.string().trim().min(1, 'No reset token provided').max(200),
   newPassword: Password,
 });

@@ -100,5 +100,5 @@ export type DomainBadge = z.infer<typeof DomainBadge>;
 export const DomainBadgeList = z.array(DomainBadge);
 
 /** `PUT /api/domains/{domain}/badge`: save the settings; the badge counts as installed. */
-export const SaveBadgeBody = z.strictObject({ settings: BadgeSettings });
+export const SaveBadgeBody = z.strictObject({ settings: z.strictObject(BadgeSettings.shape) });
 export type SaveBadgeBody = z.infer<typeof SaveBadgeBody>;

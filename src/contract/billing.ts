@@ -72,7 +72,7 @@ export const CheckoutResponse = z.object({
 export type CheckoutResponse = z.infer<typeof CheckoutResponse>;
 
 /** Spec "Subscription request: scanId, domain, email, optional company". */
-export const SubscribeRequest = z.object({
+export const SubscribeRequest = z.strictObject({
   scanId: z.uuid('Scan id must be a UUID'),
   domain: z
     .string({ error: 'Enter the domain to monitor' })

@@ -153,7 +153,7 @@ export type PaymentConfigResponse = z.infer<typeof PaymentConfigResponse>;
  * recomputed on the server: for a new or reactivated domain from its tier, for an add-on from the
  * catalogue and `pages`.
  */
-export const CreatePaymentIntentRequest = z.object({
+export const CreatePaymentIntentRequest = z.strictObject({
   domain: z.string().trim().min(1, 'Enter the domain').max(300),
   amount: z.number().optional(),
   isReactivation: z.boolean().optional(),
@@ -287,7 +287,7 @@ export function addOnPrice(addOnId: string, pages: number): number {
   return addOn.basePrice + (pages - 1) * addOn.perPagePrice;
 }
 
-export const AddOnPurchaseRequest = z.object({
+export const AddOnPurchaseRequest = z.strictObject({
   addOnId: z.string().min(1, 'Unknown add-on ID').max(100),
   domain: z.string().trim().min(1, 'Enter the domain').max(300),
   paymentIntentId: z.string().min(1).max(255),

@@ -16,3 +16,4 @@ export * from './account.js';
 export * from './dashboard.js';
 export * from './vocabulary.js';
 export * from './own-checks.js';
+export * from './requests.js';

@@ -128,19 +128,22 @@ describe('catalogue and pages', () => {
 });
 
 describe('POST /api/add-ons/purchase', () => {
-  it('stores one add-on at the price the server computed; the amount the browser sends is ignored', async () => {
+  it('stores one add-on at the price the server computed; an amount the browser sends is refused', async () => {
     const before = (await addOnRows()).length;
     // VPAT automated, 3 pages: 199 + 2 x 49 = 297 dollars. The browser claims 1 dollar.
     const payment = await pay('vpat-automated', 3, 1);
     expect(payment).toMatchObject({ amount: 297, currency: 'USD', demo: true });
-    const response = await owner.post('/api/add-ons/purchase', {
+    const order = {
       addOnId: 'vpat-automated',
       domain,
       paymentIntentId: payment.paymentIntentId,
       pages: 3,
-      amount: 1,
-      price: 1,
-    });
+    };
+    const tampered = await owner.post('/api/add-ons/purchase', { ...order, amount: 1, price: 1 });
+    expect(tampered.statusCode).toBe(400);
+    expect(tampered.json().message).toContain('"amount"');
+    expect(await addOnRows()).toHaveLength(before);
+    const response = await owner.post('/api/add-ons/purchase', order);
     expect(response.statusCode, response.body).toBe(200);
     const { message, addOn } = AddOnPurchaseResponse.parse(response.json());
     expect(addOn).toMatchObject({

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { UnsubscribePreview, UnsubscribeRequest } from '#contract/index.js';
+import { UnsubscribeBody, UnsubscribePreview, UnsubscribeRequest } from '#contract/index.js';
 import { InvalidError } from '../http-errors.js';
 import { emptyResponse } from '../plugins/openapi.js';
 import * as service from './service.js';
@@ -66,14 +66,16 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRoutesOptions> = async (app
       schema: {
         summary: 'Unsubscribe with a signed link (one-click, no sign-in)',
         tags: ['Account'],
+        body: UnsubscribeBody,
         response: { 200: UnsubscribePreview },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const query = request.query as { token?: unknown };
-      const body = (request.body ?? {}) as { token?: unknown };
-      const parsed = UnsubscribeRequest.safeParse({ token: body.token ?? query.token ?? '' });
+      const parsed = UnsubscribeRequest.safeParse({
+        token: request.body?.token ?? query.token ?? '',
+      });
       if (!parsed.success) throw new InvalidError(service.invalidUnsubscribeLink);
       return service.unsubscribe(deps, parsed.data.token);
     },

@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   AuthMessageResponse,
   AuthProviders,
   LoginRequest,
+  NoFieldsRequest,
   RegisterRequest,
   ResetPasswordCompleteRequest,
   ResetPasswordRequest,
@@ -159,7 +159,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         summary: 'Log out',
         tags,
-        body: z.unknown().optional(),
+        body: NoFieldsRequest,
         response: { 200: AuthMessageResponse },
       },
     },

@@ -19,8 +19,9 @@ export const errorsPlugin = fp(
         return reply.status(400).send({ message: problems.join('; ') });
       }
       if (error instanceof HttpError) {
-        // A service we depend on failed (502, 503): its message is ours, its cause goes to the log.
-        if (error.statusCode >= 500) {
+        // A service we depend on failed (the payment provider's 502): the message is ours, the
+        // cause goes to the log.
+        if (error.statusCode >= 500 && error.cause !== undefined) {
           request.log.error(
             { err: loggableError(error), url: redactUrl(request.url) },
             'request failed upstream',

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   AbortScanRequest,
   MessageResponse,
+  NoFieldsRequest,
   OptionalScanIdQuery,
   RawScanResult,
   ReportParams,
@@ -109,6 +109,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
         summary: 'Create a share link for a scan',
         tags,
         params: ScanIdParams,
+        body: NoFieldsRequest,
         response: { 201: ShareLinkResponse },
       },
     },
@@ -125,6 +126,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
         summary: "Revoke a scan's share link",
         tags,
         params: ScanIdParams,
+        body: NoFieldsRequest,
         response: { 204: emptyResponse('The link no longer opens the scan.') },
       },
     },
@@ -252,7 +254,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
       schema: {
         summary: "Abort the caller's running scans",
         tags,
-        body: z.unknown().optional(),
+        body: NoFieldsRequest,
         response: { 200: MessageResponse },
       },
     },
