@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type LaunchOptions } from 'puppeteer-core';
@@ -27,7 +27,23 @@ export const chromiumArgs = [
   // alive as a whole renderer (measured: 4 tabs over 50 pages peaked at 2.0 GB with it, 1.4 without).
   // Puppeteer merges this with its own --disable-features defaults.
   '--disable-features=BackForwardCache',
+  // WebRTC sends UDP (STUN, TURN) straight from the network service, around any proxy, so a
+  // scanned page could reach any UDP port and read a STUN answer back as an ICE candidate. This
+  // policy leaves WebRTC only TCP through the proxy (docs/decisions/0005-scan-egress-proxy.md).
+  // The headless shell reads it from this switch; a full Chromium ignores the switch and reads
+  // the same policy from the profile instead (`webrtcPreferences` below).
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ] as const;
+
+/**
+ * Profile preferences written into every fresh profile before launch: the WebRTC policy of
+ * `chromiumArgs` for a full Chromium (`--headless=new`), whose browser contexts inherit it from the
+ * profile. Measured on Debian's chromium 156: with the switch alone a page still sent STUN to a
+ * loopback UDP port and got a srflx candidate back; with this preference it sent nothing.
+ */
+const webrtcPreferences = {
+  webrtc: { ip_handling_policy: 'disable_non_proxied_udp' },
+} as const;
 
 export interface LaunchedChromium {
   browser: Browser;
@@ -48,6 +64,8 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
   const fallbackProxy = await startEgressProxy();
   let browser: Browser;
   try {
+    await mkdir(join(userDataDir, 'Default'));
+    await writeFile(join(userDataDir, 'Default', 'Preferences'), JSON.stringify(webrtcPreferences));
     // The headless shell when installed (chromium-path.ts); it takes the plain `--headless`.
     const executablePath = options.executablePath ?? findChromium();
     browser = await puppeteer.launch({
@@ -56,8 +74,9 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
       // Over a pipe, Chromium exits by itself when this process dies, even by SIGKILL; a
       // WebSocket-only browser would live on as an orphan. Pass `pipe: false` to share it.
       pipe: true,
-      userDataDir,
       ...options,
+      // Always the fresh profile made above: it holds `webrtcPreferences`.
+      userDataDir,
       args: [
         ...chromiumArgs,
         `--proxy-server=${fallbackProxy.url}`,
