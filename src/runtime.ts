@@ -17,7 +17,7 @@ import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from '#scanner';
 import { sweepLifecycle } from '#server/billing/lifecycle.js';
 import { createPaymentProvider, type PaymentProvider } from '#server/billing/payments.js';
-import { recheckOwnership } from '#server/domains/verification-service.js';
+import { recheckOwnership, tellReleasedClaims } from '#server/domains/verification-service.js';
 
 /**
  * What a server or worker process runs on: the database (migrated on open), the job queue, and,
@@ -88,6 +88,8 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
   else if (options.scan) {
     const verification = {
       db: database.db,
+      mailer,
+      publicUrl: config.publicUrl,
       check: {
         dnsServers: config.verificationDnsServers,
         allowPrivateNetwork: config.allowPrivateTargets,
@@ -109,6 +111,7 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
       boss,
       sweep: async (now) => {
         const moved = await sweepLifecycle(database.db, payments, now);
+        tellReleasedClaims(alertDeps, moved.released);
         // After the moves, so a grace period started by this run is told of at once.
         const notices = await sendLifecycleNotices(alertDeps, now);
         return { ...moved, notices };

@@ -77,7 +77,16 @@ export const SubmitComplaintRequest = z.object({
 export type SubmitComplaintInput = z.input<typeof SubmitComplaintRequest>;
 export type SubmitComplaintRequest = z.output<typeof SubmitComplaintRequest>;
 
-export const SubmitComplaintResponse = z.object({ success: z.literal(true), id: z.uuid() });
+export const SubmitComplaintResponse = z.object({
+  success: z.literal(true),
+  id: z.uuid(),
+  /**
+   * Nobody holds the domain verified right now: the concern is kept for the next owner who proves
+   * control of the site (ADR 0007), and `message` says so to the visitor.
+   */
+  waiting: z.boolean(),
+  message: z.string(),
+});
 export type SubmitComplaintResponse = z.infer<typeof SubmitComplaintResponse>;
 
 // ---- The owner's inbox (spec dashboard-area §2 Complaints Management, §3, §4, §5, §7) ----------
@@ -154,6 +163,11 @@ export const Complaint = z.object({
   /** When an answer is due (responseBusinessDays), and whether it is late now. */
   respondBy: z.string(),
   overdue: z.boolean(),
+  /**
+   * The complaint arrived while the account held the domain verified and still does: it may be
+   * answered and changed. False for one from an ownership that has ended (read only, ADR 0007).
+   */
+  actionable: z.boolean(),
 });
 export type Complaint = z.infer<typeof Complaint>;
 

@@ -30,6 +30,17 @@ export const DomainVerification = z.object({
 });
 export type DomainVerification = z.infer<typeof DomainVerification>;
 
+/**
+ * The rules of claiming a domain (ADR 0007): a claim that is not verified within `claimDays` is
+ * released, an account holds at most `maxUnverifiedClaims` unverified claims, and the first
+ * account to verify takes the domain over from every unverified claim.
+ */
+export const ownershipRules = { claimDays: 14, maxUnverifiedClaims: 5 } as const;
+
+/** Why the account no longer holds a domain it did not archive itself. */
+export const DomainReleaseReason = z.enum(['verified_elsewhere', 'claim_lapsed']);
+export type DomainReleaseReason = z.infer<typeof DomainReleaseReason>;
+
 /** Spec "Domain", with its verification and billing dates. */
 export const Domain = z.object({
   domain: z.string(),
@@ -51,6 +62,13 @@ export const Domain = z.object({
   /** The end of the free month or of the month paid for: the next charge date. */
   currentPeriodEnd: z.string().nullable(),
   verification: DomainVerification,
+  /**
+   * An unverified free claim is released then unless ownership is verified first; its free month
+   * starts at verification. Null for a verified or paid domain.
+   */
+  claimExpiresAt: z.string().nullable(),
+  /** Why the domain was released from the account, when it did not archive it itself. */
+  releaseReason: DomainReleaseReason.nullable(),
 });
 export type Domain = z.infer<typeof Domain>;
 

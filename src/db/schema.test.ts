@@ -11,6 +11,7 @@ import {
   authLogs,
   complaints,
   domainHistory,
+  domainOwnerships,
   domains,
   engineResults,
   issues,
@@ -363,29 +364,77 @@ describe.each(databaseTargets)('data model on $name', ({ open }) => {
     );
   });
 
-  it('lets one account at a time monitor a domain', async () => {
-    const [first, second] = [await addUser(), await addUser()];
+  it('lets one verified owner at a time hold a domain, with unverified claims beside it', async () => {
+    const [first, second, third] = [await addUser(), await addUser(), await addUser()];
     const domain = `${unique('site')}.example`;
     const [added] = await db()
       .insert(domains)
       .values({ userId: first.id, domain, domainIndex: 1, monthlyPrice: 4900 })
       .returning();
     expect(added).toMatchObject({ status: 'trial', badgeActive: false, badgeSettings: {} });
+    // Unverified claims of several accounts wait side by side (ADR 0007).
+    const [claim] = await db()
+      .insert(domains)
+      .values({ userId: second.id, domain, domainIndex: 1, monthlyPrice: 4900 })
+      .returning();
+    await db().update(domains).set({ verifiedAt: new Date() }).where(eq(domains.id, added!.id));
     await expectSqlState(
-      db()
-        .insert(domains)
-        .values({ userId: second.id, domain, domainIndex: 1, monthlyPrice: 4900 }),
+      db().update(domains).set({ verifiedAt: new Date() }).where(eq(domains.id, claim!.id)),
       pgErrorCodes.uniqueViolation,
     );
-    // Once the first owner archives it, the domain is free again.
+    // Once the verified owner archives it, another claim may be verified.
     await db().update(domains).set({ status: 'archived' }).where(eq(domains.id, added!.id));
+    await db().update(domains).set({ verifiedAt: new Date() }).where(eq(domains.id, claim!.id));
     await db()
       .insert(domains)
-      .values({ userId: second.id, domain, domainIndex: 1, monthlyPrice: 4900 });
+      .values({ userId: third.id, domain, domainIndex: 1, monthlyPrice: 4900 });
     await expectSqlState(
       database.executeSql(`update domains set status = 'paused' where id = $1`, [added!.id]),
       pgErrorCodes.checkViolation,
     );
+  });
+
+  it('keeps ownership periods with the domains table, and files complaints into them', async () => {
+    const [alice, bob] = [await addUser(), await addUser()];
+    const domain = `${unique('owned')}.example`;
+    const periods = () =>
+      db()
+        .select()
+        .from(domainOwnerships)
+        .where(eq(domainOwnerships.domain, domain))
+        .orderBy(domainOwnerships.verifiedFrom, domainOwnerships.id);
+    const fileComplaint = async () => {
+      const [row] = await db()
+        .insert(complaints)
+        .values({ domain, message: 'No labels', submitterEmail: 'v@example.net' })
+        .returning();
+      return row!;
+    };
+    const [a] = await db()
+      .insert(domains)
+      .values({ userId: alice.id, domain, domainIndex: 1, monthlyPrice: 4900 })
+      .returning();
+    expect(await periods()).toEqual([]);
+    await db().update(domains).set({ verifiedAt: new Date() }).where(eq(domains.id, a!.id));
+    const [alicePeriod] = await periods();
+    expect(alicePeriod).toMatchObject({ userId: alice.id, verifiedUntil: null });
+    expect((await fileComplaint()).ownershipId).toBe(alicePeriod!.id);
+
+    // Archived: the period closes, and a complaint filed now waits for the next verified owner.
+    await db().update(domains).set({ status: 'archived' }).where(eq(domains.id, a!.id));
+    expect((await periods())[0]!.verifiedUntil).not.toBeNull();
+    const waiting = await fileComplaint();
+    expect(waiting.ownershipId).toBeNull();
+
+    const [b] = await db()
+      .insert(domains)
+      .values({ userId: bob.id, domain, domainIndex: 1, monthlyPrice: 4900 })
+      .returning();
+    await db().update(domains).set({ verifiedAt: new Date() }).where(eq(domains.id, b!.id));
+    const [, bobPeriod] = await periods();
+    expect(bobPeriod).toMatchObject({ userId: bob.id, verifiedUntil: null });
+    const [joined] = await db().select().from(complaints).where(eq(complaints.id, waiting.id));
+    expect(joined!.ownershipId).toBe(bobPeriod!.id);
   });
 
   it('gives complaints the spec defaults', async () => {

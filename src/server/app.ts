@@ -239,6 +239,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(verificationRoutes, {
     deps: {
       db: deps.database.db,
+      mailer,
+      publicUrl,
       check: {
         dnsServers: config.verificationDnsServers,
         allowPrivateNetwork: config.allowPrivateTargets,

@@ -7,6 +7,7 @@ import {
   type ComplaintEntry,
 } from '#contract/index.js';
 import { users } from './accounts.js';
+import { domainOwnerships } from './domains.js';
 import { createdAt, oneOf, timestamptz, updatedAt } from './columns.js';
 
 // The stored vocabularies are the API's (src/contract), so the two cannot drift apart.
@@ -31,6 +32,13 @@ export const complaints = pgTable(
       .$type<ComplaintEntry[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
+    /**
+     * The ownership period the complaint belongs to (ADR 0007): only that period's owner reads it.
+     * Null while nobody holds the domain verified; the next verified owner's period takes it.
+     */
+    ownershipId: uuid('ownership_id').references(() => domainOwnerships.id, {
+      onDelete: 'cascade',
+    }),
     /** The page of the site the visitor names, when they named one. */
     pageUrl: text('page_url'),
     /** First public reply and resolution: the public status page's trail shows their dates. */
@@ -45,5 +53,6 @@ export const complaints = pgTable(
     oneOf('complaints_priority_check', t.priority, complaintPriorities),
     index('complaints_domain_created_at_idx').on(t.domain, t.createdAt),
     index('complaints_status_idx').on(t.status),
+    index('complaints_ownership_id_idx').on(t.ownershipId),
   ],
 );

@@ -22,6 +22,10 @@ export type DomainStatus = (typeof domainStatuses)[number];
 /** Statuses under which an owner monitors the site: it is rescanned and has public pages. */
 export const monitoredDomainStatuses = ['active', 'trial', 'grace_period'] as const;
 
+/** Why a claim ended without its account archiving it (ADR 0007). */
+export const domainReleaseReasons = ['verified_elsewhere', 'claim_lapsed'] as const;
+export type DomainReleaseReason = (typeof domainReleaseReasons)[number];
+
 /** How an owner proved they control a domain (ownership verification, beyond the spec). */
 export const verificationMethods = ['dns', 'meta', 'file'] as const;
 export type VerificationMethod = (typeof verificationMethods)[number];
@@ -83,6 +87,17 @@ export const domains = pgTable(
     /** When ownership was last checked (on request and on each monitoring run), and what failed. */
     verificationCheckedAt: timestamptz('verification_checked_at'),
     verificationError: text('verification_error'),
+    /**
+     * A free claim that is not verified by then is released (ADR 0007): an unverified claim never
+     * holds a domain for long. Null once verified, and for claims paid for up front.
+     */
+    claimExpiresAt: timestamptz('claim_expires_at'),
+    /**
+     * Why the account no longer holds the domain, when it did not archive it itself: another
+     * account proved ownership ('verified_elsewhere') or the claim was never verified
+     * ('claim_lapsed'). Cleared when the account brings the domain back.
+     */
+    releaseReason: text('release_reason', { enum: domainReleaseReasons }),
     badgeActive: boolean('badge_active').notNull().default(false),
     badgeSettings: jsonb('badge_settings')
       .$type<BadgeSettings>()
@@ -99,11 +114,16 @@ export const domains = pgTable(
       'domains_verification_method_check',
       sql`${t.verificationMethod} is null or ${t.verificationMethod} in ('dns', 'meta', 'file')`,
     ),
+    oneOf('domains_release_reason_check', t.releaseReason, domainReleaseReasons),
     uniqueIndex('domains_user_id_domain_key').on(t.userId, t.domain),
-    // A site is monitored by one account at a time; archived and expired claims do not block.
-    uniqueIndex('domains_monitored_domain_key')
+    // A site has one verified owner at a time; unverified claims of several accounts may wait
+    // beside it, and the first to verify takes the domain over (ADR 0007).
+    uniqueIndex('domains_verified_domain_key')
       .on(t.domain)
-      .where(sql`${t.status} in ('active', 'trial', 'grace_period')`),
+      .where(
+        sql`${t.status} in ('active', 'trial', 'grace_period') and ${t.verifiedAt} is not null`,
+      ),
+    index('domains_domain_idx').on(t.domain),
     index('domains_status_idx').on(t.status),
   ],
 );
@@ -128,6 +148,34 @@ export const domainHistory = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('domain_history_domain_created_at_idx').on(t.domain, t.createdAt)],
+);
+
+/**
+ * The periods in which an account held a domain monitored and verified: what it sees of the
+ * domain's complaints is what arrived in its own periods (ADR 0007). Kept in step with `domains`
+ * by a database trigger (migration 0009), so no code path can leave a stale owner behind: a period
+ * opens when a row becomes monitored and verified, and closes when it stops being either or
+ * another account's row takes the domain over.
+ */
+export const domainOwnerships = pgTable(
+  'domain_ownerships',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    domain: text('domain').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    verifiedFrom: timestamptz('verified_from').notNull().defaultNow(),
+    /** Null while the period runs. */
+    verifiedUntil: timestamptz('verified_until'),
+  },
+  (t) => [
+    index('domain_ownerships_user_id_idx').on(t.userId),
+    index('domain_ownerships_domain_idx').on(t.domain, t.verifiedFrom),
+    uniqueIndex('domain_ownerships_open_key')
+      .on(t.domain)
+      .where(sql`${t.verifiedUntil} is null`),
+  ],
 );
 
 /**

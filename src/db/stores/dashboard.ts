@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Impact } from '#contract/index.js';
 import type { AppDb } from '../client.js';
-import { listComplaintDomainsOf } from './domains.js';
+import { listOwnershipsOf } from './domains.js';
 
 /**
  * The dashboard's read model: what the overview, a domain's page, analytics and the reports hub
@@ -346,16 +346,16 @@ export interface ComplaintFacts {
   latest: { id: string; domain: string; subject: string | null; type: string; createdAt: Date }[];
 }
 
-/** The complaints the account answers (the inbox's domains): open count and the latest ones. */
+/** The complaints the account received (its ownership periods'): open count and the latest ones. */
 export async function complaintFacts(
   db: AppDb,
   userId: string,
   limit: number,
 ): Promise<ComplaintFacts> {
-  const domains = await listComplaintDomainsOf(db, userId);
-  if (domains.length === 0) return { open: 0, latest: [] };
-  const inDomains = sql`domain in (${sql.join(
-    domains.map((d) => sql`${d}`),
+  const ownerships = await listOwnershipsOf(db, userId);
+  if (ownerships.length === 0) return { open: 0, latest: [] };
+  const inDomains = sql`ownership_id in (${sql.join(
+    ownerships.map((ownership) => sql`${ownership.id}`),
     sql`, `,
   )})`;
   const [[open], latest] = await Promise.all([

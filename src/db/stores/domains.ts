@@ -3,6 +3,7 @@ import {
   asc,
   count,
   eq,
+  exists,
   inArray,
   isNotNull,
   isNull,
@@ -20,11 +21,13 @@ import type { AppDb } from '../client.js';
 import {
   type BadgeSettings,
   domainHistory,
+  domainOwnerships,
   domains,
   monitoredDomainStatuses,
   scans,
   subscriptions,
   users,
+  type DomainReleaseReason,
   type DomainStatus,
 } from '../schema/index.js';
 
@@ -35,14 +38,6 @@ import {
 
 /** Statuses under which an owner monitors the site: rescanned, with public pages. */
 const isMonitored = () => inArray(domains.status, [...monitoredDomainStatuses]);
-
-/**
- * The account monitoring `domain` now, with its enrolment and the owner's address; undefined when
- * nobody does (a site is monitored by one account at a time: domains_monitored_domain_key).
- */
-export async function findMonitoring(db: AppDb, domain: string) {
-  return findHolder(db, domain, isMonitored());
-}
 
 /** The enrolment of `domain` that meets `condition`, with the owner's address. */
 async function findHolder(db: AppDb, domain: string, condition: SQL | undefined) {
@@ -67,7 +62,15 @@ async function findHolder(db: AppDb, domain: string, condition: SQL | undefined)
   return row;
 }
 
-export type Monitoring = NonNullable<Awaited<ReturnType<typeof findMonitoring>>>;
+/** The account's own row for `domain` while it monitors it (active, trial or grace period). */
+export async function findOwnMonitored(db: AppDb, userId: string, domain: string) {
+  const [row] = await db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.userId, userId), eq(domains.domain, domain), isMonitored()))
+    .limit(1);
+  return row;
+}
 
 /**
  * A completed scan by the account monitoring its domain (a scheduled rescan or one the owner ran)
@@ -105,14 +108,37 @@ export async function countOtherDomains(db: AppDb, userId: string, domain: strin
   return row?.n ?? 0;
 }
 
-/** Whether the domain's free month was ever taken, by any account (history outlives accounts). */
-export async function trialWasUsed(db: AppDb, domain: string): Promise<boolean> {
+/**
+ * Whether the account already had the domain's free month (history outlives accounts). The free
+ * month is counted per owner (ADR 0007): another account's claim cannot spend it.
+ */
+export async function trialWasUsed(db: AppDb, domain: string, userId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: domainHistory.id })
     .from(domainHistory)
-    .where(and(eq(domainHistory.domain, domain), eq(domainHistory.trialUsed, true)))
+    .where(
+      and(
+        eq(domainHistory.domain, domain),
+        eq(domainHistory.userId, userId),
+        eq(domainHistory.trialUsed, true),
+      ),
+    )
     .limit(1);
   return row !== undefined;
+}
+
+/** How many domains the account monitors without having proved it owns them. */
+export async function countUnverifiedClaims(db: AppDb, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(domains)
+    .where(and(eq(domains.userId, userId), isMonitored(), isNull(domains.verifiedAt)));
+  return row?.n ?? 0;
+}
+
+/** The verified owner of `domain` now (its public pages' holder), if any, with their address. */
+export async function findVerifiedOwner(db: AppDb, domain: string) {
+  return findHolder(db, domain, isPublished());
 }
 
 /** The id of the domain's latest history entry (0 for none): it moves with every enrolment. */
@@ -134,6 +160,7 @@ export type DomainEnrolment = Pick<
   | 'monitoringSince'
   | 'subscriptionId'
   | 'currentPeriodEnd'
+  | 'claimExpiresAt'
 >;
 
 export async function insertDomain(
@@ -149,7 +176,13 @@ export async function insertDomain(
 export async function reenrollDomain(db: AppDb, id: string, enrolment: DomainEnrolment) {
   await db
     .update(domains)
-    .set({ ...enrolment, gracePeriodEndsAt: null, expiredAt: null, archivedAt: null })
+    .set({
+      ...enrolment,
+      gracePeriodEndsAt: null,
+      expiredAt: null,
+      archivedAt: null,
+      releaseReason: null,
+    })
     .where(eq(domains.id, id));
 }
 
@@ -242,6 +275,10 @@ export type DomainChange = Partial<
     | 'monitoringSince'
     | 'currentPeriodEnd'
     | 'subscriptionId'
+    | 'claimExpiresAt'
+    | 'releaseReason'
+    | 'verifiedAt'
+    | 'verificationMethod'
   >
 >;
 
@@ -253,6 +290,42 @@ export interface LatestOwnerScan {
 }
 
 export type AccountDomain = DomainRow & { latestScan: LatestOwnerScan | null };
+
+/** Domain rows by id (any account, any status). */
+export async function findDomainsById(db: AppDb, ids: string[]): Promise<DomainRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(domains).where(inArray(domains.id, ids));
+}
+
+/**
+ * Clears the proof of ownership of row `id` when another account holds the domain verified: a
+ * row coming back (reactivated, re-subscribed) must prove control again before it takes over.
+ */
+export async function dropVerificationIfOwnedElsewhere(db: AppDb, id: string): Promise<void> {
+  const other = alias(domains, 'other_owner');
+  await db
+    .update(domains)
+    .set({ verifiedAt: null, verificationMethod: null })
+    .where(
+      and(
+        eq(domains.id, id),
+        isNotNull(domains.verifiedAt),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(other)
+            .where(
+              and(
+                eq(other.domain, domains.domain),
+                ne(other.id, domains.id),
+                inArray(other.status, [...monitoredDomainStatuses]),
+                isNotNull(other.verifiedAt),
+              ),
+            ),
+        ),
+      ),
+    );
+}
 
 /** The account's row for the domain, whatever its status; undefined for anyone else's. */
 export async function findAccountDomain(
@@ -428,27 +501,186 @@ export async function listHistory(db: AppDb, domain: string) {
     .orderBy(sql`${domainHistory.id} desc`);
 }
 
-/**
- * The domains whose complaints `userId` answers: for each domain the account has a row for, the
- * account holding it now (the one monitoring it, else the one whose row changed last), so a former
- * owner never reads the complaints sent to whoever took the site over.
- */
-export async function listComplaintDomainsOf(db: AppDb, userId: string): Promise<string[]> {
-  const ownDomains = db
-    .select({ domain: domains.domain })
-    .from(domains)
-    .where(eq(domains.userId, userId));
-  const holders = await db
-    .selectDistinctOn([domains.domain], { domain: domains.domain, userId: domains.userId })
-    .from(domains)
-    .where(inArray(domains.domain, ownDomains))
+// ---------------------------------------------------------------------------------------------
+// Ownership periods (ADR 0007): kept by the domains_ownership trigger (migration 0009); what an
+// account sees of a domain's complaints is what arrived in its own periods.
+
+export interface Ownership {
+  id: string;
+  domain: string;
+  /** The period runs: the account holds the domain monitored and verified now. */
+  current: boolean;
+}
+
+/** The account's ownership periods, current ones first, then newest first. */
+export async function listOwnershipsOf(db: AppDb, userId: string): Promise<Ownership[]> {
+  const rows = await db
+    .select({
+      id: domainOwnerships.id,
+      domain: domainOwnerships.domain,
+      verifiedUntil: domainOwnerships.verifiedUntil,
+    })
+    .from(domainOwnerships)
+    .where(eq(domainOwnerships.userId, userId))
     .orderBy(
-      asc(domains.domain),
-      sql`(${domains.status} in ('active', 'trial', 'grace_period')) desc`,
-      sql`${domains.updatedAt} desc`,
-      sql`${domains.createdAt} desc`,
+      sql`${domainOwnerships.verifiedUntil} is null desc`,
+      sql`${domainOwnerships.verifiedFrom} desc`,
     );
-  return holders.filter((row) => row.userId === userId).map((row) => row.domain);
+  return rows.map((row) => ({
+    id: row.id,
+    domain: row.domain,
+    current: row.verifiedUntil === null,
+  }));
+}
+
+/** The period running for `domain` now (its verified owner's), if any. */
+export async function findCurrentOwnership(db: AppDb, domain: string) {
+  const [row] = await db
+    .select({ id: domainOwnerships.id, userId: domainOwnerships.userId })
+    .from(domainOwnerships)
+    .where(and(eq(domainOwnerships.domain, domain), isNull(domainOwnerships.verifiedUntil)))
+    .limit(1);
+  return row;
+}
+
+/** Whether anyone ever held `domain` verified (its public pages once went live). */
+export async function wasEverOwned(db: AppDb, domain: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: domainOwnerships.id })
+    .from(domainOwnerships)
+    .where(eq(domainOwnerships.domain, domain))
+    .limit(1);
+  return row !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claims (ADR 0007): unverified claims wait beside each other; the first to verify takes over.
+
+/** A claim that ended without its account archiving it, for telling the account why. */
+export interface ReleasedClaim {
+  id: string;
+  userId: string;
+  domain: string;
+  ownerEmail: string;
+  reason: DomainReleaseReason;
+}
+
+/**
+ * Ends every other account's monitored claim on `domain` (another account proved ownership):
+ * archived at `now` with the reason, verification cleared, a `claim_released` history row each.
+ */
+export async function releaseOtherClaims(
+  db: AppDb,
+  domain: string,
+  keepUserId: string,
+  now: Date,
+): Promise<ReleasedClaim[]> {
+  const released = await db
+    .update(domains)
+    .set({
+      status: 'archived',
+      archivedAt: now,
+      verifiedAt: null,
+      verificationMethod: null,
+      claimExpiresAt: null,
+      releaseReason: 'verified_elsewhere',
+      updatedAt: now,
+    })
+    .where(and(eq(domains.domain, domain), ne(domains.userId, keepUserId), isMonitored()))
+    .returning({
+      id: domains.id,
+      userId: domains.userId,
+      domain: domains.domain,
+      subscriptionId: domains.subscriptionId,
+    });
+  return recordReleases(db, released, 'verified_elsewhere', now);
+}
+
+async function recordReleases(
+  db: AppDb,
+  released: { id: string; userId: string; domain: string; subscriptionId: string | null }[],
+  reason: DomainReleaseReason,
+  now: Date,
+): Promise<ReleasedClaim[]> {
+  if (released.length === 0) return [];
+  await db.insert(domainHistory).values(
+    released.map((row) => ({
+      domain: row.domain,
+      userId: row.userId,
+      action: 'claim_released',
+      status: 'archived',
+      subscriptionId: row.subscriptionId,
+      details: { reason },
+      createdAt: now,
+    })),
+  );
+  const owners = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(
+      inArray(
+        users.id,
+        released.map((row) => row.userId),
+      ),
+    );
+  const emailOf = new Map(owners.map((owner) => [owner.id, owner.email]));
+  return released.map((row) => ({
+    id: row.id,
+    userId: row.userId,
+    domain: row.domain,
+    ownerEmail: emailOf.get(row.userId) ?? '',
+    reason,
+  }));
+}
+
+/**
+ * Releases monitored claims still unverified when their verification deadline has passed
+ * (`claim_expires_at` at or before `now`), at most `limit`: archived with reason 'claim_lapsed'.
+ */
+export async function releaseLapsedClaims(
+  db: AppDb,
+  now: Date,
+  limit: number,
+): Promise<ReleasedClaim[]> {
+  const due = db
+    .select({ id: domains.id })
+    .from(domains)
+    .where(
+      and(
+        isMonitored(),
+        isNull(domains.verifiedAt),
+        isNotNull(domains.claimExpiresAt),
+        lte(domains.claimExpiresAt, now),
+      ),
+    )
+    .limit(limit);
+  const released = await db
+    .update(domains)
+    .set({
+      status: 'archived',
+      archivedAt: now,
+      claimExpiresAt: null,
+      releaseReason: 'claim_lapsed',
+      updatedAt: now,
+    })
+    .where(and(inArray(domains.id, due), isMonitored(), isNull(domains.verifiedAt)))
+    .returning({
+      id: domains.id,
+      userId: domains.userId,
+      domain: domains.domain,
+      subscriptionId: domains.subscriptionId,
+    });
+  return recordReleases(db, released, 'claim_lapsed', now);
+}
+
+/** Locks every row of `domain` until the transaction ends: one ownership change at a time. */
+export async function lockDomainRows(db: AppDb, domain: string): Promise<void> {
+  await db
+    .select({ id: domains.id })
+    .from(domains)
+    .where(eq(domains.domain, domain))
+    .orderBy(asc(domains.id))
+    .for('update');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -502,26 +734,45 @@ export interface VerificationOutcome {
   error: string | null;
 }
 
+/** What one recorded ownership check changed. */
+export interface RecordedCheck {
+  state: DomainVerificationState;
+  /** The check proved ownership of a monitored domain that was not proved before. */
+  becameVerified: boolean;
+  /** Other accounts' claims that this verification ended (ADR 0007: the verified owner takes over). */
+  released: ReleasedClaim[];
+}
+
 /**
  * Records one ownership check of domain `id` made at `checkedAt`. Found: verified (verified_at
  * keeps the time it was first proved while it stays proved; the method is the one that proved
- * it now). Not found: unverified at once, whatever it was before, with the reason; its public
- * pages stop until a check finds the token again (ADR 0007). A change either way writes a
- * domain_history row ('ownership_verified' or 'ownership_lost'). Returns the new state.
+ * it now), and when the domain is monitored every other account's claim on it ends at once, a
+ * verified one included (the new proof wins). Not found: unverified at once, whatever it was
+ * before, with the reason; its public pages stop until a check finds the token again (ADR 0007).
+ * A change either way writes a domain_history row ('ownership_verified' or 'ownership_lost').
+ * The domain's rows are locked first, so two accounts verifying at once take turns.
  */
 export async function recordVerificationCheck(
   db: AppDb,
   id: string,
   outcome: VerificationOutcome,
   checkedAt: Date,
-): Promise<DomainVerificationState | undefined> {
+): Promise<RecordedCheck | undefined> {
   return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select(verificationColumns)
+    const [named] = await tx
+      .select({ domain: domains.domain })
       .from(domains)
-      .where(eq(domains.id, id))
-      .for('update');
+      .where(eq(domains.id, id));
+    if (!named) return undefined;
+    await lockDomainRows(tx, named.domain);
+    const [before] = await tx.select(verificationColumns).from(domains).where(eq(domains.id, id));
     if (!before) return undefined;
+    const wasVerified = before.verifiedAt !== null;
+    const monitored = (monitoredDomainStatuses as readonly string[]).includes(before.status);
+    const becameVerified = outcome.verified && !wasVerified && monitored;
+    const released = becameVerified
+      ? await releaseOtherClaims(tx, before.domain, before.userId, checkedAt)
+      : [];
     const verifiedAt = outcome.verified ? (before.verifiedAt ?? checkedAt) : null;
     const [after] = await tx
       .update(domains)
@@ -530,10 +781,10 @@ export async function recordVerificationCheck(
         verificationMethod: outcome.verified ? outcome.method : null,
         verificationCheckedAt: checkedAt,
         verificationError: outcome.verified ? null : outcome.error,
+        ...(outcome.verified ? { claimExpiresAt: null } : {}),
       })
       .where(eq(domains.id, id))
       .returning(verificationColumns);
-    const wasVerified = before.verifiedAt !== null;
     if (
       outcome.verified !== wasVerified ||
       (outcome.verified && outcome.method !== before.verificationMethod)
@@ -544,11 +795,13 @@ export async function recordVerificationCheck(
         action: outcome.verified ? 'ownership_verified' : 'ownership_lost',
         status: before.status,
         subscriptionId: before.subscriptionId,
-        details: outcome.verified ? { method: outcome.method } : { error: outcome.error },
+        details: outcome.verified
+          ? { method: outcome.method, ...(released.length ? { tookOver: released.length } : {}) }
+          : { error: outcome.error },
         createdAt: checkedAt,
       });
     }
-    return after;
+    return { state: after!, becameVerified, released };
   });
 }
 

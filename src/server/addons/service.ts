@@ -68,8 +68,7 @@ function catalogueEntry(id: string): AddOn | undefined {
 /** The caller's own monitored domain (trial, active or grace period), else the 404. */
 async function ownMonitoredDomain(db: AppDb, userId: string, input: string): Promise<string> {
   const domain = domains.normalizeDomain(input);
-  const monitoring = await domains.findMonitoring(db, domain);
-  if (!monitoring || monitoring.userId !== userId) throw domainNotYours(domain);
+  if (!(await domains.findOwnMonitored(db, userId, domain))) throw domainNotYours(domain);
   return domain;
 }
 

@@ -72,8 +72,8 @@ export async function sendScanAlert(deps: AlertDeps, scanId: string): Promise<Sc
     return { sent: false, reason: 'not a completed scan of an account' };
   }
   if (scan.origin !== 'monitoring') return { sent: false, reason: 'not a monitoring scan' };
-  const monitoring = await domainStore.findMonitoring(deps.db, scan.domain);
-  if (monitoring?.userId !== scan.userId) return { sent: false, reason: 'domain not monitored' };
+  const monitoring = await domainStore.findOwnMonitored(deps.db, scan.userId, scan.domain);
+  if (!monitoring) return { sent: false, reason: 'domain not monitored' };
   const owner = await recipient(deps, scan.userId, 'scanAlerts');
   if (!owner) return { sent: false, reason: 'owner opted out' };
   const previous = await scanStore.findPreviousOwnerPageScan(deps.db, {

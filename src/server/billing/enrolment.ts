@@ -6,7 +6,7 @@ import { makeScanPublic } from '#db/stores/scans.js';
 import * as domains from '../domains/service.js';
 import { ConflictError, UnauthorizedError } from '../http-errors.js';
 import type { Payment } from './payments.js';
-import { addMonths, quote } from './quote.js';
+import { addMonths, newEnrolment, quote } from './quote.js';
 import * as repo from './repo.js';
 
 /**
@@ -22,8 +22,9 @@ export interface SubscribeInput {
   company?: string | undefined;
 }
 
+/** Two verifications of one domain met at the unique index of verified owners. */
 export const monitoredElsewhere = () =>
-  new ConflictError('This domain is already monitored by another account.');
+  new ConflictError('Another account proved ownership of this domain at the same moment.');
 export const loginRequired = () => new UnauthorizedError('Log in to subscribe');
 
 /** Statuses under which the domain's enrolment is already paid for (or on its free month). */
@@ -58,8 +59,8 @@ export async function enroll(db: AppDb, order: Order): Promise<Enrolment> {
     return await db.transaction(async (tx) => {
       const user = await repo.lockUser(tx, userId);
       if (!user) throw loginRequired();
-      const current = await domains.findMonitoring(tx, domain);
-      if (current && current.userId !== userId) throw monitoredElsewhere();
+      // Another account's claim never blocks this one: the first to verify takes over (ADR 0007).
+      const current = await domains.findOwnMonitored(tx, userId, domain);
       if (current && paidStatuses.has(current.status)) {
         // A repeated submit (or one that lost a race to its twin). Its demo payment, if any, is
         // left unused; a real provider's is the twin's own (same idempotency key).
@@ -79,29 +80,26 @@ export async function enroll(db: AppDb, order: Order): Promise<Enrolment> {
       if (terms.dueCents !== payment.amountCents) {
         throw new ConflictError('The price changed during checkout; please try again.');
       }
-      const status = terms.trial ? 'trial' : 'active';
-      const trialEndsAt = terms.trial ? addMonths(now, complianceShield.trialMonths) : null;
-      const enrolment: domainStore.DomainEnrolment = {
-        status,
-        domainIndex: terms.domainIndex,
-        monthlyPrice: terms.monthlyPriceCents,
-        trialStartedAt: terms.trial ? now : null,
-        trialEndsAt,
-        monitoringSince: now,
-        subscriptionId,
-        // The free month, or the month paid now: the lifecycle sweep ends it (lifecycle.ts).
-        currentPeriodEnd: trialEndsAt ?? addMonths(now, 1),
-      };
+      // A free enrolment is a claim whose month starts at verification; a paid one runs a month
+      // from now. The lifecycle sweep ends either (lifecycle.ts).
+      const enrolment = newEnrolment(terms, now, subscriptionId);
+      const status = enrolment.status as 'trial' | 'active';
+      const trialEndsAt = null;
       const own = current ?? (await domainStore.findOwnDomain(tx, userId, domain));
-      if (own) await domainStore.reenrollDomain(tx, own.id, enrolment);
-      else await domainStore.insertDomain(tx, userId, domain, enrolment);
+      if (own) {
+        await domainStore.dropVerificationIfOwnedElsewhere(tx, own.id);
+        await domainStore.reenrollDomain(tx, own.id, enrolment);
+      } else {
+        await domainStore.insertDomain(tx, userId, domain, enrolment);
+      }
 
       await domainStore.insertHistory(tx, {
         domain,
         userId,
         action: own ? 'resubscribed' : 'subscribed',
         status,
-        trialUsed: terms.trial,
+        // The free month is spent when ownership is verified (startFreeMonth), not by a claim.
+        trialUsed: false,
         subscriptionId,
         details: {
           scanId: order.scanId,
@@ -118,12 +116,6 @@ export async function enroll(db: AppDb, order: Order): Promise<Enrolment> {
       await repo.updateUser(tx, userId, {
         subscriptionStatus:
           status === 'trial' && user.subscriptionStatus !== 'active' ? 'trialing' : 'active',
-        ...(terms.trial
-          ? {
-              trialUsed: true,
-              ...(user.trialStartDate ? {} : { trialStartDate: now, trialEndDate: trialEndsAt }),
-            }
-          : {}),
       });
       await makeScanPublic(tx, order.scanId, userId);
       return {

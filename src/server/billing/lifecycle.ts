@@ -9,7 +9,7 @@ import * as paymentStore from '#db/stores/payments.js';
 import type { DomainStatus } from '#contract/index.js';
 import { ConflictError } from '../http-errors.js';
 import type { PaymentProvider } from './payments.js';
-import { addMonths, usd } from './quote.js';
+import { addMonths, freeMonthEnd, usd } from './quote.js';
 import * as repo from './repo.js';
 
 /**
@@ -152,6 +152,41 @@ export async function recordDomainEnrolled(
   await refreshAccountStatus(db, userId);
 }
 
+/**
+ * Ownership of the account's domain `domainId` was just proved: a claim on its free month starts
+ * that month now (ADR 0007: the free month starts at verification, so a claim that is never
+ * verified spends nothing). Answers the month's end, or null when there was no month to start.
+ */
+export async function startFreeMonth(db: AppDb, domainId: string, now: Date): Promise<Date | null> {
+  return db.transaction(async (tx) => {
+    const [row] = (await domainStore.findDomainsById(tx, [domainId])) ?? [];
+    if (!row || row.status !== 'trial' || row.trialStartedAt !== null || row.trialEndsAt) {
+      return null;
+    }
+    await lockAccount(tx, row.userId);
+    const end = freeMonthEnd(now);
+    const started = await domainStore.updateDomain(
+      tx,
+      row.id,
+      { trialStartedAt: now, trialEndsAt: end, currentPeriodEnd: end, claimExpiresAt: null },
+      'trial',
+    );
+    if (!started) return null;
+    await domainStore.insertHistory(tx, {
+      domain: row.domain,
+      userId: row.userId,
+      action: 'free_month_started',
+      status: 'trial',
+      trialUsed: true,
+      subscriptionId: row.subscriptionId,
+      details: { trialEndsAt: end.toISOString() },
+      createdAt: now,
+    });
+    await recordDomainEnrolled(tx, row.userId, { trialEndsAt: end, now });
+    return end;
+  });
+}
+
 /** A card is on file (the demo setup, or Stripe's setup_intent.succeeded): later months are charged. */
 export async function recordCardAdded(db: AppDb, userId: string, _now: Date): Promise<void> {
   await repo.updateUser(db, userId, { cardAdded: true });
@@ -197,8 +232,9 @@ export async function recordPaymentSucceeded(
       'trial',
     ]);
     for (const row of rows) {
-      // A free month still running is not what was charged for.
-      if (row.status === 'trial' && row.trialEndsAt && row.trialEndsAt > now) continue;
+      // A free month still running, or not started (a claim awaiting verification), is not
+      // what was charged for.
+      if (row.status === 'trial' && (row.trialEndsAt === null || row.trialEndsAt > now)) continue;
       await moveDomain(tx, {
         row,
         change: { status: 'active', currentPeriodEnd: periodEnd, gracePeriodEndsAt: null },
@@ -294,7 +330,11 @@ export interface SweepResult {
   graced: string[];
   /** Grace periods that ended: the domain expired. */
   expired: string[];
+  /** Claims released because their ownership was not verified in time. */
+  released: domainStore.ReleasedClaim[];
 }
+
+type MoveKind = 'activated' | 'renewed' | 'graced' | 'expired';
 
 /**
  * Stripe reports a charge by webhook; a paid month whose charge was neither confirmed nor refused
@@ -319,7 +359,13 @@ export async function sweepLifecycle(
   now: Date,
   options: { batch?: number } = {},
 ): Promise<SweepResult> {
-  const result: SweepResult = { activated: [], renewed: [], graced: [], expired: [] };
+  const result: SweepResult = {
+    activated: [],
+    renewed: [],
+    graced: [],
+    expired: [],
+    released: [],
+  };
   const batch = options.batch ?? 1000;
   const lapsed = await domainStore.listLapsedDomains(db, now, batch);
   const touched = new Set<string>();
@@ -343,6 +389,9 @@ export async function sweepLifecycle(
       touched.add(row.userId);
     }
   }
+  // Claims never verified in time end (ADR 0007); their accounts are told by the caller.
+  result.released = await db.transaction((tx) => domainStore.releaseLapsedClaims(tx, now, batch));
+  for (const claim of result.released) touched.add(claim.userId);
   for (const userId of touched) await refreshAccountStatus(db, userId);
   return result;
 }
@@ -352,7 +401,7 @@ async function lapse(
   provider: PaymentProvider,
   row: domainStore.LapsedDomain,
   now: Date,
-): Promise<keyof SweepResult | undefined> {
+): Promise<MoveKind | undefined> {
   const nextEnd = () => {
     const end = addMonths(row.periodEnd, 1);
     return end > now ? end : addMonths(now, 1);

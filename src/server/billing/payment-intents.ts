@@ -14,7 +14,7 @@ import * as paymentStore from '#db/stores/payments.js';
 import type { PaymentPurpose } from '#db/stores/payments.js';
 import * as domains from '../domains/service.js';
 import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
-import { monitoredElsewhere, paidStatuses } from './enrolment.js';
+import { paidStatuses } from './enrolment.js';
 import { ensurePlan, recordCardAdded } from './lifecycle.js';
 import type { Payment, PaymentProvider } from './payments.js';
 import { quote, reactivatableStatuses, reactivationQuote, usd } from './quote.js';
@@ -116,8 +116,6 @@ async function price(
       details: { domainIndex: terms.domainIndex },
     };
   }
-  const monitoring = await domains.findMonitoring(db, domain);
-  if (monitoring && monitoring.userId !== userId) throw monitoredElsewhere();
   if (own && paidStatuses.has(own.status)) {
     throw new ConflictError('You already monitor this domain.');
   }

@@ -1,4 +1,4 @@
-import { domainMonthlyPriceCents } from '#contract/index.js';
+import { complianceShield, domainMonthlyPriceCents, ownershipRules } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import * as domainStore from '#db/stores/domains.js';
 
@@ -34,17 +34,61 @@ function termsAt(domainIndex: number, trial: boolean): Quote {
   return { domainIndex, monthlyPriceCents, trial, dueCents: trial ? 0 : monthlyPriceCents };
 }
 
-/** What enrolling `domain` costs this account now. */
+/**
+ * What enrolling `domain` costs this account now. The free month is the account's own for each
+ * domain (ADR 0007): another account's claim on the site does not use it up.
+ */
 export async function quote(db: AppDb, userId: string, domain: string): Promise<Quote> {
   const others = await domainStore.countOtherDomains(db, userId, domain);
-  const trial = !(await domainStore.trialWasUsed(db, domain));
+  const trial = !(await domainStore.trialWasUsed(db, domain, userId));
   return termsAt(others + 1, trial);
 }
 
 /** What a visitor who is not signed in would pay: the price of an account's first domain. */
-export async function firstDomainQuote(db: AppDb, domain: string): Promise<Quote> {
-  return termsAt(1, !(await domainStore.trialWasUsed(db, domain)));
+export function firstDomainQuote(): Quote {
+  return termsAt(1, true);
 }
+
+const dayMs = 86_400_000;
+
+/**
+ * A new enrolment on `terms` at `now`. A free one is a claim: on trial, but its free month starts
+ * only when ownership is verified, and it is released unless verified within the claim days
+ * (ADR 0007). A paid one is active for the month paid now.
+ */
+export function newEnrolment(
+  terms: Quote,
+  now: Date,
+  subscriptionId: string,
+): domainStore.DomainEnrolment {
+  if (terms.trial) {
+    return {
+      status: 'trial',
+      domainIndex: terms.domainIndex,
+      monthlyPrice: terms.monthlyPriceCents,
+      trialStartedAt: null,
+      trialEndsAt: null,
+      monitoringSince: now,
+      subscriptionId,
+      currentPeriodEnd: null,
+      claimExpiresAt: new Date(now.getTime() + ownershipRules.claimDays * dayMs),
+    };
+  }
+  return {
+    status: 'active',
+    domainIndex: terms.domainIndex,
+    monthlyPrice: terms.monthlyPriceCents,
+    trialStartedAt: null,
+    trialEndsAt: null,
+    monitoringSince: now,
+    subscriptionId,
+    currentPeriodEnd: addMonths(now, 1),
+    claimExpiresAt: null,
+  };
+}
+
+/** The end of a free month that starts at `start`. */
+export const freeMonthEnd = (start: Date) => addMonths(start, complianceShield.trialMonths);
 
 /** Statuses from which a domain may be brought back (spec dashboard-area §4). */
 export const reactivatableStatuses = new Set(['grace_period', 'expired', 'archived']);
@@ -56,8 +100,10 @@ export interface ReactivationQuote extends Quote {
    * month paid now.
    */
   status: 'trial' | 'active';
-  /** The end of the month the domain returns into. */
-  periodEnd: Date;
+  /** The end of the month the domain returns into; null for a claim whose month starts later. */
+  periodEnd: Date | null;
+  /** A claim returning unverified: released then unless verified. */
+  claimExpiresAt?: Date;
 }
 
 /**
@@ -68,13 +114,33 @@ export interface ReactivationQuote extends Quote {
 export async function reactivationQuote(
   db: AppDb,
   userId: string,
-  row: Pick<domainStore.DomainRow, 'domain' | 'status' | 'trialEndsAt' | 'currentPeriodEnd'>,
+  row: Pick<
+    domainStore.DomainRow,
+    'domain' | 'status' | 'trialEndsAt' | 'currentPeriodEnd' | 'trialStartedAt' | 'releaseReason'
+  >,
   now: Date,
 ): Promise<ReactivationQuote> {
   const domainIndex = (await domainStore.countOtherDomains(db, userId, row.domain)) + 1;
   const monthlyPriceCents = domainMonthlyPriceCents(domainIndex);
   const base = { domainIndex, monthlyPriceCents, trial: false };
   if (row.status === 'archived') {
+    // A free claim whose month never started (archived or taken over before verification) comes
+    // back as a claim again; one that lapsed unverified is paid for.
+    if (
+      row.trialStartedAt === null &&
+      row.trialEndsAt === null &&
+      row.currentPeriodEnd === null &&
+      row.releaseReason !== 'claim_lapsed'
+    ) {
+      return {
+        ...base,
+        trial: true,
+        dueCents: 0,
+        status: 'trial',
+        periodEnd: null,
+        claimExpiresAt: new Date(now.getTime() + ownershipRules.claimDays * dayMs),
+      };
+    }
     // A free month still running: it was archived on trial (a paid or lapsed one's ended).
     if (row.trialEndsAt && row.trialEndsAt > now) {
       return { ...base, trial: true, dueCents: 0, status: 'trial', periodEnd: row.trialEndsAt };

@@ -13,13 +13,7 @@ import { HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import type { Caller } from '../plugins/caller.js';
 import { isScanOwner } from '../scans/access.js';
 import { subscriptionConfirmationEmail } from '#email/subscription-messages.js';
-import {
-  enroll,
-  loginRequired,
-  monitoredElsewhere,
-  paidStatuses,
-  type SubscribeInput,
-} from './enrolment.js';
+import { enroll, loginRequired, paidStatuses, type SubscribeInput } from './enrolment.js';
 import type { Payment, PaymentProvider } from './payments.js';
 import { firstDomainQuote, quote, usd } from './quote.js';
 
@@ -73,10 +67,13 @@ export async function getCheckout(
 ): Promise<CheckoutResponse> {
   const scan = await findCheckoutScan(deps.db, scanId);
   if (!scan || scan.status !== 'completed' || !mayCheckOut(scan, caller)) throw scanNotFound();
-  const monitored = await domains.findMonitoring(deps.db, scan.domain);
+  const own = caller.userId
+    ? await domains.findOwnMonitored(deps.db, caller.userId, scan.domain)
+    : undefined;
+  const owner = await domains.findPublished(deps.db, scan.domain);
   const terms = caller.userId
     ? await quote(deps.db, caller.userId, scan.domain)
-    : await firstDomainQuote(deps.db, scan.domain);
+    : firstDomainQuote();
   return {
     scan: {
       id: scan.id,
@@ -96,11 +93,9 @@ export async function getCheckout(
     payment: { provider: deps.payments.kind, demo: deps.payments.demo },
     signedIn: caller.userId !== undefined,
     accountEmail: caller.userId ? (caller.email ?? null) : null,
-    monitoredBy: !monitored
-      ? 'nobody'
-      : monitored.userId === caller.userId
-        ? 'you'
-        : 'another account',
+    // 'another account': another account has proved it owns the site. Subscribing is still open
+    // (a new owner takes the domain over by verifying, ADR 0007); the page says so.
+    monitoredBy: own ? 'you' : owner ? 'another account' : 'nobody',
   };
 }
 
@@ -126,8 +121,7 @@ export async function subscribe(
     );
   }
 
-  const current = await domains.findMonitoring(deps.db, domain);
-  if (current && current.userId !== userId) throw monitoredElsewhere();
+  const current = await domains.findOwnMonitored(deps.db, userId, domain);
   const alreadyPaid = current !== undefined && paidStatuses.has(current.status);
 
   let payment: Payment | null = null;

@@ -1,12 +1,13 @@
-import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { ComplaintStatus, ComplaintType } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
-import { complaints } from '#db/schema/index.js';
+import { complaints, domainOwnerships } from '#db/schema/index.js';
 
 /**
- * Queries of the complaints table. Who may read a complaint is decided by the service (the owner
- * of its domain); every read and write here takes the domains the caller holds and matches only
- * complaints about them, so another account's complaint is simply not found.
+ * Queries of the complaints table. Who may read a complaint is decided by the service (the
+ * ownership periods of its domain, ADR 0007); every read and write here takes the ids of the
+ * periods the caller may act in and matches only complaints that arrived in them, so another
+ * account's complaint, or one from before the caller owned the domain, is simply not found.
  */
 
 export type NewComplaint = typeof complaints.$inferInsert;
@@ -23,8 +24,8 @@ export function likePattern(text: string): string {
 }
 
 export interface ComplaintFilter {
-  /** The caller's domains; an empty list matches nothing. */
-  domains: string[];
+  /** The caller's ownership periods; an empty list matches nothing. */
+  ownerships: string[];
   domain?: string | undefined;
   status?: ComplaintStatus | undefined;
   type?: ComplaintType | undefined;
@@ -32,7 +33,7 @@ export interface ComplaintFilter {
 }
 
 function whereOf(filter: ComplaintFilter): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [inArray(complaints.domain, filter.domains)];
+  const conditions: (SQL | undefined)[] = [inArray(complaints.ownershipId, filter.ownerships)];
   if (filter.domain !== undefined) conditions.push(eq(complaints.domain, filter.domain));
   if (filter.status !== undefined) conditions.push(eq(complaints.status, filter.status));
   if (filter.type !== undefined) conditions.push(eq(complaints.type, filter.type));
@@ -55,7 +56,7 @@ export async function listComplaints(
   filter: ComplaintFilter,
   page: { limit: number; offset: number },
 ) {
-  if (filter.domains.length === 0) return { rows: [], total: 0 };
+  if (filter.ownerships.length === 0) return { rows: [], total: 0 };
   const where = whereOf(filter);
   const [rows, [totalRow]] = await Promise.all([
     db
@@ -71,8 +72,8 @@ export async function listComplaints(
 }
 
 /** The inbox counters over the caller's complaints (of one domain when `domain` is given). */
-export async function countComplaints(db: AppDb, domains: string[], domain?: string) {
-  if (domains.length === 0) return { total: 0, new: 0, inProgress: 0, urgent: 0 };
+export async function countComplaints(db: AppDb, ownerships: string[], domain?: string) {
+  if (ownerships.length === 0) return { total: 0, new: 0, inProgress: 0, urgent: 0 };
   const [row] = await db
     .select({
       total: count(),
@@ -86,25 +87,26 @@ export async function countComplaints(db: AppDb, domains: string[], domain?: str
         ),
     })
     .from(complaints)
-    .where(whereOf({ domains, domain }));
+    .where(whereOf({ ownerships, domain }));
   return row ?? { total: 0, new: 0, inProgress: 0, urgent: 0 };
 }
 
-const ownComplaint = (id: string, domains: string[]) =>
-  and(eq(complaints.id, id), inArray(complaints.domain, domains));
+const ownComplaint = (id: string, ownerships: string[]) =>
+  and(eq(complaints.id, id), inArray(complaints.ownershipId, ownerships));
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Whether a query by this id and domains can match anything (a malformed id names no row). */
-const canMatch = (id: string, domains: string[]) => domains.length > 0 && uuidPattern.test(id);
+/** Whether a query by this id and periods can match anything (a malformed id names no row). */
+const canMatch = (id: string, ownerships: string[]) =>
+  ownerships.length > 0 && uuidPattern.test(id);
 
 export async function findComplaint(
   db: AppDb,
   id: string,
-  domains: string[],
+  ownerships: string[],
 ): Promise<ComplaintRecord | undefined> {
-  if (!canMatch(id, domains)) return undefined;
-  const [row] = await db.select().from(complaints).where(ownComplaint(id, domains));
+  if (!canMatch(id, ownerships)) return undefined;
+  const [row] = await db.select().from(complaints).where(ownComplaint(id, ownerships));
   return row;
 }
 
@@ -116,14 +118,14 @@ export type ComplaintChange = Partial<
 export async function updateComplaint(
   db: AppDb,
   id: string,
-  domains: string[],
+  ownerships: string[],
   change: ComplaintChange,
 ): Promise<ComplaintRecord | undefined> {
-  if (!canMatch(id, domains)) return undefined;
+  if (!canMatch(id, ownerships)) return undefined;
   const [row] = await db
     .update(complaints)
     .set({ ...change, updatedAt: new Date() })
-    .where(ownComplaint(id, domains))
+    .where(ownComplaint(id, ownerships))
     .returning();
   return row;
 }
@@ -136,10 +138,10 @@ export async function updateComplaint(
 export async function appendEntry(
   db: AppDb,
   id: string,
-  domains: string[],
+  ownerships: string[],
   entry: ComplaintRecord['conversation'][number],
 ): Promise<ComplaintRecord | undefined> {
-  if (!canMatch(id, domains)) return undefined;
+  if (!canMatch(id, ownerships)) return undefined;
   const now = new Date();
   const publicReply = !entry.isInternal;
   const [row] = await db
@@ -154,27 +156,51 @@ export async function appendEntry(
           }
         : {}),
     })
-    .where(ownComplaint(id, domains))
+    .where(ownComplaint(id, ownerships))
     .returning();
   return row;
 }
 
-/** Every complaint about the given domains, oldest first (an account's data export). */
-export async function listAllComplaints(db: AppDb, domains: string[]) {
-  if (domains.length === 0) return [];
+/** Every complaint of the given ownership periods, oldest first (an account's data export). */
+export async function listAllComplaints(db: AppDb, ownerships: string[]) {
+  if (ownerships.length === 0) return [];
   return db
     .select()
     .from(complaints)
-    .where(inArray(complaints.domain, domains))
+    .where(inArray(complaints.ownershipId, ownerships))
     .orderBy(complaints.createdAt);
 }
 
-/** Deletes every complaint about the given domains (the account holding them is deleted). */
-export async function deleteComplaintsAbout(db: AppDb, domains: string[]): Promise<number> {
-  if (domains.length === 0) return 0;
+/** Deletes every complaint of the given ownership periods (their account is deleted). */
+export async function deleteComplaintsOf(db: AppDb, ownerships: string[]): Promise<number> {
+  if (ownerships.length === 0) return 0;
   const rows = await db
     .delete(complaints)
-    .where(inArray(complaints.domain, domains))
+    .where(inArray(complaints.ownershipId, ownerships))
     .returning({ id: complaints.id });
   return rows.length;
+}
+
+/**
+ * How many complaints about `domain` arrived before the current ownership period of `userId`
+ * began and joined it (they waited while nobody held the domain verified).
+ */
+export async function countWaitedComplaints(
+  db: AppDb,
+  domain: string,
+  userId: string,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(complaints)
+    .innerJoin(domainOwnerships, eq(domainOwnerships.id, complaints.ownershipId))
+    .where(
+      and(
+        eq(complaints.domain, domain),
+        eq(domainOwnerships.userId, userId),
+        isNull(domainOwnerships.verifiedUntil),
+        lt(complaints.createdAt, domainOwnerships.verifiedFrom),
+      ),
+    );
+  return row?.n ?? 0;
 }

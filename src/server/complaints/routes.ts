@@ -89,8 +89,8 @@ export const complaintRoutes: FastifyPluginAsyncZod<ComplaintRoutesOptions> = as
       },
     },
     async (request, reply) => {
-      const { id } = await service.submitComplaint(deps, request.body);
-      return reply.status(201).send({ success: true, id });
+      const filed = await service.submitComplaint(deps, request.body);
+      return reply.status(201).send({ success: true, ...filed });
     },
   );
 };

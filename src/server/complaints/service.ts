@@ -23,7 +23,7 @@ import type { AppDb } from '#db/client.js';
 import * as scanStore from '#db/stores/scans.js';
 import type { Mailer } from '#email/mailer.js';
 import * as domains from '../domains/service.js';
-import { InvalidError, NotFoundError } from '../http-errors.js';
+import { ForbiddenError, InvalidError, NotFoundError } from '../http-errors.js';
 import { concernReplyEmail, newConcernEmail } from '#email/concern-messages.js';
 import * as repo from './repo.js';
 
@@ -62,18 +62,32 @@ const filedPriority: Record<ComplaintFormPriority, ComplaintPriority> = {
 
 export const complaintsPath = '/app/dashboard/complaints';
 
+/** What the visitor is told once their concern is filed. */
+export const concernSentMessage = (domain: string) =>
+  `Your message was sent to the owner of ${domain}.`;
+export const concernWaitingMessage = (domain: string) =>
+  `Nobody has proved ownership of ${domain} right now. Your message is kept and goes only to ` +
+  `the next owner who proves they control the site; nobody else can read it.`;
+
+/**
+ * Files a visitor's concern for the domain's verified owner of the time (its current ownership
+ * period, ADR 0007) and e-mails them. A domain whose owner's verification has lapsed (it was
+ * published before, nobody holds it verified now) keeps the concern for the next verified owner
+ * and says so; a domain never published is the 404 of an unknown one.
+ */
 export async function submitComplaint(
   deps: ComplaintServiceDeps,
   input: SubmitComplaintRequest,
-): Promise<{ id: string }> {
+): Promise<{ id: string; waiting: boolean; message: string }> {
   const domain = domains.normalizeDomain(input.domain);
   const monitoring = await domains.findPublished(deps.db, domain);
-  if (!monitoring) {
+  const ownership = monitoring ? await domains.findCurrentOwnership(deps.db, domain) : undefined;
+  if (!ownership && !(await domains.wasEverOwned(deps.db, domain))) {
     throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
   }
 
   const pageUrl = input.pageUrl === undefined ? null : pageOnDomain(input.pageUrl, domain);
-  const submitterName = input.name?.trim() || null;
+  const submitterName = singleLine(input.name) || null;
   const now = new Date();
   const firstEntry: ComplaintEntry = {
     id: randomUUID(),
@@ -84,6 +98,7 @@ export async function submitComplaint(
   };
   const { id } = await repo.insertComplaint(deps.db, {
     domain,
+    ownershipId: ownership?.id ?? null,
     type: filedType[input.type],
     status: 'new',
     subject: subjectOf[input.type],
@@ -96,6 +111,9 @@ export async function submitComplaint(
     createdAt: now,
     updatedAt: now,
   });
+  if (!ownership || !monitoring) {
+    return { id, waiting: true, message: concernWaitingMessage(domain) };
+  }
 
   deps.mailer.send(
     newConcernEmail({
@@ -110,7 +128,18 @@ export async function submitComplaint(
       complaintsUrl: new URL(complaintsPath, deps.publicUrl).href,
     }),
   );
-  return { id };
+  return { id, waiting: false, message: concernSentMessage(domain) };
+}
+
+/**
+ * A visitor's one-line text as it may appear in an e-mail: line breaks and other control
+ * characters become spaces, so a name cannot start lines of its own in the owner's message.
+ */
+export function singleLine(text: string | undefined): string {
+  return (text ?? '')
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The named page's address, when it is on the domain the concern is about. */
@@ -134,8 +163,51 @@ export interface ComplaintActor {
 
 const complaintNotFound = () => new NotFoundError('Complaint not found');
 
+/** What the account may see and do of its complaints: its ownership periods (ADR 0007). */
+interface Scope {
+  /** Every period of the account: the complaints it may read. */
+  all: string[];
+  /**
+   * The domains it holds verified now: of its complaints, those about these it may answer and
+   * change (one from an earlier period of its own included: it is the owner again).
+   */
+  current: Set<string>;
+  /** The domains of its periods, by name (the inbox's filter). */
+  domains: string[];
+}
+
+async function scopeOf(db: AppDb, userId: string): Promise<Scope> {
+  const ownerships = await domains.listOwnerships(db, userId);
+  return {
+    all: ownerships.map((ownership) => ownership.id),
+    current: new Set(ownerships.filter((o) => o.current).map((ownership) => ownership.domain)),
+    domains: [...new Set(ownerships.map((ownership) => ownership.domain))].sort(),
+  };
+}
+
+const ownershipEnded = (domain: string) =>
+  new ForbiddenError(
+    `You no longer hold ${domain} verified: this concern stays readable, but answering or ` +
+      'changing it needs current ownership. Verify the domain on the Domains page.',
+  );
+
+/**
+ * The caller's complaint `id` that they may change now: 404 when it is not theirs, 403 when it
+ * arrived in an ownership of theirs that has ended.
+ */
+async function actionableComplaint(db: AppDb, scope: Scope, id: string) {
+  const row = await repo.findComplaint(db, id, scope.all);
+  if (!row) throw complaintNotFound();
+  if (!scope.current.has(row.domain)) throw ownershipEnded(row.domain);
+  return row;
+}
+
 /** A stored complaint as the API answers it, with its response deadline as of `now`. */
-export function complaintOf(row: repo.ComplaintRecord, now = new Date()): Complaint {
+export function complaintOf(
+  row: repo.ComplaintRecord,
+  now = new Date(),
+  scope?: Pick<Scope, 'current'>,
+): Complaint {
   const respondBy = responseDeadline(row.createdAt, row.priority);
   const answered = row.answeredAt !== null || isSettledStatus(row.status);
   return {
@@ -158,6 +230,7 @@ export function complaintOf(row: repo.ComplaintRecord, now = new Date()): Compla
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
     respondBy: respondBy.toISOString(),
     overdue: !answered && now.getTime() > respondBy.getTime(),
+    actionable: row.ownershipId !== null && (scope?.current.has(row.domain) ?? true),
   };
 }
 
@@ -166,28 +239,28 @@ export async function listComplaints(
   actor: ComplaintActor,
   query: ComplaintListQuery,
 ): Promise<ComplaintListResponse> {
-  const owned = await domains.listComplaintDomains(deps.db, actor.userId);
+  const scope = await scopeOf(deps.db, actor.userId);
   // A domain filter is normalized like every other name of a site; a domain that is not the
   // caller's matches nothing (not an error: the answer is the same as for a quiet domain).
   const domain = query.domain === undefined ? undefined : domains.normalizeDomain(query.domain);
   const offset = query.page !== undefined ? (query.page - 1) * query.limit : (query.offset ?? 0);
-  const filter = { domains: owned, domain, status: query.status, type: query.type };
+  const filter = { ownerships: scope.all, domain, status: query.status, type: query.type };
   const [{ rows, total }, counts] = await Promise.all([
     repo.listComplaints(
       deps.db,
       { ...filter, search: query.search },
       { limit: query.limit, offset },
     ),
-    repo.countComplaints(deps.db, owned, domain),
+    repo.countComplaints(deps.db, scope.all, domain),
   ]);
   const now = new Date();
   return {
-    complaints: rows.map((row) => complaintOf(row, now)),
+    complaints: rows.map((row) => complaintOf(row, now, scope)),
     total,
     limit: query.limit,
     offset,
     counts,
-    domains: owned,
+    domains: scope.domains,
   };
 }
 
@@ -236,18 +309,18 @@ async function pageOf(
   };
 }
 
-async function ownedDomains(deps: Pick<ComplaintServiceDeps, 'db'>, actor: ComplaintActor) {
-  return domains.listComplaintDomains(deps.db, actor.userId);
-}
-
 export async function getComplaint(
   deps: Pick<ComplaintServiceDeps, 'db'>,
   actor: ComplaintActor,
   id: string,
 ): Promise<ComplaintDetailsResponse> {
-  const row = await repo.findComplaint(deps.db, id, await ownedDomains(deps, actor));
+  const scope = await scopeOf(deps.db, actor.userId);
+  const row = await repo.findComplaint(deps.db, id, scope.all);
   if (!row) throw complaintNotFound();
-  return { complaint: complaintOf(row), page: await pageOf(deps.db, actor, row) };
+  return {
+    complaint: complaintOf(row, new Date(), scope),
+    page: await pageOf(deps.db, actor, row),
+  };
 }
 
 /**
@@ -260,9 +333,9 @@ export async function updateStatus(
   id: string,
   input: UpdateComplaintStatusRequest,
 ): Promise<Complaint> {
-  const owned = await ownedDomains(deps, actor);
-  const current = await repo.findComplaint(deps.db, id, owned);
-  if (!current) throw complaintNotFound();
+  const scope = await scopeOf(deps.db, actor.userId);
+  const current = await actionableComplaint(deps.db, scope, id);
+  const owned = scope.all;
   const now = new Date();
   const resolvedAt =
     input.status === 'resolved'
@@ -274,7 +347,7 @@ export async function updateStatus(
         : null;
   const row = await repo.updateComplaint(deps.db, id, owned, { status: input.status, resolvedAt });
   if (!row) throw complaintNotFound();
-  return complaintOf(row);
+  return complaintOf(row, now, scope);
 }
 
 /** Spec §5: the internal notes, non-blank (the contract refuses blank ones). */
@@ -284,11 +357,13 @@ export async function updateNotes(
   id: string,
   input: UpdateComplaintNotesRequest,
 ): Promise<Complaint> {
-  const row = await repo.updateComplaint(deps.db, id, await ownedDomains(deps, actor), {
+  const scope = await scopeOf(deps.db, actor.userId);
+  await actionableComplaint(deps.db, scope, id);
+  const row = await repo.updateComplaint(deps.db, id, scope.all, {
     internalNotes: input.notes,
   });
   if (!row) throw complaintNotFound();
-  return complaintOf(row);
+  return complaintOf(row, new Date(), scope);
 }
 
 /** Spec §6 assignedTo: the complaint's owner takes it, or lets it go. */
@@ -298,15 +373,17 @@ export async function assign(
   id: string,
   input: AssignComplaintRequest,
 ): Promise<Complaint> {
-  const owned = await ownedDomains(deps, actor);
+  const scope = await scopeOf(deps.db, actor.userId);
   // Not found comes first, so another account's complaint answers 404 whatever the body says.
-  if (!(await repo.findComplaint(deps.db, id, owned))) throw complaintNotFound();
+  await actionableComplaint(deps.db, scope, id);
   if (input.assignedTo !== null && input.assignedTo !== actor.userId) {
     throw new InvalidError('assignedTo: A complaint can be assigned only to your own account');
   }
-  const row = await repo.updateComplaint(deps.db, id, owned, { assignedTo: input.assignedTo });
+  const row = await repo.updateComplaint(deps.db, id, scope.all, {
+    assignedTo: input.assignedTo,
+  });
   if (!row) throw complaintNotFound();
-  return complaintOf(row);
+  return complaintOf(row, new Date(), scope);
 }
 
 /**
@@ -327,7 +404,9 @@ export async function reply(
     isInternal: input.isInternal,
     timestamp: new Date().toISOString(),
   };
-  const row = await repo.appendEntry(deps.db, id, await ownedDomains(deps, actor), entry);
+  const scope = await scopeOf(deps.db, actor.userId);
+  await actionableComplaint(deps.db, scope, id);
+  const row = await repo.appendEntry(deps.db, id, scope.all, entry);
   if (!row) throw complaintNotFound();
   if (!input.isInternal) {
     deps.mailer.send(
@@ -342,27 +421,41 @@ export async function reply(
       }),
     );
   }
-  return complaintOf(row);
+  return complaintOf(row, new Date(), scope);
 }
 
-/** The complaints the account answers (about the domains it holds), for its data export. */
+/** The complaints the account received (in its ownership periods), for its data export. */
 export async function complaintsForExport(
   deps: Pick<ComplaintServiceDeps, 'db'>,
   userId: string,
 ): Promise<Complaint[]> {
-  const owned = await domains.listComplaintDomains(deps.db, userId);
+  const scope = await scopeOf(deps.db, userId);
   const now = new Date();
-  return (await repo.listAllComplaints(deps.db, owned)).map((row) => complaintOf(row, now));
+  return (await repo.listAllComplaints(deps.db, scope.all)).map((row) =>
+    complaintOf(row, now, scope),
+  );
 }
 
 /**
- * Deletes the complaints the account answers, with the account (Settings, delete my account):
+ * Deletes the complaints the account received, with the account (Settings, delete my account):
  * they were sent to it, and the privacy page promises its data goes. Answers how many went.
  */
 export async function deleteComplaintsHeldBy(
   deps: Pick<ComplaintServiceDeps, 'db'>,
   userId: string,
 ): Promise<number> {
-  const owned = await domains.listComplaintDomains(deps.db, userId);
-  return repo.deleteComplaintsAbout(deps.db, owned);
+  const scope = await scopeOf(deps.db, userId);
+  return repo.deleteComplaintsOf(deps.db, scope.all);
+}
+
+/**
+ * How many concerns about `domain` waited for `userId`, who has just proved ownership: they
+ * arrived while nobody held it verified and joined the new owner's period.
+ */
+export async function countWaitedComplaints(
+  db: AppDb,
+  domain: string,
+  userId: string,
+): Promise<number> {
+  return repo.countWaitedComplaints(db, domain, userId);
 }

@@ -4,8 +4,10 @@ import { openTestPglite } from '../../../test/support/db.js';
 import type { Database } from '#db/client.js';
 import { domainHistory, domains, payments, scans, subscriptions, users } from '#db/schema/index.js';
 import { createPaymentIntent, takePayment } from '#server/billing/payment-intents.js';
+import { sweepLifecycle } from '#server/billing/lifecycle.js';
 import { DemoPaymentProvider, type Payment } from '#server/billing/payments.js';
 import { HttpError } from '../http-errors.js';
+import { recordOwnershipCheck } from './verification-service.js';
 import {
   addDomain,
   archiveDomain,
@@ -51,14 +53,29 @@ async function addUser() {
   return { userId: row!.id, email };
 }
 
-/** A domain whose free month was taken before (by an account that no longer monitors it). */
-async function trialUsedBefore(domain: string) {
+/** A domain whose free month the account had before (it no longer monitors it). */
+async function trialUsedBefore(domain: string, userId: string) {
   await database.db.insert(domainHistory).values({
     domain,
+    userId,
     action: 'subscribed',
     status: 'trial',
     trialUsed: true,
   });
+}
+
+/** The account proves it controls `domain` at `at` (as a DNS check that found its token). */
+async function verify(userId: string, domain: string, at: Date) {
+  const [row] = await database.db
+    .select()
+    .from(domains)
+    .where(and(eq(domains.userId, userId), eq(domains.domain, domain)));
+  return recordOwnershipCheck(
+    { db: database.db },
+    row!.id,
+    { verified: true, method: 'dns', error: null },
+    at,
+  );
 }
 
 async function failure(promise: Promise<unknown>): Promise<HttpError> {
@@ -134,11 +151,14 @@ describe('listing', () => {
       lastScan: new Date(now.getTime() - 10 * 60_000).toISOString(),
       badgeActive: false,
       monthlyPrice: 49,
-      trialDaysRemaining: 31,
+      // A claim: its free month starts when ownership is verified, within 14 days.
+      trialDaysRemaining: null,
       daysRemaining: null,
       domainIndex: 1,
       publicPageUrl: 'https://conformly.test/status/scores.test',
-      currentPeriodEnd: '2026-04-10T12:00:00.000Z',
+      currentPeriodEnd: null,
+      claimExpiresAt: '2026-03-24T12:00:00.000Z',
+      releaseReason: null,
       verification: expect.objectContaining({
         verified: false,
         method: null,
@@ -155,27 +175,51 @@ describe('listing', () => {
 });
 
 describe('adding a domain', () => {
-  it('gives a domain that never had one its free month, once, and records it', async () => {
+  it('adds a free claim whose month starts at verification, once, and records it', async () => {
     const owner = await addUser();
     const first = await addDomain(deps, owner, { domain: 'first-free.test' }, now);
     expect(first).toMatchObject({
       message: 'Domain added.',
-      domain: { domain: 'first-free.test', status: 'trial', monthlyPrice: 49, domainIndex: 1 },
+      domain: {
+        domain: 'first-free.test',
+        status: 'trial',
+        monthlyPrice: 49,
+        domainIndex: 1,
+        trialDaysRemaining: null,
+        claimExpiresAt: '2026-03-24T12:00:00.000Z',
+      },
     });
     const again = await addDomain(deps, owner, { domain: 'first-free.test' }, now);
     expect(again).toEqual({ message: 'Domain is already monitored.', domain: first.domain });
     expect(await domainRows('first-free.test')).toHaveLength(1);
     expect(await historyOf('first-free.test')).toEqual([
-      expect.objectContaining({ action: 'added', status: 'trial', trialUsed: true }),
+      expect.objectContaining({ action: 'added', status: 'trial', trialUsed: false }),
     ]);
-    const [account] = await database.db.select().from(users).where(eq(users.id, owner.userId));
-    expect(account).toMatchObject({ subscriptionStatus: 'trialing', trialUsed: true });
+    const account = async () =>
+      (await database.db.select().from(users).where(eq(users.id, owner.userId)))[0];
+    expect(await account()).toMatchObject({ subscriptionStatus: 'trialing', trialUsed: false });
+
+    const verifiedAt = new Date(now.getTime() + 3 * 86_400_000);
+    await verify(owner.userId, 'first-free.test', verifiedAt);
+    const [domain] = await listDomains(deps, owner.userId, verifiedAt);
+    expect(domain).toMatchObject({
+      status: 'trial',
+      trialDaysRemaining: 31,
+      currentPeriodEnd: '2026-04-13T12:00:00.000Z',
+      claimExpiresAt: null,
+    });
+    expect((await historyOf('first-free.test')).map((h) => [h.action, h.trialUsed])).toEqual([
+      ['added', false],
+      ['ownership_verified', false],
+      ['free_month_started', true],
+    ]);
+    expect(await account()).toMatchObject({ subscriptionStatus: 'trialing', trialUsed: true });
   });
 
   it('adds a second domain at $39 after payment; a tampered amount is ignored', async () => {
     const owner = await addUser();
     await addDomain(deps, owner, { domain: 'shop-one.test' }, now);
-    await trialUsedBefore('shop-two.test');
+    await trialUsedBefore('shop-two.test', owner.userId);
 
     const asked = await failure(addDomain(deps, owner, { domain: 'shop-two.test' }, now));
     expect(asked.statusCode).toBe(402);
@@ -251,7 +295,10 @@ describe('adding a domain', () => {
     const other = await addUser();
     await addDomain(deps, owner, { domain: 'pay-base.test' }, now);
     await addDomain(deps, other, { domain: 'pay-other-base.test' }, now);
-    for (const domain of ['pay-a.test', 'pay-b.test', 'pay-c.test']) await trialUsedBefore(domain);
+    for (const domain of ['pay-a.test', 'pay-b.test', 'pay-c.test']) {
+      await trialUsedBefore(domain, owner.userId);
+    }
+    await trialUsedBefore('pay-b.test', other.userId);
 
     const spent = await createPaymentIntent(deps, owner, { domain: 'pay-a.test' }, now);
     await addDomain(
@@ -302,16 +349,13 @@ describe('adding a domain', () => {
     expect(wrongAmount.statusCode).toBe(409);
   });
 
-  it('validates the name with the messages of spec §5 and refuses a domain another account monitors', async () => {
+  it('validates the name with the messages of spec §5', async () => {
     const owner = await addUser();
-    const other = await addUser();
-    await addDomain(deps, other, { domain: 'taken.test' }, now);
     const cases: [string | undefined, number, string][] = [
       [undefined, 400, 'Please enter a valid domain name.'],
       ['   ', 400, 'Please enter a valid domain name.'],
       ['localhost', 400, 'Please enter a valid domain name (e.g., example.com).'],
       ['exa mple.com', 400, 'Please enter a valid domain name (e.g., example.com).'],
-      ['taken.test', 409, 'This domain is already monitored by another account.'],
     ];
     for (const [domain, status, message] of cases) {
       const error = await failure(addDomain(deps, owner, { domain }, now));
@@ -321,10 +365,81 @@ describe('adding a domain', () => {
   });
 });
 
+describe('claims that cannot squat (ADR 0007)', () => {
+  it("caps unverified claims per account, and a stranger's claim neither blocks nor spends the owner's month", async () => {
+    const squatter = await addUser();
+    const owner = await addUser();
+    // A stranger claims site after site: the sixth unverified claim is refused.
+    for (let n = 1; n <= 5; n += 1)
+      await addDomain(deps, squatter, { domain: `brand${n}.test` }, now);
+    const before = await snapshot();
+    const refused = await failure(addDomain(deps, squatter, { domain: 'brand6.test' }, now));
+    expect([refused.statusCode, refused.message]).toEqual([
+      409,
+      'You have 5 domains waiting for ownership verification. Verify one, or archive one, before adding another.',
+    ]);
+    expect(await snapshot()).toEqual(before);
+
+    // The real owner adds the claimed site for free and verifies it: the claim ends at once.
+    const added = await addDomain(deps, owner, { domain: 'https://www.Brand1.test/path' }, now);
+    expect(added.domain).toMatchObject({ domain: 'brand1.test', status: 'trial' });
+    const later = new Date(now.getTime() + 86_400_000);
+    const recorded = await verify(owner.userId, 'brand1.test', later);
+    expect(recorded?.released).toEqual([
+      expect.objectContaining({ userId: squatter.userId, reason: 'verified_elsewhere' }),
+    ]);
+    const [ownerDomain] = await listDomains(deps, owner.userId, later);
+    expect(ownerDomain).toMatchObject({
+      status: 'trial',
+      trialDaysRemaining: 31,
+      verification: expect.objectContaining({ verified: true }),
+    });
+    const squatterView = (await listDomains(deps, squatter.userId, later)).find(
+      (domain) => domain.domain === 'brand1.test',
+    );
+    expect(squatterView).toMatchObject({
+      status: 'archived',
+      releaseReason: 'verified_elsewhere',
+      verification: expect.objectContaining({ verified: false }),
+    });
+    // The released claim frees a place under the cap.
+    await addDomain(deps, squatter, { domain: 'brand6.test' }, later);
+
+    // Brought back, the squatter's claim is unverified again and takes nothing from the owner.
+    await reactivateDomain(deps, squatter, 'brand1.test', {}, later).catch(() => undefined);
+    const ownerAfter = await listDomains(deps, owner.userId, later);
+    expect(ownerAfter[0]!.verification.verified).toBe(true);
+  });
+
+  it('releases a claim that is not verified within 14 days, and tells nothing to anyone else', async () => {
+    const claimant = await addUser();
+    await addDomain(deps, claimant, { domain: 'lapsing.test' }, now);
+    const almost = new Date(now.getTime() + 14 * 86_400_000 - 1000);
+    const mine = (result: Awaited<ReturnType<typeof sweepLifecycle>>) =>
+      result.released.filter((claim) => claim.userId === claimant.userId);
+    expect(mine(await sweepLifecycle(database.db, provider, almost))).toEqual([]);
+    const after = new Date(now.getTime() + 14 * 86_400_000);
+    const swept = await sweepLifecycle(database.db, provider, after);
+    expect(mine(swept)).toEqual([
+      expect.objectContaining({
+        userId: claimant.userId,
+        domain: 'lapsing.test',
+        reason: 'claim_lapsed',
+      }),
+    ]);
+    const [row] = await listDomains(deps, claimant.userId, after);
+    expect(row).toMatchObject({ status: 'archived', releaseReason: 'claim_lapsed' });
+    // A lapsed claim comes back only paid for.
+    const asked = await failure(reactivateDomain(deps, claimant, 'lapsing.test', {}, after));
+    expect(asked.statusCode).toBe(402);
+  });
+});
+
 describe('archiving and reactivating', () => {
   it('archives with history, brings it back free within its month, then charges a month after it', async () => {
     const owner = await addUser();
     await addDomain(deps, owner, { domain: 'cycle.test' }, now);
+    await verify(owner.userId, 'cycle.test', now);
 
     const later = new Date(now.getTime() + 86_400_000);
     const archived = await archiveDomain(deps, owner.userId, 'cycle.test', later);
@@ -365,6 +480,8 @@ describe('archiving and reactivating', () => {
     });
     expect((await historyOf('cycle.test')).map((h) => [h.action, h.status])).toEqual([
       ['added', 'trial'],
+      ['ownership_verified', 'trial'],
+      ['free_month_started', 'trial'],
       ['archived', 'archived'],
       ['reactivated', 'trial'],
       ['archived', 'archived'],

@@ -1,6 +1,6 @@
 import {
   billingCurrency,
-  complianceShield,
+  ownershipRules,
   siteScoreOf,
   type Domain,
   type DomainChangeResponse,
@@ -23,7 +23,7 @@ import {
 import { takePayment } from '#server/billing/payment-intents.js';
 import type { Payment, PaymentProvider } from '#server/billing/payments.js';
 import {
-  addMonths,
+  newEnrolment,
   quote,
   reactivatableStatuses,
   reactivationQuote,
@@ -32,7 +32,6 @@ import {
 } from '#server/billing/quote.js';
 import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import { normalizeDomain } from './domain.js';
-import { findMonitoring } from './service.js';
 import { verificationInstructions } from './verification-instructions.js';
 
 /**
@@ -71,8 +70,23 @@ const emptyDomainMessage = 'Please enter a valid domain name.';
 const noDotMessage = 'Please enter a valid domain name (e.g., example.com).';
 
 const domainNotFound = () => new NotFoundError('Domain not found');
+/** Two verifications of one domain met at the unique index of verified owners. */
 const monitoredElsewhere = () =>
-  new ConflictError('This domain is already monitored by another account.');
+  new ConflictError('Another account proved ownership of this domain at the same moment.');
+
+export const tooManyClaimsMessage =
+  `You have ${ownershipRules.maxUnverifiedClaims} domains waiting for ownership verification. ` +
+  'Verify one, or archive one, before adding another.';
+
+/**
+ * An account holds at most `maxUnverifiedClaims` domains it has not proved it controls
+ * (ADR 0007), so nobody can claim sites by the dozen.
+ */
+async function checkClaimAllowance(db: AppDb, userId: string): Promise<void> {
+  if ((await store.countUnverifiedClaims(db, userId)) >= ownershipRules.maxUnverifiedClaims) {
+    throw new ConflictError(tooManyClaimsMessage);
+  }
+}
 
 /** The spec's Domain shape of one of the account's domains. */
 export function toDomain(row: store.AccountDomain, publicUrl: string, now: Date): Domain {
@@ -95,6 +109,8 @@ export function toDomain(row: store.AccountDomain, publicUrl: string, now: Date)
     domainIndex: row.domainIndex,
     publicPageUrl: `${publicUrl}/status/${encodeURIComponent(row.domain)}`,
     currentPeriodEnd: periodEnd?.toISOString() ?? null,
+    claimExpiresAt: row.verifiedAt === null ? (row.claimExpiresAt?.toISOString() ?? null) : null,
+    releaseReason: row.status === 'archived' ? row.releaseReason : null,
     verification: {
       verified: row.verifiedAt !== null,
       method: row.verificationMethod,
@@ -223,10 +239,13 @@ export interface AddDomainInput {
 }
 
 /**
- * `POST /api/domains`. The domain gets its free month when it never had one (domain_history,
- * across accounts); otherwise the first call answers 402 with its tier price and the next one,
- * with the `paymentIntentId` of a payment for that price, adds it as active for the month paid.
- * Repeating the call for a domain the account monitors answers it again and changes nothing.
+ * `POST /api/domains`. A domain the account never had a free month of is added as a free claim:
+ * its month starts when ownership is verified, and the claim is released unless verified within
+ * `ownershipRules.claimDays` (ADR 0007). Otherwise the first call answers 402 with its tier price
+ * and the next one, with the `paymentIntentId` of a payment for that price, adds it as active for
+ * the month paid. Another account's claim never blocks the add; the account may hold at most
+ * `ownershipRules.maxUnverifiedClaims` unverified domains. Repeating the call for a domain the
+ * account monitors answers it again and changes nothing.
  */
 export async function addDomain(
   deps: DomainDeps,
@@ -246,8 +265,9 @@ export async function addDomain(
           `${domain} is among your ${own.status} domains: reactivate it there.`,
         );
       }
-      const monitoring = await findMonitoring(tx, domain);
-      if (monitoring && monitoring.userId !== userId) throw monitoredElsewhere();
+      // Another account's claim, verified or not, never blocks this one: the first to prove
+      // ownership takes the domain over (ADR 0007).
+      await checkClaimAllowance(tx, userId);
 
       const terms = await quote(tx, userId, domain);
       let payment: Payment | null = null;
@@ -269,24 +289,16 @@ export async function addDomain(
         });
       }
       const subscriptionId = await ensurePlan(tx, userId, now, { domain, email: owner.email });
-      const trialEndsAt = terms.trial ? addMonths(now, complianceShield.trialMonths) : null;
-      const status = terms.trial ? 'trial' : 'active';
-      await store.insertDomain(tx, userId, domain, {
-        status,
-        domainIndex: terms.domainIndex,
-        monthlyPrice: terms.monthlyPriceCents,
-        trialStartedAt: terms.trial ? now : null,
-        trialEndsAt,
-        monitoringSince: now,
-        subscriptionId,
-        currentPeriodEnd: trialEndsAt ?? addMonths(now, 1),
-      });
+      const enrolment = newEnrolment(terms, now, subscriptionId);
+      const status = enrolment.status;
+      await store.insertDomain(tx, userId, domain, enrolment);
       await store.insertHistory(tx, {
         domain,
         userId,
         action: 'added',
         status,
-        trialUsed: terms.trial,
+        // The free month is spent when ownership is verified (startFreeMonth), not by a claim.
+        trialUsed: false,
         subscriptionId,
         details: {
           domainIndex: terms.domainIndex,
@@ -294,7 +306,7 @@ export async function addDomain(
           ...paymentDetails(payment, terms.dueCents),
         },
       });
-      await recordDomainEnrolled(tx, userId, { trialEndsAt, now });
+      await recordDomainEnrolled(tx, userId, { trialEndsAt: null, now });
       return true;
     }),
   );
@@ -352,8 +364,10 @@ export async function reactivateDomain(
       const own = await store.findAccountDomain(tx, userId, domain);
       if (!own) throw domainNotFound();
       if (!reactivatableStatuses.has(own.status)) return false; // already monitored: a repeat
-      const monitoring = await findMonitoring(tx, domain);
-      if (monitoring && monitoring.userId !== userId) throw monitoredElsewhere();
+      // Proof of ownership does not come back while another account holds the domain verified.
+      await store.dropVerificationIfOwnedElsewhere(tx, own.id);
+      const stillVerified = (await store.findAccountDomain(tx, userId, domain))?.verifiedAt;
+      if (!stillVerified) await checkClaimAllowance(tx, userId);
 
       const terms = await reactivationQuote(tx, userId, own, now);
       let payment: Payment | null = null;
@@ -387,12 +401,14 @@ export async function reactivateDomain(
           gracePeriodEndsAt: null,
           expiredAt: null,
           archivedAt: null,
+          releaseReason: null,
+          claimExpiresAt: stillVerified ? null : (terms.claimExpiresAt ?? null),
         },
         action: 'reactivated',
         details: {
           domainIndex: terms.domainIndex,
           monthlyPriceCents: terms.monthlyPriceCents,
-          periodEnd: terms.periodEnd.toISOString(),
+          periodEnd: terms.periodEnd?.toISOString() ?? null,
           ...paymentDetails(payment, terms.dueCents),
         },
       });

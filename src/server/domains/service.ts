@@ -10,24 +10,28 @@ import * as store from '#db/stores/domains.js';
 
 export { domainOf, normalizeDomain } from './domain.js';
 
-/** The account monitoring a domain, its enrolment and the owner's address. */
-export type Monitoring = store.Monitoring;
-
 /**
- * Who monitors `domain` (already normalized) now: the one account whose domain is active, on
- * trial or in its grace period; undefined when nobody does. Pass a transaction as `db` to read
- * under its locks.
+ * The account's own row for `domain` (already normalized) while it monitors it: active, on trial
+ * or in its grace period, verified or not. Several accounts may claim a domain; only a verified
+ * one is its owner (findPublished). Pass a transaction as `db` to read under its locks.
  */
-export async function findMonitoring(db: AppDb, domain: string): Promise<Monitoring | undefined> {
-  return store.findMonitoring(db, domain);
+export async function findOwnMonitored(db: AppDb, userId: string, domain: string) {
+  return store.findOwnMonitored(db, userId, domain);
 }
 
-/**
- * The domains whose complaints the account answers: those it holds now (monitors, or held last
- * when nobody monitors them).
- */
-export async function listComplaintDomains(db: AppDb, userId: string): Promise<string[]> {
-  return store.listComplaintDomainsOf(db, userId);
+/** The account's ownership periods of its domains (ADR 0007), current ones first. */
+export async function listOwnerships(db: AppDb, userId: string): Promise<store.Ownership[]> {
+  return store.listOwnershipsOf(db, userId);
+}
+
+/** The ownership period running for `domain` now, if anyone holds it verified. */
+export async function findCurrentOwnership(db: AppDb, domain: string) {
+  return store.findCurrentOwnership(db, domain);
+}
+
+/** Whether anyone ever held `domain` verified. */
+export async function wasEverOwned(db: AppDb, domain: string): Promise<boolean> {
+  return store.wasEverOwned(db, domain);
 }
 
 /** A monitored domain whose public pages are live, and who monitors it. */

@@ -1,6 +1,14 @@
-import type { DomainVerification, VerificationMethod } from '#contract/index.js';
+import {
+  ownershipRules,
+  type DomainVerification,
+  type VerificationMethod,
+} from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import * as store from '#db/stores/domains.js';
+import { claimReleasedEmail, concernsWaitingEmail } from '#email/claim-messages.js';
+import type { Mailer } from '#email/mailer.js';
+import { refreshAccountStatus, startFreeMonth } from '#server/billing/lifecycle.js';
+import { countWaitedComplaints } from '#server/complaints/service.js';
 import { NotFoundError } from '../http-errors.js';
 import { normalizeDomain } from './domain.js';
 import { checkOwnership, type OwnershipCheckOptions } from './verification.js';
@@ -16,6 +24,33 @@ export interface VerificationServiceDeps {
   db: AppDb;
   /** DNS servers and egress rules of the check (VERIFICATION_DNS_SERVERS, the scan allow-list). */
   check: OwnershipCheckOptions;
+  /** Tells accounts whose claims a verification ended, and the new owner of waiting concerns. */
+  mailer?: Mailer;
+  /** Where the web app is served, for the links in those e-mails. */
+  publicUrl?: string;
+}
+
+const domainsPath = '/app/dashboard/domains';
+const complaintsPath = '/app/dashboard/complaints';
+
+/** E-mails each account whose claim on a domain ended without it archiving the domain. */
+export function tellReleasedClaims(
+  deps: Pick<VerificationServiceDeps, 'mailer' | 'publicUrl'>,
+  released: store.ReleasedClaim[],
+): void {
+  if (!deps.mailer) return;
+  for (const claim of released) {
+    if (!claim.ownerEmail) continue;
+    deps.mailer.send(
+      claimReleasedEmail({
+        to: claim.ownerEmail,
+        domain: claim.domain,
+        reason: claim.reason,
+        claimDays: ownershipRules.claimDays,
+        domainsUrl: new URL(domainsPath, deps.publicUrl ?? 'http://localhost:3000').href,
+      }),
+    );
+  }
 }
 
 /** The state of a domain's verification with what to publish: the contract's DomainVerification. */
@@ -47,7 +82,7 @@ export async function verifyOwnDomain(
   const state = await store.findOwnVerification(deps.db, userId, domain);
   if (!state) throw notYours(domain);
   const recorded = await checkAndRecord(deps, state, method);
-  return describeVerification(recorded ?? state);
+  return describeVerification(recorded?.state ?? state);
 }
 
 /** The owner's view of a domain's verification without checking (the dashboard's instructions). */
@@ -73,7 +108,7 @@ export async function recheckOwnership(
   const state = await store.findVerificationById(deps.db, domainId);
   if (!state) return undefined;
   const recorded = await checkAndRecord(deps, state, undefined);
-  return recorded ? describeVerification(recorded) : undefined;
+  return recorded ? describeVerification(recorded.state) : undefined;
 }
 
 async function checkAndRecord(
@@ -94,5 +129,53 @@ async function checkAndRecord(
       preferred,
     });
   }
-  return store.recordVerificationCheck(deps.db, state.id, outcome, new Date());
+  return recordOwnershipCheck(deps, state.id, outcome, new Date());
+}
+
+/**
+ * Records the outcome of one ownership check of domain `domainId` at `now`, and when it proved a
+ * monitored domain that was not proved before, what follows (afterTakeOver).
+ */
+export async function recordOwnershipCheck(
+  deps: Omit<VerificationServiceDeps, 'check'>,
+  domainId: string,
+  outcome: store.VerificationOutcome,
+  now: Date,
+): Promise<store.RecordedCheck | undefined> {
+  const recorded = await store.recordVerificationCheck(deps.db, domainId, outcome, now);
+  if (recorded?.becameVerified) await afterTakeOver(deps, recorded, now);
+  return recorded;
+}
+
+/**
+ * The account just proved it owns a monitored domain (ADR 0007): a claim's free month starts
+ * now, the accounts whose claims it ended are told and their plan status follows, and concerns
+ * that waited for a verified owner are announced to the new one.
+ */
+async function afterTakeOver(
+  deps: Omit<VerificationServiceDeps, 'check'>,
+  recorded: store.RecordedCheck,
+  now: Date,
+): Promise<void> {
+  const { state, released } = recorded;
+  await startFreeMonth(deps.db, state.id, now);
+  for (const userId of new Set(released.map((claim) => claim.userId))) {
+    await refreshAccountStatus(deps.db, userId);
+  }
+  tellReleasedClaims(deps, released);
+  const waited = await countWaitedComplaints(deps.db, state.domain, state.userId);
+  const [owner] = await store.findDomainsById(deps.db, [state.id]);
+  const ownerEmail = owner
+    ? (await store.findVerifiedOwner(deps.db, owner.domain))?.ownerEmail
+    : undefined;
+  if (deps.mailer && waited > 0 && ownerEmail) {
+    deps.mailer.send(
+      concernsWaitingEmail({
+        to: ownerEmail,
+        domain: state.domain,
+        count: waited,
+        complaintsUrl: new URL(complaintsPath, deps.publicUrl ?? 'http://localhost:3000').href,
+      }),
+    );
+  }
 }

@@ -207,8 +207,8 @@ export async function getPublicStatus(
   const [scans, site, complaintCounts, recentComplaints] = await Promise.all([
     scanStore.listOwnerScans(deps.db, domain, monitoring.userId, trailScans),
     siteOf(deps.db, domain, monitoring.userId),
-    repo.countComplaints(deps.db, domain),
-    repo.listRecentComplaints(deps.db, domain, trailComplaints),
+    repo.countComplaints(deps.db, domain, monitoring.userId),
+    repo.listRecentComplaints(deps.db, domain, monitoring.userId, trailComplaints),
   ]);
 
   const total = complaintCounts.reduce((sum, row) => sum + row.count, 0);
