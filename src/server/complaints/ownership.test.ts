@@ -188,4 +188,38 @@ describe('a domain that changes hands', () => {
     const stored = await getComplaint(deps, { userId: owner.userId, name: 'Carol' }, filed.id);
     expect(stored.complaint.submitterName).toBe('Eve Bcc: victim@example.org Subject: pwned');
   });
+
+  it('limits how many concerns one site takes at a time, whoever sends them', async () => {
+    const owner = await addAccount('dora@owner.test', 'Dora');
+    const site = 'busy.test';
+    await addDomain(domainDeps, owner, { domain: site }, new Date());
+    const [row] = await database.db.select().from(domains).where(eq(domains.domain, site));
+    await recordOwnershipCheck(
+      { db: database.db },
+      row!.id,
+      { verified: true, method: 'dns', error: null },
+      new Date(),
+    );
+    const send = () =>
+      submitComplaint(
+        deps,
+        SubmitComplaintRequest.parse({
+          domain: site,
+          email: 'someone@example.org',
+          message: 'Flood',
+          type: 'complaint',
+          priority: 'normal',
+          privacyConsent: true,
+        }),
+        { perDomainMax: 2, windowMs: 60_000 },
+      );
+    await send();
+    await send();
+    const refused = await failure(send());
+    expect([refused.statusCode, refused.message]).toEqual([
+      429,
+      'busy.test has received many concerns in the last few minutes; please try again later.',
+    ]);
+    expect((await inbox({ userId: owner.userId, name: 'Dora' })).total).toBe(2);
+  });
 });

@@ -1,4 +1,17 @@
-import { and, count, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { ComplaintStatus, ComplaintType } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import { complaints, domainOwnerships } from '#db/schema/index.js';
@@ -202,5 +215,14 @@ export async function countWaitedComplaints(
         lt(complaints.createdAt, domainOwnerships.verifiedFrom),
       ),
     );
+  return row?.n ?? 0;
+}
+
+/** How many complaints about `domain` were filed since `since` (the per-site limit). */
+export async function countComplaintsSince(db: AppDb, domain: string, since: Date) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(complaints)
+    .where(and(eq(complaints.domain, domain), gte(complaints.createdAt, since)));
   return row?.n ?? 0;
 }

@@ -14,6 +14,7 @@ import type { Database } from '#db/client.js';
 import { complaints, domains, outboxEmails, scans, users } from '#db/schema/index.js';
 import { createQueue, type PgBoss } from '#jobs/boss.js';
 import { buildApp } from '../app.js';
+import { senderKey } from './routes.js';
 
 /** POST /api/public/submit-complaint through HTTP, as the status page's dialog sends it. */
 
@@ -244,5 +245,28 @@ describe('POST /api/public/submit-complaint', () => {
     );
     expect(thirdScan.statusCode).toBe(429);
     expect((await submit(valid)).statusCode).toBe(201);
+  });
+
+  it('counts an IPv6 /64 network as one address', async () => {
+    const inNetwork = (n: number) => ({ remoteAddress: `2001:db8:77:${n.toString(16)}00::${n}` });
+    const sameNetwork = (n: number) => ({ remoteAddress: `2001:db8:77:100::${n}` });
+    for (let n = 1; n <= complaintLimit; n += 1) {
+      expect((await submit(valid, visitor, sameNetwork(n))).statusCode, `concern ${n}`).toBe(201);
+    }
+    // A fresh address in the same /64 is the same sender.
+    expect((await submit(valid, visitor, sameNetwork(99))).statusCode).toBe(429);
+    // Another /64 is another sender.
+    expect((await submit(valid, visitor, inNetwork(2))).statusCode).toBe(201);
+  });
+});
+
+describe('senderKey', () => {
+  it('keys IPv4 by address and IPv6 by its /64 network', () => {
+    expect(senderKey('192.0.2.7')).toBe('192.0.2.7');
+    expect(senderKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(senderKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(senderKey('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(senderKey('2001:0db8:0001:0002::ffff%eth0')).toBe('2001:db8:1:2::/64');
+    expect(senderKey('::1')).toBe('0:0:0:0::/64');
   });
 });

@@ -20,13 +20,44 @@ import { signedIn as signedInSecurity } from '../plugins/openapi.js';
 import * as service from './service.js';
 
 export interface ComplaintRateLimit {
-  /** Concerns one address may send per window. */
+  /** Concerns one address (an IPv6 /64 network counts as one address) may send per window. */
   max: number;
   timeWindowMs: number;
+  /** Concerns one domain may receive per window, from all addresses together. */
+  perDomainMax?: number;
 }
 
 /** Enough for a visitor with several real problems, too few to flood an owner's inbox. */
-export const defaultComplaintRateLimit: ComplaintRateLimit = { max: 5, timeWindowMs: 10 * 60_000 };
+export const defaultComplaintRateLimit: ComplaintRateLimit = {
+  max: 5,
+  timeWindowMs: 10 * 60_000,
+  perDomainMax: 30,
+};
+
+/**
+ * The key a sender is counted under: an IPv4 address as it is, an IPv6 address by its /64
+ * network, which one subscriber usually holds whole (rotating addresses inside it changes nothing).
+ */
+export function senderKey(ip: string): string {
+  const address = ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+  if (!isIP6(address)) return address;
+  return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
+}
+
+const isIP6 = (address: string) => address.includes(':');
+
+/** The eight 16-bit groups of an IPv6 address, zone dropped, `::` filled in. */
+function expandIPv6(address: string): string[] {
+  const [bare] = address.split('%');
+  const [head = '', tail] = bare!.split('::');
+  const parts = (text: string) => (text ? text.split(':') : []);
+  const left = parts(head);
+  const right = tail === undefined ? [] : parts(tail);
+  const missing = Math.max(0, 8 - left.length - right.length);
+  return [...left, ...Array<string>(missing).fill('0'), ...right].map((group) =>
+    (parseInt(group, 16) || 0).toString(16),
+  );
+}
 
 export interface ComplaintRoutesOptions {
   deps: service.ComplaintServiceDeps;
@@ -74,6 +105,7 @@ export const complaintRoutes: FastifyPluginAsyncZod<ComplaintRoutesOptions> = as
           max: options.rateLimit.max,
           timeWindow: options.rateLimit.timeWindowMs,
           groupId: 'submit-complaint',
+          keyGenerator: (request) => senderKey(request.ip),
           errorResponseBuilder: (_request, context) =>
             new TooManyRequestsError(
               `Too many concerns sent from your address; please try again in ${context.after}.`,
@@ -89,7 +121,10 @@ export const complaintRoutes: FastifyPluginAsyncZod<ComplaintRoutesOptions> = as
       },
     },
     async (request, reply) => {
-      const filed = await service.submitComplaint(deps, request.body);
+      const filed = await service.submitComplaint(deps, request.body, {
+        perDomainMax: options.rateLimit.perDomainMax,
+        windowMs: options.rateLimit.timeWindowMs,
+      });
       return reply.status(201).send({ success: true, ...filed });
     },
   );

@@ -23,7 +23,12 @@ import type { AppDb } from '#db/client.js';
 import * as scanStore from '#db/stores/scans.js';
 import type { Mailer } from '#email/mailer.js';
 import * as domains from '../domains/service.js';
-import { ForbiddenError, InvalidError, NotFoundError } from '../http-errors.js';
+import {
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+  TooManyRequestsError,
+} from '../http-errors.js';
 import { concernReplyEmail, newConcernEmail } from '#email/concern-messages.js';
 import * as repo from './repo.js';
 
@@ -78,12 +83,22 @@ export const concernWaitingMessage = (domain: string) =>
 export async function submitComplaint(
   deps: ComplaintServiceDeps,
   input: SubmitComplaintRequest,
+  limit: { perDomainMax?: number | undefined; windowMs: number } = { windowMs: 0 },
 ): Promise<{ id: string; waiting: boolean; message: string }> {
   const domain = domains.normalizeDomain(input.domain);
   const monitoring = await domains.findPublished(deps.db, domain);
   const ownership = monitoring ? await domains.findCurrentOwnership(deps.db, domain) : undefined;
   if (!ownership && !(await domains.wasEverOwned(deps.db, domain))) {
     throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
+  }
+  // However many addresses send them, one site's inbox takes only so many concerns at a time.
+  if (limit.perDomainMax !== undefined) {
+    const since = new Date(Date.now() - limit.windowMs);
+    if ((await repo.countComplaintsSince(deps.db, domain, since)) >= limit.perDomainMax) {
+      throw new TooManyRequestsError(
+        `${domain} has received many concerns in the last few minutes; please try again later.`,
+      );
+    }
   }
 
   const pageUrl = input.pageUrl === undefined ? null : pageOnDomain(input.pageUrl, domain);
