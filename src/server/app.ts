@@ -14,7 +14,7 @@ import { addOnRoutes } from './addons/routes.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
 import { badgeRoutes } from './badges/routes.js';
-import { documentRoutes, type PdfRateLimit } from './documents/routes.js';
+import { documentRoutes, type PdfRateLimit, type UploadRateLimit } from './documents/routes.js';
 import { GoogleSignIn } from './auth/google.js';
 import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
@@ -85,6 +85,8 @@ export interface AppDeps {
   scanRateLimit?: ScanRateLimit;
   /** Statement PDFs one address may print per window. */
   pdfRateLimit?: PdfRateLimit;
+  /** OpenACR files one address may upload per window. */
+  uploadRateLimit?: UploadRateLimit;
   /** Concerns one visitor address may send from public status pages per window. */
   complaintRateLimit?: ComplaintRateLimit;
   /** Tests shorten how long analyze/raw-scan wait and how often they look. */
@@ -264,6 +266,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     deps: { db: deps.database.db, ...(deps.pool ? { pool: deps.pool } : {}) },
     publicUrl,
     ...(deps.pdfRateLimit ? { pdfRateLimit: deps.pdfRateLimit } : {}),
+    ...(deps.uploadRateLimit ? { uploadRateLimit: deps.uploadRateLimit } : {}),
   });
 
   await app.register(webPlugin, { root: deps.webRoot });

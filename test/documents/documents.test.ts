@@ -43,6 +43,8 @@ beforeAll(async () => {
         res.end(markupPage);
       },
     },
+    // Every example and broken file goes through both upload routes from this one visitor.
+    app: { uploadRateLimit: { max: 1000, timeWindowMs: 60_000 } },
   });
   visitor = await newVisitor(service.app);
   const started = await call(service.app, visitor, 'POST', '/api/scans', {

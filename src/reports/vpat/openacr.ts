@@ -50,6 +50,100 @@ export class OpenAcrError extends Error {
   }
 }
 
+/**
+ * A file too big to check: more values than `openAcrLimits.maxValues`. Answered 413, like a file
+ * over the size limit.
+ */
+export class OpenAcrTooLargeError extends OpenAcrError {
+  constructor() {
+    super(
+      `The report is too large: it holds more than ${openAcrLimits.maxValues.toLocaleString('en-US')} ` +
+        'values (keys and list items), while an OpenACR report of the largest catalog holds about 5,000.',
+    );
+    this.name = 'OpenAcrTooLargeError';
+  }
+}
+
+/**
+ * What one uploaded report may hold, so that checking it costs a bounded amount of work: a
+ * complete report of the largest catalog (VPAT 2.5 INT, 344 criteria) has about 5,000 values and
+ * nests 9 levels deep. Counted while the file is read, before the schema check walks it.
+ */
+export const openAcrLimits = { maxValues: 20_000, maxDepth: 32 };
+
+const tooDeep = () =>
+  new OpenAcrError(
+    `The report nests deeper than ${openAcrLimits.maxDepth} levels, while an OpenACR report nests 9.`,
+  );
+
+/**
+ * One pass over JSON text, before JSON.parse builds anything, counting as `measureValue` does:
+ * each key (a `:`), each list item (a `,` in a list, and its first) and the report itself. Throws
+ * at the first value or level over the limits.
+ */
+function measureJson(text: string): void {
+  const { maxValues, maxDepth } = openAcrLimits;
+  // Per open level, whether it is a list (its commas separate items, an object's separate keys).
+  const isList = new Uint8Array(maxDepth + 1);
+  let values = 1;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c)
+        i += 1; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+      continue;
+    }
+    let counts = false;
+    switch (code) {
+      case 0x22: // "
+        inString = true;
+        break;
+      case 0x7b: // {
+      case 0x5b: // [
+        depth += 1;
+        if (depth > maxDepth) throw tooDeep();
+        isList[depth] = code === 0x5b ? 1 : 0;
+        counts = code === 0x5b;
+        break;
+      case 0x7d: // }
+      case 0x5d: // ]
+        depth -= 1;
+        break;
+      case 0x3a: // :
+        counts = true;
+        break;
+      case 0x2c: // ,
+        counts = isList[depth] === 1;
+        break;
+    }
+    if (counts && ++values > maxValues) throw new OpenAcrTooLargeError();
+  }
+}
+
+/**
+ * The parsed report walked once, stopping at the first value over the limits. YAML aliases are
+ * read as references to one value, so a short file can stand for a huge document; here each
+ * reference counts in full, as the schema check would walk it.
+ */
+function measureValue(root: unknown): void {
+  const { maxValues, maxDepth } = openAcrLimits;
+  let values = 0;
+  const stack: [value: unknown, depth: number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    values += 1;
+    if (values > maxValues) throw new OpenAcrTooLargeError();
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= maxDepth) throw tooDeep();
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      stack.push([child, depth + 1]);
+    }
+  }
+}
+
 export interface CheckedOpenAcr {
   report: OpenAcr;
   catalogName: string;
@@ -59,18 +153,37 @@ export interface CheckedOpenAcr {
 }
 
 /**
- * Reads an uploaded report. JSON by default; YAML (OpenACR's own format) when the file is named
- * .yaml/.yml. YAML is read with the core schema, so an unquoted `report_date: 2023-05-12` stays
+ * Reads an uploaded report, within `openAcrLimits` (OpenAcrTooLargeError, or an OpenAcrError for
+ * nesting). JSON by default; YAML (OpenACR's own format) when the file is named .yaml/.yml. YAML is read with the core schema, so an unquoted `report_date: 2023-05-12` stays
  * the string the OpenACR schema wants instead of becoming a date (the YAML 1.1 timestamp rule).
  */
 export function parseOpenAcr(text: string, fileName: string): unknown {
   const isYaml = /\.ya?ml$/i.test(fileName);
+  let data: unknown;
   try {
-    return isYaml ? yaml.load(text, { schema: yaml.CORE_SCHEMA }) : JSON.parse(text);
+    if (isYaml) {
+      let nodes = 0;
+      data = yaml.load(text, {
+        schema: yaml.CORE_SCHEMA,
+        // Every key, value and alias the parser meets, counted as it meets them.
+        listener(event, state) {
+          if (event !== 'open') return;
+          nodes += 1;
+          if (nodes > 2 * openAcrLimits.maxValues) throw new OpenAcrTooLargeError();
+          if ((state as { depth?: number }).depth! > openAcrLimits.maxDepth) throw tooDeep();
+        },
+      });
+    } else {
+      measureJson(text);
+      data = JSON.parse(text);
+    }
   } catch (error) {
+    if (error instanceof OpenAcrError) throw error;
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new OpenAcrError(`The file is not valid ${isYaml ? 'YAML' : 'JSON'}: ${reason}`);
   }
+  measureValue(data);
+  return data;
 }
 
 const ajv = new Ajv({ allErrors: false, strict: false });

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EngineId, ReportParams, ShareTokenQuery } from '#contract/index.js';
-import { OpenAcrError } from '#reports/vpat/openacr.js';
+import { OpenAcrError, OpenAcrTooLargeError } from '#reports/vpat/openacr.js';
 import { NotFoundError, TooManyRequestsError } from '../http-errors.js';
 import { docxMediaType, ErrorResponse, fileResponse, textResponse } from '../plugins/openapi.js';
 import { assertReadable } from '../scans/access.js';
@@ -16,15 +16,24 @@ export interface DocumentRoutesOptions {
   publicUrl: string;
   /** Statement PDFs one address may print per window; each holds a browser tab. */
   pdfRateLimit?: PdfRateLimit;
+  /** OpenACR files one address may upload per window, both routes together. */
+  uploadRateLimit?: UploadRateLimit;
 }
 
 export interface PdfRateLimit {
   max: number;
   timeWindowMs: number;
 }
+export type UploadRateLimit = PdfRateLimit;
 
 /** As many as scan starts: a PDF costs a browser tab for about as long as a small scan. */
 export const defaultPdfRateLimit: PdfRateLimit = { max: 20, timeWindowMs: 60_000 };
+
+/**
+ * A person checks a file, then makes its VPAT: two uploads, a few times while fixing a report.
+ * Each is read and checked on the server (capped by `openAcrLimits`), anonymously.
+ */
+export const defaultUploadRateLimit: UploadRateLimit = { max: 10, timeWindowMs: 60_000 };
 
 /** Spec §9: the VPAT upload limit. */
 export const uploadLimitBytes = 10 * 1024 * 1024;
@@ -111,6 +120,9 @@ async function withUploadErrors(reply: FastifyReply, work: () => Promise<unknown
     if (error instanceof UploadError) {
       return reply.status(error.statusCode).send({ error: error.message, message: error.message });
     }
+    if (error instanceof OpenAcrTooLargeError) {
+      return reply.status(413).send({ error: error.message, message: error.message });
+    }
     if (error instanceof OpenAcrError) {
       return reply
         .status(422)
@@ -130,6 +142,7 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
 ) => {
   const { deps } = options;
   const pdfLimit = options.pdfRateLimit ?? defaultPdfRateLimit;
+  const uploadLimit = options.uploadRateLimit ?? defaultUploadRateLimit;
   await app.register(multipart, {
     limits: { fileSize: uploadLimitBytes, files: 1, fields: 5, parts: 6 },
   });
@@ -281,6 +294,15 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
   );
 
   const uploadConfig = {
+    rateLimit: {
+      max: uploadLimit.max,
+      timeWindow: uploadLimit.timeWindowMs,
+      groupId: 'openacr-upload',
+      errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+        new TooManyRequestsError(
+          `Too many OpenACR files uploaded from your address; try again in ${context.after}.`,
+        ),
+    },
     openApiBody: {
       mediaType: 'multipart/form-data',
       schema: z.object({
@@ -290,7 +312,9 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
     },
   };
   const uploadErrors = {
-    413: ErrorResponse.meta({ description: 'The file is 10 MB or larger.' }),
+    413: ErrorResponse.meta({
+      description: 'The file is 10 MB or larger, or holds more than 20,000 values.',
+    }),
     415: ErrorResponse.meta({ description: 'Not a .json or .yaml file.' }),
     422: ErrorResponse.extend({ path: z.string().nullable() }).meta({
       description: 'Not a valid OpenACR report; `path` points at the first problem.',
