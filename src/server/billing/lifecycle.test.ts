@@ -4,6 +4,7 @@ import { openTestPglite } from '../../../test/support/db.js';
 import type { Database } from '#db/client.js';
 import { domainHistory, domains, payments, subscriptions, users } from '#db/schema/index.js';
 import { addDomain } from '#server/domains/management.js';
+import { recordOwnershipCheck } from '#server/domains/verification-service.js';
 import { createSubscription } from './payment-intents.js';
 import {
   cancelPlan,
@@ -70,7 +71,25 @@ beforeAll(async () => {
 });
 afterAll(() => database?.close());
 
+/**
+ * An account monitoring `names`, each added and verified at `start`: verification starts the
+ * free month (ADR 0007), so each runs from `start`.
+ */
 async function ownerWith(...names: string[]) {
+  const userId = await claimantOf(...names);
+  for (const domain of names) {
+    await recordOwnershipCheck(
+      { db: database.db },
+      (await statusOf(domain)).id,
+      { verified: true, method: 'dns', error: null },
+      start,
+    );
+  }
+  return userId;
+}
+
+/** An account that claimed `names` at `start` and has not verified them. */
+async function claimantOf(...names: string[]) {
   nextUser += 1;
   const email = `lifecycle${nextUser}@example.com`;
   const [row] = await database.db
@@ -114,6 +133,40 @@ describe('the sweep', () => {
     });
   });
 
+  it('runs no month for a claim awaiting verification, and releases it after 14 days', async () => {
+    const userId = await claimantOf('claimed.test');
+    await recordCardAdded(database.db, userId, start);
+    expect(await statusOf('claimed.test')).toMatchObject({
+      status: 'trial',
+      trialStartedAt: null,
+      trialEndsAt: null,
+      currentPeriodEnd: null,
+      claimExpiresAt: at(14),
+    });
+    const early = await sweepLifecycle(database.db, demo, at(13));
+    expect([...early.activated, ...early.graced]).not.toContain('claimed.test');
+    expect(early.released.map((claim) => claim.domain)).not.toContain('claimed.test');
+    // A charge for the account is not for a month the claim has not started.
+    await recordPaymentSucceeded(database.db, userId, at(44), at(13));
+    expect((await statusOf('claimed.test')).status).toBe('trial');
+    expect(await account(userId)).toMatchObject({
+      subscriptionStatus: 'trialing',
+      trialUsed: false,
+    });
+
+    const swept = await sweepLifecycle(database.db, demo, at(14));
+    expect(swept.released).toContainEqual(
+      expect.objectContaining({ userId, domain: 'claimed.test', reason: 'claim_lapsed' }),
+    );
+    expect(await statusOf('claimed.test')).toMatchObject({
+      status: 'archived',
+      releaseReason: 'claim_lapsed',
+    });
+    const charges = await database.db.select().from(payments).where(eq(payments.userId, userId));
+    expect(charges).toEqual([]);
+    expect((await account(userId)).subscriptionStatus).not.toBe('trialing');
+  });
+
   it('renews a paid month with a card (demo), and sends a declined one to grace', async () => {
     const userId = await ownerWith('renewing.test');
     await recordCardAdded(database.db, userId, start);
@@ -134,6 +187,8 @@ describe('the sweep', () => {
     });
     expect(await actions('renewing.test')).toEqual([
       'added',
+      'ownership_verified',
+      'free_month_started',
       'trial_ended',
       'renewed',
       'grace_period_started',
@@ -195,7 +250,13 @@ describe('provider events', () => {
         currentPeriodEnd: at(62),
         gracePeriodEndsAt: null,
       });
-      expect(await actions(domain)).toEqual(['added', 'payment_failed', 'payment_succeeded']);
+      expect(await actions(domain)).toEqual([
+        'added',
+        'ownership_verified',
+        'free_month_started',
+        'payment_failed',
+        'payment_succeeded',
+      ]);
     }
     expect((await account(userId)).subscriptionStatus).toBe('active');
     const [renewed] = await database.db
