@@ -9,6 +9,8 @@ export function subscriptionConfirmationEmail(input: {
   domain: string;
   monthlyPriceUsd: number;
   trialEndsAt: Date | null;
+  /** Set for a free claim: its month starts at verification, which is due within these days. */
+  claimDays?: number | undefined;
   chargedUsd: number;
   demo: boolean;
   transactionId: string;
@@ -19,7 +21,9 @@ export function subscriptionConfirmationEmail(input: {
   const price = `$${input.monthlyPriceUsd} per month`;
   const billing = input.trialEndsAt
     ? `Your first month is free. From ${longDate.format(input.trialEndsAt)} the plan costs ${price} (USD); cancel anytime before then and nothing is charged.`
-    : `The plan costs ${price} (USD). Charged today: $${input.chargedUsd}.`;
+    : input.claimDays !== undefined
+      ? `Your first month is free and starts when you verify that you own ${input.domain}; after it the plan costs ${price} (USD). Unverified, the claim is released after ${input.claimDays} days and nothing is charged.`
+      : `The plan costs ${price} (USD). Charged today: $${input.chargedUsd}.`;
   return {
     to: input.to,
     subject: `${product} is now monitoring ${input.domain}`,

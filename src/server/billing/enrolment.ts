@@ -75,6 +75,18 @@ export async function enroll(db: AppDb, order: Order): Promise<Enrolment> {
       if (!payment)
         throw new ConflictError('The domain changed during checkout; please try again.');
 
+      const own = current ?? (await domainStore.findOwnDomain(tx, userId, domain));
+      // Proof of ownership does not come back while another account holds the domain verified.
+      if (own) await domainStore.dropVerificationIfOwnedElsewhere(tx, own.id);
+      // A new unverified claim counts against the account's allowance, as on the dashboard
+      // (ADR 0007); a claim the account already monitors is counted already.
+      if (
+        !current &&
+        !(own && (await domainStore.findAccountDomain(tx, userId, domain))?.verifiedAt)
+      ) {
+        await domains.checkClaimAllowance(tx, userId);
+      }
+
       const subscriptionId = await ensureSubscription(tx, order);
       const terms = await quote(tx, userId, domain);
       if (terms.dueCents !== payment.amountCents) {
@@ -85,9 +97,7 @@ export async function enroll(db: AppDb, order: Order): Promise<Enrolment> {
       const enrolment = newEnrolment(terms, now, subscriptionId);
       const status = enrolment.status as 'trial' | 'active';
       const trialEndsAt = null;
-      const own = current ?? (await domainStore.findOwnDomain(tx, userId, domain));
       if (own) {
-        await domainStore.dropVerificationIfOwnedElsewhere(tx, own.id);
         await domainStore.reenrollDomain(tx, own.id, enrolment);
       } else {
         await domainStore.insertDomain(tx, userId, domain, enrolment);

@@ -5,9 +5,10 @@ import {
   TestBrowser,
   type AccountService,
 } from '../../../test/support/auth.js';
-import { CheckoutResponse, SubscribeResponse } from '#contract/index.js';
+import { CheckoutResponse, DomainList, SubscribeResponse } from '#contract/index.js';
 import { domains, outboxEmails, scans, subscriptions, users } from '#db/schema/index.js';
 import { eventually } from '../../../test/support/service.js';
+import { recordOwnershipCheck } from '../domains/verification-service.js';
 import { DemoPaymentProvider, type Payment, type PaymentRequest } from './payments.js';
 
 /** POST /api/subscribe and GET /api/checkout/:scanId over HTTP, with sessions and CSRF. */
@@ -51,6 +52,17 @@ async function addScan(domain: string, userId: string | null) {
 const domainRows = (domain: string) =>
   service.database.db.select().from(domains).where(eq(domains.domain, domain));
 
+/** The account proves it controls `domain` (as a DNS check that found its token). */
+async function verify(userId: string, domain: string) {
+  const [row] = (await domainRows(domain)).filter((row) => row.userId === userId);
+  await recordOwnershipCheck(
+    { db: service.database.db },
+    row!.id,
+    { verified: true, method: 'dns', error: null },
+    new Date(),
+  );
+}
+
 describe('POST /api/subscribe', () => {
   it('subscribes a signed-in owner, whose domain gets public pages once verified', async () => {
     const { browser, userId } = await signedIn('shop-owner@example.com');
@@ -74,8 +86,15 @@ describe('POST /api/subscribe', () => {
     });
     expect(answer.payment!.transactionId).toMatch(/^demo_/);
 
+    // A claim: its free month starts when ownership is verified.
     expect(await domainRows('shop.test')).toEqual([
-      expect.objectContaining({ userId, status: 'trial', subscriptionId: answer.subscriptionId }),
+      expect.objectContaining({
+        userId,
+        status: 'trial',
+        subscriptionId: answer.subscriptionId,
+        trialStartedAt: null,
+        claimExpiresAt: expect.any(Date),
+      }),
     ]);
     const [subscription] = await service.database.db
       .select()
@@ -89,10 +108,11 @@ describe('POST /api/subscribe', () => {
     // Enrolled, but the public pages wait until the owner proves the site is theirs (ADR 0007);
     // the verification itself is tested in src/server/domains/verification-routes.test.ts.
     expect((await browser.get('/api/public/status/shop.test')).statusCode).toBe(404);
-    await service.database.db
-      .update(domains)
-      .set({ verifiedAt: new Date(), verificationMethod: 'dns' })
-      .where(eq(domains.domain, 'shop.test'));
+    await verify(userId, 'shop.test');
+    // Verifying starts the free month (ADR 0007).
+    expect(await domainRows('shop.test')).toEqual([
+      expect.objectContaining({ trialStartedAt: expect.any(Date), claimExpiresAt: null }),
+    ]);
 
     const status = await browser.get('/api/public/status/shop.test');
     expect(status.statusCode).toBe(200);
@@ -197,24 +217,50 @@ describe('POST /api/subscribe', () => {
     expect(ok.statusCode).toBe(200);
   });
 
-  it('answers 409 for a domain another account monitors', async () => {
+  it("lets a second account claim a domain another account owns, and shows it nothing of the owner's", async () => {
     const first = await signedIn('first-claim@example.com');
     const second = await signedIn('second-claim@example.com');
-    const claim = async (who: typeof first) =>
+    const scanOf = (who: typeof first) => addScan('claimed.test', who.userId);
+    const claim = async (who: typeof first, scanId: string) =>
       who.browser.post('/api/subscribe', {
-        scanId: await addScan('claimed.test', who.userId),
+        scanId,
         domain: 'claimed.test',
         email: 'x@example.com',
       });
-    expect((await claim(first)).statusCode).toBe(200);
-    const refused = await claim(second);
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({
-      message: 'This domain is already monitored by another account.',
+    expect((await claim(first, await scanOf(first))).statusCode).toBe(200);
+    await verify(first.userId, 'claimed.test');
+    const [owned] = await domainRows('claimed.test');
+
+    // A verified owner does not block another account's claim (ADR 0007); the checkout says so.
+    const secondScan = await scanOf(second);
+    expect((await second.browser.get(`/api/checkout/${secondScan}`)).json()).toMatchObject({
+      monitoredBy: 'another account',
     });
-    expect(await domainRows('claimed.test')).toEqual([
-      expect.objectContaining({ userId: first.userId }),
-    ]);
+    const claimed = await claim(second, secondScan);
+    expect(claimed.statusCode).toBe(200);
+    expect(SubscribeResponse.parse(claimed.json())).toMatchObject({
+      domain: 'claimed.test',
+      domainStatus: 'trial',
+      trialEndsAt: null,
+    });
+    const rows = await domainRows('claimed.test');
+    expect(rows).toHaveLength(2);
+    expect(rows.find((row) => row.userId === first.userId)).toEqual(owned);
+    expect(rows.find((row) => row.userId === second.userId)).toMatchObject({
+      status: 'trial',
+      verifiedAt: null,
+    });
+    const [secondsView] = DomainList.parse((await second.browser.get('/api/domains')).json());
+    expect(secondsView).toMatchObject({
+      domain: 'claimed.test',
+      trialDaysRemaining: null,
+      verification: { verified: false, method: null, checkedAt: null },
+    });
+    expect((await second.browser.get(`/api/checkout/${secondScan}`)).json()).toMatchObject({
+      monitoredBy: 'you',
+    });
+    // The public pages are still the verified owner's.
+    expect((await second.browser.get('/api/public/status/claimed.test')).statusCode).toBe(200);
   });
 
   it('creates one domain when the form is submitted twice at once', async () => {

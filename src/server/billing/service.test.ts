@@ -13,6 +13,7 @@ import {
   users,
 } from '#db/schema/index.js';
 import { createMailer, type Mailer } from '#email/mailer.js';
+import { recordOwnershipCheck } from '../domains/verification-service.js';
 import { HttpError } from '../http-errors.js';
 import {
   DemoPaymentProvider,
@@ -96,6 +97,17 @@ const historyOf = (domain: string) =>
 const userRow = async (id: string) =>
   (await database.db.select().from(users).where(eq(users.id, id)))[0]!;
 
+/** The account proves it controls `domain` at `at` (as a DNS check that found its token). */
+async function verify(userId: string, domain: string, at: Date) {
+  const [row] = (await domainRows(domain)).filter((row) => row.userId === userId);
+  return recordOwnershipCheck(
+    { db: database.db },
+    row!.id,
+    { verified: true, method: 'dns', error: null },
+    at,
+  );
+}
+
 async function failure(promise: Promise<unknown>): Promise<HttpError> {
   const error = await promise.then(
     () => undefined,
@@ -123,7 +135,7 @@ describe('domain prices', () => {
 });
 
 describe('subscribe', () => {
-  it('subscribes, enrols the domain on a free month, publishes the scan and e-mails a confirmation', async () => {
+  it('subscribes, enrols the domain as a free claim, publishes the scan and e-mails a confirmation; verifying starts the month', async () => {
     const userId = await addUser();
     const scanId = await addScan('first.test', userId);
     const answer = await subscribe(
@@ -139,7 +151,8 @@ describe('subscribe', () => {
       subscriptionId: expect.any(String),
       domainStatus: 'trial',
       monthlyPrice: 49,
-      trialEndsAt: trialEnd,
+      // A claim: its free month starts when ownership is verified (ADR 0007).
+      trialEndsAt: null,
       payment: {
         provider: 'demo',
         demo: true,
@@ -170,8 +183,11 @@ describe('subscribe', () => {
         status: 'trial',
         domainIndex: 1,
         monthlyPrice: 4900,
-        trialStartedAt: now,
-        trialEndsAt: new Date(trialEnd),
+        trialStartedAt: null,
+        trialEndsAt: null,
+        currentPeriodEnd: null,
+        claimExpiresAt: new Date('2026-02-14T09:00:00.000Z'),
+        verifiedAt: null,
         monitoringSince: now,
         subscriptionId: answer.subscriptionId,
       }),
@@ -181,7 +197,7 @@ describe('subscribe', () => {
         userId,
         action: 'subscribed',
         status: 'trial',
-        trialUsed: true,
+        trialUsed: false,
         subscriptionId: answer.subscriptionId,
         details: expect.objectContaining({
           scanId,
@@ -194,9 +210,9 @@ describe('subscribe', () => {
     ]);
     expect(await userRow(userId)).toMatchObject({
       subscriptionStatus: 'trialing',
-      trialUsed: true,
-      trialStartDate: now,
-      trialEndDate: new Date(trialEnd),
+      trialUsed: false,
+      trialStartDate: null,
+      trialEndDate: null,
     });
     const [scan] = await database.db.select().from(scans).where(eq(scans.id, scanId));
     expect(scan!.isPublic).toBe(true);
@@ -211,9 +227,36 @@ describe('subscribe', () => {
     expect(mail!.text).toContain(
       'Its public pages go live once you verify that you own first.test',
     );
-    expect(mail!.text).toContain('Your first month is free. From February 28, 2026');
+    expect(mail!.text).toContain(
+      'Your first month is free and starts when you verify that you own first.test; after it the plan costs $49 per month (USD).',
+    );
+    expect(mail!.text).toContain('the claim is released after 14 days and nothing is charged');
     expect(mail!.text).toContain('no card was charged');
     expect(mail!.text).toContain(answer.payment!.transactionId);
+
+    // Proving ownership starts the free month, and the account's trial with it.
+    const verifiedAt = new Date(Date.UTC(2026, 1, 3, 9));
+    await verify(userId, 'first.test', verifiedAt);
+    expect(await domainRows('first.test')).toEqual([
+      expect.objectContaining({
+        status: 'trial',
+        trialStartedAt: verifiedAt,
+        trialEndsAt: new Date('2026-03-03T09:00:00.000Z'),
+        currentPeriodEnd: new Date('2026-03-03T09:00:00.000Z'),
+        claimExpiresAt: null,
+      }),
+    ]);
+    expect((await historyOf('first.test')).map((row) => [row.action, row.trialUsed])).toEqual([
+      ['subscribed', false],
+      ['ownership_verified', false],
+      ['free_month_started', true],
+    ]);
+    expect(await userRow(userId)).toMatchObject({
+      subscriptionStatus: 'trialing',
+      trialUsed: true,
+      trialStartDate: verifiedAt,
+      trialEndDate: new Date('2026-03-03T09:00:00.000Z'),
+    });
   });
 
   it("reuses the account's subscription and prices a second domain at the next tier", async () => {
@@ -240,16 +283,18 @@ describe('subscribe', () => {
     expect(n).toBe(1);
   });
 
-  it('charges the first month of a domain whose free month was used, by whichever account', async () => {
+  it("charges the first month of a domain whose free month the account had, and not for another account's", async () => {
     const formerOwner = await addUser();
-    await database.db.insert(domainHistory).values({
-      domain: 'used.test',
-      userId: formerOwner,
-      action: 'subscribed',
-      status: 'trial',
-      trialUsed: true,
-    });
     const userId = await addUser();
+    for (const who of [formerOwner, userId]) {
+      await database.db.insert(domainHistory).values({
+        domain: who === userId ? 'used.test' : 'used-elsewhere.test',
+        userId: who,
+        action: 'free_month_started',
+        status: 'trial',
+        trialUsed: true,
+      });
+    }
     const answer = await subscribe(
       deps,
       { userId },
@@ -261,9 +306,26 @@ describe('subscribe', () => {
       payment: { amount: 49, demo: true },
     });
     expect(await domainRows('used.test')).toEqual([
-      expect.objectContaining({ status: 'active', trialStartedAt: null, trialEndsAt: null }),
+      expect.objectContaining({
+        status: 'active',
+        trialStartedAt: null,
+        trialEndsAt: null,
+        claimExpiresAt: null,
+      }),
     ]);
     expect(await userRow(userId)).toMatchObject({ subscriptionStatus: 'active', trialUsed: false });
+
+    // Another account's free month of a site leaves this account's own free month to claim.
+    const elsewhere = await subscribe(
+      deps,
+      { userId },
+      order(await addScan('used-elsewhere.test', userId), 'used-elsewhere.test'),
+    );
+    expect(elsewhere).toMatchObject({
+      domainStatus: 'trial',
+      monthlyPrice: 39,
+      payment: { amount: 0 },
+    });
   });
 
   it('answers a repeated order with the same subscription and writes nothing twice', async () => {
@@ -289,46 +351,93 @@ describe('subscribe', () => {
     expect(await historyOf('twice.test')).toHaveLength(1);
   });
 
-  it('lets one of two accounts racing for a domain have it, and tells the other', async () => {
+  it('lets two accounts racing for a domain both claim it, side by side and unverified', async () => {
     const [ann, bob] = [await addUser(), await addUser()];
-    const results = await Promise.allSettled([
+    const results = await Promise.all([
       subscribe(deps, { userId: ann }, order(await addScan('race.test', ann), 'race.test')),
       subscribe(deps, { userId: bob }, order(await addScan('race.test', bob), 'race.test')),
     ]);
-    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const rejected = results.find((result) => result.status === 'rejected')!;
-    expect((rejected.reason as HttpError).statusCode).toBe(409);
-    expect(await domainRows('race.test')).toHaveLength(1);
+    expect(results.map((result) => [result.domainStatus, result.payment?.amount])).toEqual([
+      ['trial', 0],
+      ['trial', 0],
+    ]);
+    const rows = await domainRows('race.test');
+    expect(rows.map((row) => row.userId).sort()).toEqual([ann, bob].sort());
+    expect(rows.every((row) => row.verifiedAt === null && row.claimExpiresAt !== null)).toBe(true);
   });
 
-  it('refuses a domain another account monitors, writing nothing', async () => {
+  it("claims a domain another account monitors without touching the other account's", async () => {
     const owner = await addUser();
     await subscribe(
       deps,
       { userId: owner },
       order(await addScan('taken.test', owner), 'taken.test'),
     );
+    await verify(owner, 'taken.test', now);
+    const [ownerRow] = await domainRows('taken.test');
+
+    // Another account's claim, even a verified one, does not block a new claim (ADR 0007).
     const other = await addUser();
+    const answer = await subscribe(
+      deps,
+      { userId: other },
+      order(await addScan('taken.test', other), 'taken.test'),
+    );
+    expect(answer).toMatchObject({
+      domain: 'taken.test',
+      domainStatus: 'trial',
+      trialEndsAt: null,
+    });
+    const rows = await domainRows('taken.test');
+    expect(rows).toHaveLength(2);
+    expect(rows.find((row) => row.userId === owner)).toEqual(ownerRow);
+    expect(rows.find((row) => row.userId === other)).toMatchObject({
+      status: 'trial',
+      verifiedAt: null,
+      trialStartedAt: null,
+      subscriptionId: answer.subscriptionId,
+    });
+    expect(answer.subscriptionId).not.toBe(ownerRow!.subscriptionId);
+    expect(await userRow(other)).toMatchObject({
+      subscriptionStatus: 'trialing',
+      trialUsed: false,
+    });
+    // The claimant's checkout shows its own claim, whoever owns the site.
+    const scanId = await addScan('taken.test', other);
+    expect((await getCheckout(deps, { userId: other }, scanId)).monitoredBy).toBe('you');
+  });
+
+  it('refuses a sixth unverified claim from checkout, writing nothing', async () => {
+    const userId = await addUser();
+    for (let n = 1; n <= 5; n += 1) {
+      const domain = `claim${n}.test`;
+      await subscribe(deps, { userId }, order(await addScan(domain, userId), domain));
+    }
     const error = await failure(
-      subscribe(deps, { userId: other }, order(await addScan('taken.test', other), 'taken.test')),
+      subscribe(deps, { userId }, order(await addScan('claim6.test', userId), 'claim6.test')),
     );
     expect([error.statusCode, error.message]).toEqual([
       409,
-      'This domain is already monitored by another account.',
+      'You have 5 domains waiting for ownership verification. Verify one, or archive one, before adding another.',
     ]);
-    expect(await domainRows('taken.test')).toHaveLength(1);
-    expect(await userRow(other)).toMatchObject({ subscriptionStatus: 'inactive' });
-    const mine = await database.db
-      .select()
-      .from(subscriptions)
-      .where(eq(subscriptions.userId, other));
-    expect(mine).toEqual([]);
+    expect(await domainRows('claim6.test')).toEqual([]);
+    expect(await historyOf('claim6.test')).toEqual([]);
+    // A verified domain is no longer waiting: it frees a place.
+    await verify(userId, 'claim1.test', now);
+    const answer = await subscribe(
+      deps,
+      { userId },
+      order(await addScan('claim6.test', userId), 'claim6.test'),
+    );
+    expect(answer.domainStatus).toBe('trial');
   });
 
   it('takes back an archived domain of the account on the same row, without a second free month', async () => {
     const userId = await addUser();
     const scanId = await addScan('back.test', userId);
     await subscribe(deps, { userId }, order(scanId, 'back.test'));
+    // Verified, the domain had its free month.
+    await verify(userId, 'back.test', now);
     await database.db
       .update(domains)
       .set({ status: 'archived', archivedAt: now })
@@ -336,10 +445,18 @@ describe('subscribe', () => {
     const answer = await subscribe(deps, { userId }, order(scanId, 'back.test'));
     expect(answer).toMatchObject({ domainStatus: 'active', payment: { amount: 49 } });
     expect(await domainRows('back.test')).toEqual([
-      expect.objectContaining({ status: 'active', archivedAt: null, domainIndex: 1 }),
+      expect.objectContaining({
+        status: 'active',
+        archivedAt: null,
+        domainIndex: 1,
+        verifiedAt: now,
+        claimExpiresAt: null,
+      }),
     ]);
     expect((await historyOf('back.test')).map((row) => row.action)).toEqual([
       'subscribed',
+      'ownership_verified',
+      'free_month_started',
       'resubscribed',
     ]);
   });
@@ -507,9 +624,16 @@ describe('getCheckout', () => {
     expect((await getCheckout(deps, { userId: owner }, scanId)).monitoredBy).toBe('you');
     const other = await addUser();
     const othersScan = await addScan('watched.test', other);
+    // An unverified claim is nobody's ownership: nothing of it is shown to another account.
+    expect((await getCheckout(deps, { userId: other }, othersScan)).monitoredBy).toBe('nobody');
+    await verify(owner, 'watched.test', now);
     expect((await getCheckout(deps, { userId: other }, othersScan)).monitoredBy).toBe(
       'another account',
     );
+    expect((await getCheckout(deps, { userId: owner }, scanId)).monitoredBy).toBe('you');
+    // The other account's own claim is theirs to see, whoever owns the site.
+    await subscribe(deps, { userId: other }, order(othersScan, 'watched.test'));
+    expect((await getCheckout(deps, { userId: other }, othersScan)).monitoredBy).toBe('you');
     // The owner's scan, public now, is still not another account's to check out.
     expect((await failure(getCheckout(deps, { userId: other }, scanId))).statusCode).toBe(404);
   });

@@ -1,6 +1,7 @@
 import {
   billingCurrency,
   complianceShield,
+  ownershipRules,
   type CheckoutResponse,
   type SubscribeResponse,
 } from '#contract/index.js';
@@ -147,6 +148,11 @@ export async function subscribe(
         domain,
         monthlyPriceUsd: usd(enrolled.monthlyPriceCents),
         trialEndsAt: enrolled.trialEndsAt,
+        // A free enrolment is a claim: its month starts at verification (ADR 0007).
+        claimDays:
+          enrolled.status === 'trial' && !enrolled.trialEndsAt
+            ? ownershipRules.claimDays
+            : undefined,
         chargedUsd: usd(payment.amountCents),
         demo: payment.demo,
         transactionId: payment.id,

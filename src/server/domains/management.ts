@@ -1,6 +1,5 @@
 import {
   billingCurrency,
-  ownershipRules,
   siteScoreOf,
   type Domain,
   type DomainChangeResponse,
@@ -32,7 +31,10 @@ import {
 } from '#server/billing/quote.js';
 import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import { normalizeDomain } from './domain.js';
+import { checkClaimAllowance } from './service.js';
 import { verificationInstructions } from './verification-instructions.js';
+
+export { tooManyClaimsMessage } from './service.js';
 
 /**
  * Domain management of the dashboard (spec dashboard-area §2 Domains page, §4 domain status and
@@ -73,20 +75,6 @@ const domainNotFound = () => new NotFoundError('Domain not found');
 /** Two verifications of one domain met at the unique index of verified owners. */
 const monitoredElsewhere = () =>
   new ConflictError('Another account proved ownership of this domain at the same moment.');
-
-export const tooManyClaimsMessage =
-  `You have ${ownershipRules.maxUnverifiedClaims} domains waiting for ownership verification. ` +
-  'Verify one, or archive one, before adding another.';
-
-/**
- * An account holds at most `maxUnverifiedClaims` domains it has not proved it controls
- * (ADR 0007), so nobody can claim sites by the dozen.
- */
-async function checkClaimAllowance(db: AppDb, userId: string): Promise<void> {
-  if ((await store.countUnverifiedClaims(db, userId)) >= ownershipRules.maxUnverifiedClaims) {
-    throw new ConflictError(tooManyClaimsMessage);
-  }
-}
 
 /** The spec's Domain shape of one of the account's domains. */
 export function toDomain(row: store.AccountDomain, publicUrl: string, now: Date): Domain {

@@ -1,5 +1,7 @@
+import { ownershipRules } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import * as store from '#db/stores/domains.js';
+import { ConflictError } from '../http-errors.js';
 
 /**
  * Monitored domains: what a site's name is, and who monitors it. Public pages, checkout,
@@ -44,4 +46,18 @@ export type Published = NonNullable<Awaited<ReturnType<typeof store.findPublishe
  */
 export async function findPublished(db: AppDb, domain: string): Promise<Published | undefined> {
   return store.findPublished(db, domain);
+}
+
+export const tooManyClaimsMessage =
+  `You have ${ownershipRules.maxUnverifiedClaims} domains waiting for ownership verification. ` +
+  'Verify one, or archive one, before adding another.';
+
+/**
+ * An account holds at most `maxUnverifiedClaims` domains it has not proved it controls
+ * (ADR 0007), so nobody can claim sites by the dozen: the dashboard's add and checkout alike.
+ */
+export async function checkClaimAllowance(db: AppDb, userId: string): Promise<void> {
+  if ((await store.countUnverifiedClaims(db, userId)) >= ownershipRules.maxUnverifiedClaims) {
+    throw new ConflictError(tooManyClaimsMessage);
+  }
 }
