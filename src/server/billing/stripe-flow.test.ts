@@ -53,6 +53,9 @@ async function owner(email: string, first: { domain: string; status: 'trial' | '
     trialStartedAt: new Date(),
     trialEndsAt: new Date(Date.now() + 30 * day),
     currentPeriodEnd: new Date(Date.now() + 30 * day),
+    // A running month: ownership was proved (a claim's free month starts at verification).
+    verifiedAt: new Date(),
+    verificationMethod: 'dns',
   });
   return { userId, email };
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startAccountService,
@@ -15,6 +15,7 @@ import {
 import { domainHistory, domains, payments, scans, users } from '#db/schema/index.js';
 import { sweepLifecycle } from '#server/billing/lifecycle.js';
 import { DemoPaymentProvider } from '#server/billing/payments.js';
+import { recordOwnershipCheck } from './verification-service.js';
 
 /** Domain management, payments and the plan over HTTP, with sessions and CSRF. */
 
@@ -61,10 +62,28 @@ const historyActions = async (domain: string) =>
       .orderBy(domainHistory.id)
   ).map((row) => `${row.action}:${row.status}`);
 
-async function trialUsedBefore(domain: string) {
+/** The account had a free month of `domain` before (it no longer monitors it). */
+async function trialUsedBefore(domain: string, userId: string) {
   await db()
     .insert(domainHistory)
-    .values({ domain, action: 'subscribed', status: 'trial', trialUsed: true });
+    .values({ domain, userId, action: 'subscribed', status: 'trial', trialUsed: true });
+}
+
+/**
+ * The account proves it controls `domain` (as a DNS check that found its token): its public
+ * pages go live and a claim's free month starts (ADR 0007).
+ */
+async function verify(userId: string, domain: string, at = new Date()) {
+  const [row] = await db()
+    .select()
+    .from(domains)
+    .where(and(eq(domains.userId, userId), eq(domains.domain, domain)));
+  await recordOwnershipCheck(
+    { db: db() },
+    row!.id,
+    { verified: true, method: 'dns', error: null },
+    at,
+  );
 }
 
 async function listOf(browser: TestBrowser) {
@@ -86,7 +105,7 @@ describe('the domains API', () => {
     expect(await domainRow('csrf.test')).toBeUndefined();
   });
 
-  it('answers 402 without a plan, validates names, and adds the first domain on its free month', async () => {
+  it('answers 402 without a plan, validates names, and adds the first domain as a claim whose free month starts at verification', async () => {
     const { browser, userId } = await signedIn('first-domain@example.com');
     const none = await browser.get('/api/domains');
     expect(none.statusCode).toBe(402);
@@ -114,15 +133,19 @@ describe('the domains API', () => {
     });
     expect(added.statusCode).toBe(200);
     const first = DomainChangeResponse.parse(added.json()).domain;
-    // A calendar month from today: 28 to 31 days.
-    expect(first.trialDaysRemaining).toBeGreaterThanOrEqual(28);
-    expect(first.trialDaysRemaining).toBeLessThanOrEqual(31);
     expect(first).toMatchObject({
       domain: 'first-site.test',
       status: 'trial',
       monthlyPrice: 49,
       publicPageUrl: 'http://127.0.0.1:3000/status/first-site.test',
+      trialDaysRemaining: null,
+      currentPeriodEnd: null,
+      verification: expect.objectContaining({ verified: false }),
     });
+    // Released unless verified within 14 days.
+    const claimDays = (Date.parse(first.claimExpiresAt!) - Date.now()) / dayMs;
+    expect(claimDays).toBeGreaterThan(13.9);
+    expect(claimDays).toBeLessThanOrEqual(14);
     expect((await listOf(browser)).map((d) => d.domain)).toEqual(['first-site.test']);
     expect((await browser.get('/api/domains/list')).json()).toEqual(['first-site.test']);
     expect((await browser.get('/api/core-plan-status')).json()).toEqual({
@@ -138,14 +161,29 @@ describe('the domains API', () => {
       cardAdded: false,
       monthlyTotal: 49,
     });
-    expect(status.trialDaysRemaining).toBeGreaterThanOrEqual(28);
-    expect(await domainRow('first-site.test')).toMatchObject({ userId, status: 'trial' });
+    expect(await domainRow('first-site.test')).toMatchObject({
+      userId,
+      status: 'trial',
+      trialStartedAt: null,
+    });
+
+    await verify(userId, 'first-site.test');
+    const [verified] = await listOf(browser);
+    // A calendar month from verification: 28 to 31 days.
+    expect(verified!.trialDaysRemaining).toBeGreaterThanOrEqual(28);
+    expect(verified!.trialDaysRemaining).toBeLessThanOrEqual(31);
+    expect(verified).toMatchObject({ claimExpiresAt: null, currentPeriodEnd: expect.any(String) });
+    const running = SubscriptionStatusResponse.parse(
+      (await browser.get('/api/subscription-status')).json(),
+    );
+    expect(running).toMatchObject({ subscriptionStatus: 'trialing', trialEnded: false });
+    expect(running.trialDaysRemaining).toBeGreaterThanOrEqual(28);
   });
 
   it('adds a second domain at $39 after payment, ignoring a tampered amount, once for a double submit', async () => {
     const { browser, userId } = await signedIn('second-domain@example.com');
     await browser.post('/api/domains', { domain: 'main-shop.test' });
-    await trialUsedBefore('second-shop.test');
+    await trialUsedBefore('second-shop.test', userId);
 
     const first = await browser.post('/api/domains', {
       domain: 'second-shop.test',
@@ -195,7 +233,7 @@ describe('the domains API', () => {
     expect(payment).toMatchObject({ userId, amountCents: 3900, consumedAt: expect.any(Date) });
 
     // The same payment for another domain is refused and stores nothing.
-    await trialUsedBefore('third-shop.test');
+    await trialUsedBefore('third-shop.test', userId);
     const reused = await browser.post('/api/domains', {
       domain: 'third-shop.test',
       paymentIntentId,
@@ -205,9 +243,11 @@ describe('the domains API', () => {
   });
 
   it("answers 404 for another account's domain on every route and never shows its data", async () => {
-    const { browser: owner } = await signedIn('private-owner@example.com');
+    const { browser: owner, userId: ownerId } = await signedIn('private-owner@example.com');
     await owner.post('/api/domains', { domain: 'owned-elsewhere.test' });
-    const { browser: stranger } = await signedIn('stranger@example.com');
+    await verify(ownerId, 'owned-elsewhere.test');
+    const [ownerView] = await listOf(owner);
+    const { browser: stranger, userId: strangerId } = await signedIn('stranger@example.com');
     await stranger.post('/api/domains', { domain: 'strangers-own.test' });
 
     const archive = await remove(stranger, 'owned-elsewhere.test');
@@ -227,14 +267,39 @@ describe('the domains API', () => {
         { message: 'Domain not found' },
       ]);
     }
-    const taken = await stranger.post('/api/domains', { domain: 'owned-elsewhere.test' });
-    expect([taken.statusCode, taken.json()]).toEqual([
-      409,
-      { message: 'This domain is already monitored by another account.' },
-    ]);
     expect((await listOf(stranger)).map((d) => d.domain)).toEqual(['strangers-own.test']);
-    expect(await domainRow('owned-elsewhere.test')).toMatchObject({ status: 'trial' });
-    expect(await historyActions('owned-elsewhere.test')).toEqual(['added:trial']);
+
+    // Another account's domain, verified even, does not block a claim of one's own (ADR 0007):
+    // the stranger gets an unverified claim with its own token, and nothing of the owner's.
+    const claimed = await stranger.post('/api/domains', { domain: 'owned-elsewhere.test' });
+    expect(claimed.statusCode).toBe(200);
+    const claim = DomainChangeResponse.parse(claimed.json()).domain;
+    expect(claim).toMatchObject({
+      domain: 'owned-elsewhere.test',
+      status: 'trial',
+      trialDaysRemaining: null,
+      lastScan: null,
+      verification: expect.objectContaining({ verified: false, method: null, verifiedAt: null }),
+    });
+    expect(claim.verification.dns.value).not.toBe(ownerView!.verification.dns.value);
+    expect((await listOf(stranger)).map((d) => d.domain).sort()).toEqual([
+      'owned-elsewhere.test',
+      'strangers-own.test',
+    ]);
+    // The owner's domain is as it was, and still only theirs to see.
+    expect(await listOf(owner)).toEqual([ownerView]);
+    const rows = await db()
+      .select()
+      .from(domains)
+      .where(eq(domains.domain, 'owned-elsewhere.test'));
+    expect(rows.find((row) => row.userId === ownerId)).toMatchObject({
+      status: 'trial',
+      verifiedAt: expect.any(Date),
+    });
+    expect(rows.find((row) => row.userId === strangerId)).toMatchObject({
+      status: 'trial',
+      verifiedAt: null,
+    });
   });
 
   it('archives (public page off, history kept) and reactivates', async () => {
@@ -249,10 +314,7 @@ describe('the domains API', () => {
       totalIssues: 3,
       completedAt: new Date(),
     });
-    await db()
-      .update(domains)
-      .set({ verifiedAt: new Date(), verificationMethod: 'dns' })
-      .where(eq(domains.domain, 'archived-site.test'));
+    await verify(userId, 'archived-site.test');
     expect((await browser.get('/api/public/status/archived-site.test')).statusCode).toBe(200);
 
     const archived = await remove(browser, 'archived-site.test');
@@ -272,6 +334,8 @@ describe('the domains API', () => {
     expect((await browser.get('/api/public/status/archived-site.test')).statusCode).toBe(200);
     expect(await historyActions('archived-site.test')).toEqual([
       'added:trial',
+      'ownership_verified:trial',
+      'free_month_started:trial',
       'archived:archived',
       'reactivated:trial',
     ]);
@@ -288,12 +352,9 @@ describe('the plan lifecycle', () => {
   }
 
   it('moves a lapsed trial without a card to grace with days left, then to expired, and its public status goes', async () => {
-    const { browser } = await signedIn('lapsing@example.com');
+    const { browser, userId } = await signedIn('lapsing@example.com');
     await browser.post('/api/domains', { domain: 'lapsing.test' });
-    await db()
-      .update(domains)
-      .set({ verifiedAt: new Date(), verificationMethod: 'meta' })
-      .where(eq(domains.domain, 'lapsing.test'));
+    await verify(userId, 'lapsing.test');
     const now = new Date();
     await endFreeMonth('lapsing.test', new Date(now.getTime() - 60_000));
 
@@ -316,6 +377,8 @@ describe('the plan lifecycle', () => {
     expect((await browser.get('/api/public/status/lapsing.test')).statusCode).toBe(404);
     expect(await historyActions('lapsing.test')).toEqual([
       'added:trial',
+      'ownership_verified:trial',
+      'free_month_started:trial',
       'grace_period_started:grace_period',
       'expired:expired',
     ]);
@@ -343,6 +406,7 @@ describe('the plan lifecycle', () => {
   it('with a card on file (demo), charges the month when the trial ends', async () => {
     const { browser, userId } = await signedIn('carded@example.com');
     await browser.post('/api/domains', { domain: 'carded.test' });
+    await verify(userId, 'carded.test');
     const setup = await browser.post('/api/create-subscription');
     expect(setup.statusCode).toBe(200);
     expect(setup.json()).toEqual({
