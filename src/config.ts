@@ -153,7 +153,8 @@ const EnvSchema = z.object({
     { message: 'must be an origin like http://127.0.0.1:12111, without a path' },
   ),
   /**
-   * Signs unsubscribe links in e-mails (HMAC); unset, the service makes a random one and keeps it
+   * Signs unsubscribe links in e-mails (HMAC) and seals the password-reset cookie (AES-GCM);
+   * unset, the service makes a random one and keeps it
    * in the database, shared by every server and worker. Set it to rotate it (old links then fail).
    */
   APP_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
@@ -232,7 +233,7 @@ export interface Config {
   /** Card payments through Stripe need this and the secret key (billing/payments.ts). */
   stripeWebhookSecret: string | undefined;
   stripePublishableKey: string | undefined;
-  /** APP_SECRET: the key unsubscribe links are signed with; unset, one kept in the database. */
+  /** APP_SECRET: signs unsubscribe links, seals the reset cookie; unset, one kept in the database. */
   appSecret: string | undefined;
   /** STRIPE_API_BASE: where the Stripe SDK sends its calls instead of api.stripe.com. */
   stripeApiBase: StripeApiBase | undefined;

@@ -213,6 +213,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
         })
       : undefined,
     secureCookies: config.secureCookies ?? false,
+    appSecret: config.appSecret,
   });
   await app.register(complaintRoutes, {
     deps: { db: deps.database.db, mailer, publicUrl },

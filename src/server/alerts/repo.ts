@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { AppDb } from '#db/client.js';
-import { serverSecrets, users } from '#db/schema/index.js';
+import { users } from '#db/schema/index.js';
 
 /** Queries of the alerts area: who gets an alert, and the key unsubscribe links are signed with. */
 
@@ -24,15 +23,4 @@ export async function markDigestSent(db: AppDb, userId: string, at: Date): Promi
   await db.update(users).set({ lastDigestSentAt: at }).where(eq(users.id, userId));
 }
 
-/**
- * The secret named `name`, made (random, 256 bits) by whichever process asks first: every server
- * and worker on the database then signs and checks with the same one.
- */
-export async function loadServerSecret(db: AppDb, name: string): Promise<string> {
-  await db
-    .insert(serverSecrets)
-    .values({ name, value: randomBytes(32).toString('base64url') })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
-  return row!.value;
-}
+export { loadServerSecret } from '#db/stores/server-secrets.js';

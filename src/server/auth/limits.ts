@@ -40,8 +40,11 @@ export interface AuthLimits {
   registerPerEmail: Limit;
   /** Account creations (register and the landing modal) per IP, successful or not. */
   registerPerIp: Limit;
-  /** Reset requests, whether or not the account exists. */
-  resetPerEmail: Limit;
+  /**
+   * Reset requests per IP, whether or not the account exists. Per account there is no count a
+   * stranger could use up: a new code is made only once the last one is used or dead
+   * (password-reset.ts), and every request is answered the same.
+   */
   resetPerIp: Limit;
   /** Failed reset codes and links. */
   resetGuessPerEmail: Limit;
@@ -57,7 +60,6 @@ export const defaultAuthLimits: AuthLimits = {
   loginPerIp: { max: 20, windowMs: minutes(15) },
   registerPerEmail: { max: 5, windowMs: minutes(60) },
   registerPerIp: { max: 10, windowMs: minutes(60) },
-  resetPerEmail: { max: 3, windowMs: minutes(60) },
   resetPerIp: { max: 10, windowMs: minutes(60) },
   resetGuessPerEmail: { max: 10, windowMs: minutes(15) },
   resetGuessPerIp: { max: 20, windowMs: minutes(15) },
@@ -80,8 +82,9 @@ interface Counted {
 }
 
 /**
- * Per call, the allowance of the address and of the IP. Register has none per address: it sends
- * no e-mail, and an allowance someone else could use up would let them keep the owner out.
+ * Per call, the allowance of the address and of the IP. Register and reset requests have none per
+ * address: an allowance someone else could use up would let them keep the owner out (a reset
+ * request sends at most one live code per account instead, password-reset.ts).
  */
 const rules: Record<LimitedCall, { email?: Counted; ip: Counted }> = {
   login: { ip: { limit: 'loginPerIp', events: ['login'], failuresOnly: true } },
@@ -92,10 +95,7 @@ const rules: Record<LimitedCall, { email?: Counted; ip: Counted }> = {
     email: { limit: 'registerPerEmail', events: ['signup'], failuresOnly: false },
     ip: { limit: 'registerPerIp', events: ['register', 'signup'], failuresOnly: false },
   },
-  reset: {
-    email: { limit: 'resetPerEmail', events: ['reset_request'], failuresOnly: false },
-    ip: { limit: 'resetPerIp', events: ['reset_request'], failuresOnly: false },
-  },
+  reset: { ip: { limit: 'resetPerIp', events: ['reset_request'], failuresOnly: false } },
   reset_guess: {
     email: { limit: 'resetGuessPerEmail', events: guessEvents, failuresOnly: true },
     ip: { limit: 'resetGuessPerIp', events: guessEvents, failuresOnly: true },

@@ -25,6 +25,13 @@ export const invalidLink = `Invalid or expired reset link: links are valid for $
  * `POST /api/auth/reset-password-request`: e-mails a 6-digit code and a link. The answer, and the
  * work done before it (hashing a code), are the same whether or not the account exists; the
  * e-mail itself goes out after the answer.
+ *
+ * An account has one live code at a time: while the last e-mailed code can still be used
+ * (unused, within its 15 minutes, guesses left), a request (anyone's: the address is all it
+ * takes) is answered the same and changes and sends nothing. So a stranger can neither void the
+ * code the owner is typing nor use up the owner's requests: whenever the owner is sent nothing,
+ * the newest e-mail in their inbox still works. An inbox gets a reset e-mail at most every 15
+ * minutes unless the owner uses the code (or guesses kill it; those are limited per address).
  */
 export async function requestPasswordReset(
   deps: AuthServiceDeps,
@@ -36,15 +43,21 @@ export async function requestPasswordReset(
   const code = newResetCode();
   const token = newToken();
   const codeHash = await hashSecret(code);
-  if (user) {
-    await repo.updateUser(deps.db, user.id, {
-      passwordResetCodeHash: codeHash,
-      passwordResetCodeExpiresAt: expiresIn(resetCodeMinutes),
-      passwordResetCodeUsed: false,
-      passwordResetCodeAttempts: 0,
-      passwordResetTokenHash: hashToken(token),
-      passwordResetTokenExpiresAt: expiresIn(resetLinkMinutes),
-    });
+  const issued =
+    user !== undefined &&
+    (await repo.issueResetSecrets(
+      deps.db,
+      user.id,
+      {
+        codeHash,
+        codeExpiresAt: expiresIn(resetCodeMinutes),
+        tokenHash: hashToken(token),
+        tokenExpiresAt: expiresIn(resetLinkMinutes),
+      },
+      new Date(),
+      deps.limits.codeAttempts,
+    ));
+  if (user && issued) {
     deps.mailer.send(
       passwordResetEmail({
         to: user.email,
@@ -58,7 +71,7 @@ export async function requestPasswordReset(
   await attempt.settle({
     success: true,
     userId: user?.id,
-    details: { accountExists: user !== undefined },
+    details: { accountExists: user !== undefined, sent: issued },
   });
 }
 

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, isNotNull, lt, max, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNotNull, lt, max, not, sql } from 'drizzle-orm';
 import type { AppDb } from '#db/client.js';
 import { authLogs, users } from '#db/schema/index.js';
 
@@ -49,6 +49,47 @@ export async function updateUser(
 ): Promise<UserRecord | undefined> {
   const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
   return row;
+}
+
+export interface ResetSecrets {
+  codeHash: string;
+  codeExpiresAt: Date;
+  tokenHash: string;
+  tokenExpiresAt: Date;
+}
+
+/**
+ * Stores a new reset code and link for the account, unless the last e-mailed code can still be
+ * used (unused, unexpired, guesses left). One statement, so requests at the same moment store at
+ * most one. Answers whether the new ones were stored (and are to be sent).
+ */
+export async function issueResetSecrets(
+  db: AppDb,
+  userId: string,
+  secrets: ResetSecrets,
+  now: Date,
+  maxAttempts: number,
+): Promise<boolean> {
+  const codeLive = and(
+    isNotNull(users.passwordResetCodeHash),
+    isNotNull(users.passwordResetCodeExpiresAt),
+    eq(users.passwordResetCodeUsed, false),
+    gt(users.passwordResetCodeExpiresAt, now),
+    lt(users.passwordResetCodeAttempts, maxAttempts),
+  );
+  const [row] = await db
+    .update(users)
+    .set({
+      passwordResetCodeHash: secrets.codeHash,
+      passwordResetCodeExpiresAt: secrets.codeExpiresAt,
+      passwordResetCodeUsed: false,
+      passwordResetCodeAttempts: 0,
+      passwordResetTokenHash: secrets.tokenHash,
+      passwordResetTokenExpiresAt: secrets.tokenExpiresAt,
+    })
+    .where(and(eq(users.id, userId), not(codeLive!)))
+    .returning({ id: users.id });
+  return row !== undefined;
 }
 
 /** The account an unexpired e-mailed reset token belongs to. */

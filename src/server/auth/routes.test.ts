@@ -607,15 +607,95 @@ describe('password reset by code', () => {
     expect(malformed.json().message).toContain('Code must be 6 digits');
   });
 
-  it('limits reset requests per address with 429', async () => {
+  it("keeps the owner's newest code and link working whatever strangers request", async () => {
+    const address = 'kept-code@example.com';
+    await registered(address);
+    const owner = browser();
+    const first = await owner.post('/api/auth/reset-password-request', { email: address });
+    const mail = await emailTo(address, /reset code/);
+    const stored = async () =>
+      (await service.database.db.select().from(users).where(eq(users.email, address)))[0]!;
+    const before = await stored();
+    // Strangers, from addresses of their own, ask again and again: same answer, nothing replaced.
+    for (let i = 0; i < 5; i++) {
+      const again = await browser().post('/api/auth/reset-password-request', { email: address });
+      expect(again.statusCode).toBe(200);
+      expect(again.body).toBe(first.body);
+    }
+    const after = await stored();
+    expect(after.passwordResetCodeHash).toBe(before.passwordResetCodeHash);
+    expect(after.passwordResetTokenHash).toBe(before.passwordResetTokenHash);
+    // The owner's own request again changes nothing either: the e-mailed code is the one to use.
+    expect(
+      (await owner.post('/api/auth/reset-password-request', { email: address })).statusCode,
+    ).toBe(200);
+    expect((await stored()).passwordResetCodeHash).toBe(before.passwordResetCodeHash);
+    const verify = await owner.post('/api/auth/verify-reset-code', { code: codeIn(mail) });
+    expect(verify.statusCode).toBe(200);
+    const viaLink = await browser().post('/api/auth/reset-password', {
+      token: tokenIn(mail),
+      newPassword,
+    });
+    expect(viaLink.statusCode).toBe(200);
+  });
+
+  it("does not let strangers use up the owner's requests", async () => {
+    const address = 'many-resets@example.com';
+    await registered(address);
+    for (let i = 0; i < 6; i++) {
+      const response = await browser().post('/api/auth/reset-password-request', { email: address });
+      expect(response.statusCode).toBe(200);
+    }
+    // The code the strangers' first request e-mailed runs out; the owner asks for a new one.
+    await emailTo(address, /reset code/);
+    await service.database.db
+      .update(users)
+      .set({ passwordResetCodeExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(users.email, address));
+    const owner = browser();
+    const mark = smtp.received.length;
+    const own = await owner.post('/api/auth/reset-password-request', { email: address });
+    expect(own.statusCode).toBe(200);
+    const fresh = await smtp.next(
+      (mail) => smtp.received.indexOf(mail) >= mark && mail.to.includes(address),
+    );
+    const code = codeIn(fresh);
+    const done = await owner.post('/api/auth/reset-password-complete', { code, newPassword });
+    expect(done.statusCode).toBe(200);
+  });
+
+  it('limits reset requests per IP with 429', async () => {
+    const visitor = browser();
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const response = await browser().post('/api/auth/reset-password-request', {
-        email: 'many-resets@example.com',
+    for (let i = 0; i < 11; i++) {
+      const response = await visitor.post('/api/auth/reset-password-request', {
+        email: `per-ip-${i}@example.com`,
       });
       statuses.push(response.statusCode);
     }
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(statuses).toEqual([...Array<number>(10).fill(200), 429]);
+  });
+
+  it('keeps the address out of the reset cookie, and refuses a cookie that was altered', async () => {
+    const address = 'cookie-reset@example.com';
+    await registered(address);
+    const visitor = browser();
+    const request = await visitor.post('/api/auth/reset-password-request', { email: address });
+    const cookie = request.cookies.find((c) => c.name === 'conformly_reset')!;
+    expect(cookie).toMatchObject({ httpOnly: true, path: '/api/auth' });
+    const decoded = (encoding: BufferEncoding) => Buffer.from(cookie.value, encoding).toString();
+    for (const text of [cookie.value, decodeURIComponent(cookie.value), decoded('base64url')]) {
+      expect(text.toLowerCase()).not.toContain('cookie-reset');
+    }
+    const code = codeIn(await emailTo(address, /reset code/));
+    // Another value in the cookie names no address: the code alone is then not enough.
+    const altered = browser();
+    altered.cookies.set('conformly_reset', `${cookie.value.slice(0, -2)}AA`);
+    const refused = await altered.post('/api/auth/verify-reset-code', { code });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ message: 'Invalid or expired code' });
+    // The browser that asked needs only the code.
+    expect((await visitor.post('/api/auth/verify-reset-code', { code })).statusCode).toBe(200);
   });
 });
 

@@ -24,6 +24,7 @@ import {
   type GoogleSignIn,
 } from './google.js';
 import * as reset from './password-reset.js';
+import { ResetCookieSealer } from './reset-cookie.js';
 import type { UserRecord } from './repo.js';
 import * as service from './service.js';
 import { sessionCsrfToken } from './sessions.js';
@@ -34,9 +35,11 @@ export interface AuthRoutesOptions {
   /** Unset when GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are not both configured. */
   google: GoogleSignIn | undefined;
   secureCookies: boolean;
+  /** APP_SECRET: the reset cookie is sealed under a key of it (else of a database secret). */
+  appSecret?: string | undefined;
 }
 
-/** Remembers, for the code screens, which address the reset code was sent to. */
+/** Remembers, for the code screens, which address the reset code was sent to (sealed). */
 const resetCookieName = 'conformly_reset';
 /** State, nonce and PKCE verifier of a Google sign-in under way. */
 const googleCookieName = 'conformly_google';
@@ -68,6 +71,7 @@ export const signupMessage =
 /** The accounts API of spec public-area §7; the rules are in service.ts and password-reset.ts. */
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
   const { deps } = options;
+  const resetCookies = new ResetCookieSealer(deps.db, options.appSecret);
   const cookieOptions = (request: FastifyRequest, maxAgeSeconds?: number) => ({
     path: authCookiePath,
     httpOnly: true,
@@ -190,10 +194,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       await reset.requestPasswordReset(deps, caller(request), request.body.email);
-      // Set for every address, known or not, so the answer gives nothing away.
+      // Set for every address, known or not, so the answer gives nothing away; sealed, so the
+      // cookie does not show the address to whoever reads the browser's cookies.
+      const expiresAt = new Date(Date.now() + reset.resetCodeMinutes * 60_000);
       reply.setCookie(
         resetCookieName,
-        request.body.email,
+        await resetCookies.seal(request.body.email, expiresAt),
         cookieOptions(request, reset.resetCodeMinutes * 60),
       );
       return {
@@ -203,8 +209,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
   );
 
-  const resetEmailOf = (request: FastifyRequest, fromBody: string | undefined) =>
-    fromBody ?? request.cookies[resetCookieName] ?? undefined;
+  const resetEmailOf = async (request: FastifyRequest, fromBody: string | undefined) =>
+    fromBody ?? (await resetCookies.open(request.cookies[resetCookieName]));
 
   app.post(
     '/api/auth/verify-reset-code',
@@ -217,7 +223,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       },
     },
     async (request) => {
-      const email = resetEmailOf(request, request.body.email);
+      const email = await resetEmailOf(request, request.body.email);
       await reset.verifyResetCode(deps, caller(request), email, request.body.code);
       return { success: true, message: 'Code verified' };
     },
@@ -235,7 +241,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       const user = await reset.completeResetWithCode(deps, caller(request), {
-        email: resetEmailOf(request, request.body.email),
+        email: await resetEmailOf(request, request.body.email),
         code: request.body.code,
         newPassword: request.body.newPassword,
       });
