@@ -127,7 +127,9 @@ describe('domains', () => {
     await page.goto('/app/dashboard/domains');
     await page.getByRole('heading', { level: 2, name: 'Active Domains (1)' }).waitFor();
     const first = card(firstDomain);
-    await first.getByText(/^Free month: \d+ days? left$/).waitFor();
+    // A claim: its free month starts once ownership is verified (ADR 0007).
+    await first.getByText('Waiting for verification', { exact: true }).waitFor();
+    await first.getByText(/^Verify ownership by .+, or the claim is released\./).waitFor();
     await first.getByText('$49/month · domain 1').waitFor();
     // Not verified yet: the instructions, and no status page link.
     await first.getByText('Ownership not verified', { exact: true }).waitFor();
@@ -151,11 +153,18 @@ describe('domains', () => {
   });
 
   it('adds a second domain at $39 through the payment dialog', async () => {
-    // A domain gets its free month once (the guard against re-signup abuse): this one had it
-    // under an account since deleted, so its first month is charged at its tier price.
-    await app.web.service.database.db
+    // An account gets a domain's free month once: this owner had it before, so the first month
+    // is charged at its tier price.
+    const db = app.web.service.database.db;
+    const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, owner));
+    await db
       .insert(domainHistory)
-      .values({ domain: secondDomain, userId: null, action: 'trial_started', trialUsed: true });
+      .values({
+        domain: secondDomain,
+        userId: account!.id,
+        action: 'trial_started',
+        trialUsed: true,
+      });
     await page.getByRole('button', { name: 'Add Domain ($39/month)' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Domain' });
     const field = dialog.getByLabel('Domain');

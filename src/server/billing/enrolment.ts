@@ -6,6 +6,7 @@ import { makeScanPublic } from '#db/stores/scans.js';
 import * as domains from '../domains/service.js';
 import { ConflictError, UnauthorizedError } from '../http-errors.js';
 import type { Payment } from './payments.js';
+import { startFreeMonth } from './lifecycle.js';
 import { addMonths, newEnrolment, quote } from './quote.js';
 import * as repo from './repo.js';
 
@@ -121,6 +122,14 @@ export async function enroll(db: AppDb, order: Order): Promise<Enrolment> {
           demo: payment.demo,
         },
       });
+      // Back as a free claim on a row still proved: its free month starts now, as at verification.
+      if (
+        own &&
+        terms.trial &&
+        (await domainStore.findAccountDomain(tx, userId, domain))?.verifiedAt
+      ) {
+        await startFreeMonth(tx, own.id, now);
+      }
       // Spec dashboard-area §4: active or trialing is an active subscription; a paying account
       // stays active when it adds a domain on trial.
       await repo.updateUser(tx, userId, {

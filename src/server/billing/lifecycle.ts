@@ -200,6 +200,8 @@ export async function recordPaymentFailed(db: AppDb, userId: string, now: Date):
   await db.transaction(async (tx) => {
     const rows = await domainStore.listAccountDomainRows(tx, userId, ['trial', 'active']);
     for (const row of rows) {
+      // A claim whose free month has not started owes nothing, so no payment failed for it.
+      if (row.status === 'trial' && row.trialEndsAt === null) continue;
       await moveDomain(tx, {
         row,
         change: { status: 'grace_period', gracePeriodEndsAt: graceEnd(now) },

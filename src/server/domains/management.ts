@@ -18,6 +18,7 @@ import {
   moveDomain,
   recordDomainEnrolled,
   refreshAccountStatus,
+  startFreeMonth,
 } from '#server/billing/lifecycle.js';
 import { takePayment } from '#server/billing/payment-intents.js';
 import type { Payment, PaymentProvider } from '#server/billing/payments.js';
@@ -400,6 +401,10 @@ export async function reactivateDomain(
           ...paymentDetails(payment, terms.dueCents),
         },
       });
+      // Back as a free claim but still proved: its free month starts now, as at verification.
+      if (stillVerified && terms.trial && terms.periodEnd === null) {
+        await startFreeMonth(tx, own.id, now);
+      }
       await refreshAccountStatus(tx, userId);
       return true;
     }),

@@ -124,10 +124,17 @@ function OrderStep({
     );
   }
   if (data.monitoredBy === 'another account') {
+    // ADR 0007: a verified owner holds the domain, but a new owner (a site that changed hands)
+    // takes it over by proving control, so the order stays open and says what it will take.
     return (
-      <p role="note" className="rounded-md border border-bad p-3 text-bad">
-        This domain is already monitored by another account.
-      </p>
+      <div className="grid gap-4">
+        <p role="note" className="rounded-md border border-amber-700 p-3 text-slate-900">
+          Another account has proved that it controls {domain}. You can still subscribe: the domain
+          becomes yours once you verify ownership (a DNS record, a meta tag or a file on the site),
+          and until then nothing of theirs is shown to you.
+        </p>
+        <OrderForm data={data} stage={stage} setStage={setStage} />
+      </div>
     );
   }
   if (data.monitoredBy === 'you') {

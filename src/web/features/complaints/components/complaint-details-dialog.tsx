@@ -70,9 +70,19 @@ export function ComplaintDetailsDialog({ id }: { id: string }) {
           <Facts complaint={complaint} />
           <NamedPage page={details.data.page} />
           <Conversation complaint={complaint} />
-          <ReplyForm id={complaint.id} />
-          <NotesForm complaint={complaint} />
-          <StatusForm complaint={complaint} />
+          {complaint.actionable ? (
+            <>
+              <ReplyForm id={complaint.id} />
+              <NotesForm complaint={complaint} />
+              <StatusForm complaint={complaint} />
+            </>
+          ) : (
+            <p role="note" className="rounded-md border border-slate-400 p-3 text-sm">
+              You no longer hold {complaint.domain} verified, so this concern is read only:
+              answering or changing it needs current ownership. Verify the domain on the Domains
+              page to take it up again.
+            </p>
+          )}
         </>
       )}
     </DialogContent>
@@ -123,7 +133,7 @@ function Facts({ complaint }: { complaint: Complaint }) {
       <dt className="font-semibold">Assigned to</dt>
       <dd className="flex flex-wrap items-center gap-3">
         {complaint.assignedTo === null ? 'Nobody' : mine ? 'You' : 'Another account'}
-        {userId !== undefined && (
+        {userId !== undefined && complaint.actionable && (
           <Button
             size="sm"
             variant="outline"

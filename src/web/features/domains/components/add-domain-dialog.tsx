@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { ownershipRules } from '#contract/domains.js';
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -109,7 +110,9 @@ export function AddDomainDialog({
         <DialogTitle>Add Domain</DialogTitle>
         <DialogDescription>
           Monitor another website. This domain costs {formatUsd(nextPrice)}/month as your domain
-          number {domainCount + 1}.
+          number {domainCount + 1}. A domain you have not had before starts free: its free month
+          begins once you verify that you control the site, within {ownershipRules.claimDays} days.
+          You can have up to {ownershipRules.maxUnverifiedClaims} domains waiting for verification.
         </DialogDescription>
         <form noValidate onSubmit={(event) => void onSubmit(event)} className="mt-4 grid gap-4">
           <FormField

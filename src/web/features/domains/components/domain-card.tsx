@@ -1,7 +1,7 @@
 import { ExternalLink, LineChart, RotateCcw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { Domain, DomainStatus } from '#contract/domains.js';
+import { ownershipRules, type Domain, type DomainStatus } from '#contract/domains.js';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import {
@@ -35,9 +35,10 @@ const statusStyles: Record<DomainStatus, string> = {
 function statusText(domain: Domain): string {
   switch (domain.status) {
     case 'trial':
-      return domain.trialDaysRemaining === null
-        ? 'Free month'
-        : `Free month: ${domain.trialDaysRemaining} ${domain.trialDaysRemaining === 1 ? 'day' : 'days'} left`;
+      if (domain.trialDaysRemaining !== null) {
+        return `Free month: ${domain.trialDaysRemaining} ${domain.trialDaysRemaining === 1 ? 'day' : 'days'} left`;
+      }
+      return domain.claimExpiresAt ? 'Waiting for verification' : 'Free month';
     case 'active':
       return 'Active';
     case 'grace_period':
@@ -59,9 +60,23 @@ function statusNote(domain: Domain): string | undefined {
     case 'expired':
       return 'Monitoring, the public status page and the badge have stopped. Your scan history is kept.';
     case 'archived':
+      if (domain.releaseReason === 'verified_elsewhere') {
+        return 'Released: another account proved it controls this site, so the domain is theirs now. Your scan history is kept; if the site is yours, reactivate it and verify ownership again.';
+      }
+      if (domain.releaseReason === 'claim_lapsed') {
+        return `Released: ownership was not verified within ${ownershipRules.claimDays} days of adding it. Your scan history is kept.`;
+      }
       return 'Monitoring is off and all scan history is kept. Reactivate to monitor it again.';
+    case 'trial':
+      return domain.claimExpiresAt && !domain.verification.verified
+        ? `Verify ownership by ${formatDate(domain.claimExpiresAt)}, or the claim is released. Your free month starts when you verify, and until then another account that proves it controls the site takes it over.`
+        : undefined;
     default:
-      return undefined;
+      return domain.claimExpiresAt === null &&
+        !domain.verification.verified &&
+        monitoredStatuses.has(domain.status)
+        ? 'Until you verify ownership, another account that proves it controls the site takes it over.'
+        : undefined;
   }
 }
 

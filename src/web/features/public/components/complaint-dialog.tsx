@@ -75,7 +75,7 @@ export function ComplaintDialog({ domain }: { domain: string }) {
 
   const onValid = async (input: ComplaintFormOutput) => {
     try {
-      await submit.mutateAsync({ ...input, domain, privacyConsent: true });
+      const filed = await submit.mutateAsync({ ...input, domain, privacyConsent: true });
       track('feature_usage', {
         feature: 'status_page_complaint',
         domain,
@@ -84,7 +84,10 @@ export function ComplaintDialog({ domain }: { domain: string }) {
       });
       toast({
         title: 'Thank you!',
-        description: 'Your concern was submitted and will be reviewed.',
+        // Nobody holds the site verified right now: the server says the concern waits (ADR 0007).
+        description: filed.waiting
+          ? filed.message
+          : 'Your concern was submitted and will be reviewed.',
         variant: 'success',
       });
       setOpen(false);
