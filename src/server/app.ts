@@ -146,7 +146,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // Before any route: the API description learns each route as it is added.
   await app.register(openApiPlugin, { publicUrl: config.publicUrl ?? 'http://localhost:3000' });
   await app.register(textInputPlugin);
-  await app.register(securityPlugin);
+  await app.register(securityPlugin, {
+    servedOverHttps: config.secureCookies ?? config.publicUrl?.startsWith('https:') ?? false,
+  });
   await app.register(sessionPlugin, {
     db: deps.database.db,
     ttlHours: config.sessionTtlHours ?? 24 * 7,
