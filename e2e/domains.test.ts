@@ -157,14 +157,12 @@ describe('domains', () => {
     // is charged at its tier price.
     const db = app.web.service.database.db;
     const [account] = await db.select({ id: users.id }).from(users).where(eq(users.email, owner));
-    await db
-      .insert(domainHistory)
-      .values({
-        domain: secondDomain,
-        userId: account!.id,
-        action: 'trial_started',
-        trialUsed: true,
-      });
+    await db.insert(domainHistory).values({
+      domain: secondDomain,
+      userId: account!.id,
+      action: 'trial_started',
+      trialUsed: true,
+    });
     await page.getByRole('button', { name: 'Add Domain ($39/month)' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Domain' });
     const field = dialog.getByLabel('Domain');
