@@ -59,10 +59,13 @@ function addOutputOptions(command: Command, shortFormat = true): Command {
         "WCAG level to test: AA, or AAA to add the engines' AAA rules (default: AA)",
       ).choices(conformanceLevels),
     )
-    .option('--allow-private', 'allow localhost and private-network addresses (local testing)')
+    .option(
+      '--allow-private',
+      'allow every localhost and private-network address (local testing; the origins of the pages named are always allowed)',
+    )
     .option(
       '--allow-origin <url>',
-      'allow this one private origin and nothing else private, e.g. http://localhost:3000 (repeatable)',
+      "also allow this private origin, beside the named pages' own, e.g. http://localhost:4000 (repeatable)",
       collectOrigin,
     )
     .option('--include-review', 'also report needs-review items and best practices');
@@ -110,7 +113,7 @@ Examples:
   npx conformly scan https://example.com
   npx conformly scan https://example.com/ https://example.com/contact --format sarif -o a11y.sarif
   npx conformly crawl https://example.com --max-pages 5 --fail-on serious
-  npx conformly scan http://localhost:3000 --allow-origin http://localhost:3000 --format json | jq '.[0].score'
+  npx conformly scan http://localhost:3000 --format json | jq '.[0].score'   # named sites may be local
   npx conformly scan --baseline .conformly-baseline.json     # the urls of conformly.config.json
   npx conformly ci --format sarif -o a11y.sarif             # the pages of .pa11yci`,
     );

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { createTargetPolicy, normalizeTargetUrl, readSitemaps } from '#scanner';
 import { findConfigFile, loadConformlyConfig, readConfigFile } from '../config/load.js';
 import { translatePa11yCi, pa11yCiFileNames, type Pa11yCiPlan } from '../config/pa11yci.js';
-import { pageTargets, withConfig } from '../config/plan.js';
+import { pageTargets, withConfig, withNamedOrigins } from '../config/plan.js';
 import type { ConformlyConfig, UrlEntry } from '../config/schema.js';
 import { CliError, type ExitCode } from '../exit-codes.js';
 import { targetRules, type CommonOptions } from '../options.js';
@@ -39,9 +39,19 @@ export async function ciCommand(
     );
   }
   const format = flags.format ?? (flags.json || flags.reporter === 'json' ? 'json' : plan.format);
-  const options = withConfig(
-    { ...flags, format, output: flags.output ?? plan.output },
-    plan.config,
+  const configUrls = (plan.config.urls ?? []).map((entry) =>
+    typeof entry === 'string' ? entry : entry.url,
+  );
+  // The pages and the sitemap the user named are theirs to scan, on localhost too; so are the
+  // pages --sitemap-replace points at, when it names a site.
+  const named = [...paths, ...configUrls];
+  if (flags.sitemap) named.push(flags.sitemap);
+  if (flags.sitemapReplace && /^https?:\/\//i.test(flags.sitemapReplace)) {
+    named.push(flags.sitemapReplace);
+  }
+  const options = withNamedOrigins(
+    withConfig({ ...flags, format, output: flags.output ?? plan.output }, plan.config),
+    named,
   );
 
   // As pa11y-ci: the paths given, then the sitemap's pages, which replace the config's URLs.

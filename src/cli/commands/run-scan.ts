@@ -13,7 +13,13 @@ import {
 } from '#scanner';
 import { baselineOf, compareWithBaseline, readBaseline, writeBaseline } from '../baseline.js';
 import { loadConformlyConfig } from '../config/load.js';
-import { pageTargets, scanSettings, withConfig, type PageTarget } from '../config/plan.js';
+import {
+  pageTargets,
+  scanSettings,
+  withConfig,
+  withNamedOrigins,
+  type PageTarget,
+} from '../config/plan.js';
 import type { ConformlyConfig, PageSettings } from '../config/schema.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { writeHtmlReports } from '../html-dir.js';
@@ -41,7 +47,10 @@ export interface PlannedRun {
   config?: ConformlyConfig;
 }
 
-/** The config file (--config, else the nearest conformly.config.*) and the flags, combined. */
+/**
+ * The config file (--config, else the nearest conformly.config.*) and the flags, combined; the
+ * origins of the pages named are allowed (see withNamedOrigins).
+ */
 export async function planRun(
   cliUrls: readonly string[],
   flags: CommonOptions,
@@ -49,10 +58,14 @@ export async function planRun(
 ): Promise<PlannedRun> {
   const loaded = await loadConformlyConfig(flags.config);
   if (loaded) context.stderr.write(`Using ${loaded.file}\n`);
-  const options = withConfig(flags, loaded?.config);
+  const configured = withConfig(flags, loaded?.config);
+  const targets = pageTargets(cliUrls, loaded?.config, configured);
   return {
-    options,
-    targets: pageTargets(cliUrls, loaded?.config, options),
+    options: withNamedOrigins(
+      configured,
+      targets.map((target) => target.input),
+    ),
+    targets,
     config: loaded?.config,
   };
 }

@@ -29,6 +29,26 @@ export function withConfig(
   };
 }
 
+/**
+ * The flags with the origins of the pages the user named (URLs, config entries, a sitemap)
+ * allowed even when private: a CI job scans its own site on localhost without --allow-origin.
+ * Exactly those origins: a named page that reaches another private origin (the runner's metadata
+ * service, another local port) is still refused, as is every private address a public page asks
+ * for. The service never does this; only the person running the command names its targets.
+ */
+export function withNamedOrigins(flags: CommonOptions, named: readonly string[]): CommonOptions {
+  const origins = named.flatMap((input) => {
+    try {
+      return [normalizeTargetUrl(input).origin];
+    } catch {
+      // Bad input is refused, with its message, when the pages are checked.
+      return [];
+    }
+  });
+  if (origins.length === 0) return flags;
+  return { ...flags, allowOrigin: [...new Set([...(flags.allowOrigin ?? []), ...origins])] };
+}
+
 function urlOf(entry: UrlEntry): string {
   return typeof entry === 'string' ? entry : entry.url;
 }

@@ -1,0 +1,132 @@
+/**
+ * `conformly ci` as a pa11y-ci job runs it: the package bin spawned in a folder holding a
+ * `.pa11yci` whose URLs point at a site on 127.0.0.1, with no flags. The site is a small
+ * allotment society's; a second listener on another loopback port stands for a service of the CI
+ * runner (a database admin page, the metadata service) that no scanned page may reach.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/support/static-server.js';
+
+const bin = fileURLToPath(new URL('../../bin/conformly.js', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function conformly(cwd: string, ...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      {
+        cwd,
+        timeout: 150_000,
+        maxBuffer: 20 * 1024 * 1024,
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${title}</title></head>
+<body>
+<main>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+let site: TestServer;
+let internal: Server;
+let internalUrl: string;
+const internalHits: string[] = [];
+let work: string;
+/** What the probe page reported about its request to the internal service. */
+let probeReport: Promise<string>;
+
+function allotments(report: (result: string) => void) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const [path, query] = (req.url ?? '/').split('?');
+    const html = (body: string) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    if (path === '/') {
+      html(page('Allotment society', '<p>Plots are let every March.</p>'));
+    } else if (path === '/waiting-list') {
+      html(
+        page(
+          'Waiting list',
+          `<p>Twelve people are waiting for a plot.</p>
+<script>
+  fetch('${internalUrl}/admin').then(() => 'reached', () => 'refused')
+    .then((result) => fetch('/probe-done?' + result));
+</script>`,
+        ),
+      );
+    } else if (path === '/probe-done') {
+      res.writeHead(204).end();
+      report(query ?? '');
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+    }
+  };
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'conformly-pa11yci-'));
+  internal = createServer((req, res) => {
+    internalHits.push(String(req.url));
+    res.writeHead(200, { 'access-control-allow-origin': '*' }).end('secret');
+  });
+  internal.on('connection', () => internalHits.push('tcp'));
+  await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+  internalUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}`;
+  let report: (result: string) => void = () => undefined;
+  probeReport = new Promise((resolve) => (report = resolve));
+  site = await startServer(allotments(report));
+}, 30_000);
+
+afterAll(async () => {
+  await site?.close();
+  internal?.closeAllConnections();
+  await new Promise((resolve) => internal?.close(resolve));
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('conformly ci with the pa11y-ci config of a site on localhost', () => {
+  it('scans the configured 127.0.0.1 pages with no flags, while a page there still cannot reach another local port', async () => {
+    const folder = join(work, 'localhost');
+    await mkdir(folder);
+    await writeFile(
+      join(folder, '.pa11yci'),
+      JSON.stringify({ urls: [`${site.url}/`, `${site.url}/waiting-list`] }),
+    );
+
+    const run = await conformly(folder, 'ci');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).not.toMatch(/Refused to scan/);
+    expect(run.stderr).toContain('2/2 URLs passed');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`${site.url}/waiting-list`);
+    // The page ran its script and was refused the other loopback port, which saw nothing.
+    expect(await probeReport).toBe('refused');
+    expect(internalHits).toEqual([]);
+  });
+});
