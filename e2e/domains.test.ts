@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainHistory, domains, payments, users } from '#db/schema/index.js';
 import { sweepLifecycle } from '#server/billing/lifecycle.js';
 import { DemoPaymentProvider } from '#server/billing/payments.js';
+import { recordOwnershipCheck } from '#server/domains/verification-service.js';
 import { blockingAxeViolations } from './support/axe.js';
 import { signUp, strongPassword, uniqueEmail } from './support/accounts.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
@@ -331,6 +332,19 @@ describe('domains', () => {
       page.request.get(`/badge/${secondDomain}`).then((answer) => answer.status());
     expect(await publicStatus()).toBe(200);
     expect(await badge()).toBe(200);
+
+    // The first domain's owner proves control (as the second's did through the page): its free
+    // month starts now (ADR 0007), so both have a month to lapse.
+    const [first] = await app.web.service.database.db
+      .select()
+      .from(domains)
+      .where(eq(domains.domain, firstDomain));
+    await recordOwnershipCheck(
+      { db: app.web.service.database.db },
+      first!.id,
+      { verified: true, method: 'dns', error: null },
+      new Date(),
+    );
 
     // The clock moves through the hourly lifecycle sweep (no card on file: no month is charged).
     const dayMs = 86_400_000;
