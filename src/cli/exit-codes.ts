@@ -7,6 +7,8 @@ export const ExitCode = {
   failed: 2,
   /** Ctrl-C: 128 + SIGINT, as shells report it. */
   interrupted: 130,
+  /** SIGTERM (a CI runner cancelling the job): 128 + 15. */
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

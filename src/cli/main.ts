@@ -108,6 +108,7 @@ Exit codes:
   1  a violation at or above the --fail-on impact was found (with --baseline: a new one; ci: a
      page has more violations than its threshold)
   2  bad input, a refused or unreachable URL, or no page could be scanned
+  130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM; the pages that had finished are written
 
 Examples:
   npx conformly scan https://example.com
@@ -212,16 +213,24 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<Exit
   }
   if (!chosen.action) return ExitCode.ok;
 
+  // Ctrl-C, and a CI runner cancelling the job (SIGTERM): stop the scans, close the browser, write
+  // what finished and exit at once with 128 + the signal's number. A second signal exits there
+  // and then, for a person who does not want to wait even for that.
   const interrupt = new AbortController();
-  const onSigint = () => {
-    stderr.write('\nInterrupted: stopping scans and closing the browser.\n');
-    interrupt.abort(new CliError('Interrupted.', ExitCode.interrupted));
+  const signals = { SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated } as const;
+  const onSignal = (signal: keyof typeof signals) => {
+    if (interrupt.signal.aborted) process.exit(signals[signal]);
+    stderr.write(`\n${signal}: stopping the scans and closing the browser.\n`);
+    interrupt.abort(new CliError(`Stopped by ${signal}.`, signals[signal]));
   };
-  process.once('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     return await chosen.action({ version, stdout, stderr, signal: interrupt.signal });
   } catch (error) {
-    if (interrupt.signal.aborted) return ExitCode.interrupted;
+    if (interrupt.signal.aborted) {
+      return (interrupt.signal.reason as CliError).exitCode;
+    }
     if (error instanceof CliError) {
       stderr.write(`conformly: ${error.message}\n`);
       return error.exitCode;
@@ -229,7 +238,8 @@ export async function run(argv: readonly string[], io: RunIo = {}): Promise<Exit
     stderr.write(`conformly: ${error instanceof Error ? error.message : String(error)}\n`);
     return ExitCode.failed;
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
   }
 }
 

@@ -7,39 +7,54 @@ export interface ScanOutcome {
   /** In the order the URLs were given. */
   results: PageScanResult[];
   failures: PageFailure[];
+  /** Stopped by a signal: `results` and `failures` hold only the pages that had finished. */
+  interrupted?: boolean;
 }
 
 /**
  * Scans every URL through the pool (which bounds how many tabs work at once) and keeps going past
- * pages that fail: one broken page must not hide the results of the others.
+ * pages that fail: one broken page must not hide the results of the others. When `signal` aborts
+ * (SIGINT, SIGTERM) it answers at once with the pages finished so far, without waiting for the
+ * others to wind down.
  */
 export async function scanPages(
   pool: PagePool,
   pages: readonly { url: string; options: ScanOptions }[],
   progress: Progress,
+  signal?: AbortSignal,
 ): Promise<ScanOutcome> {
   type Settled = { url: string; result: PageScanResult } | { url: string; error: string };
-  const settled = await Promise.all(
-    pages.map(async ({ url, options }): Promise<Settled> => {
+  const finished: (Settled | undefined)[] = pages.map(() => undefined);
+  const all = Promise.all(
+    pages.map(async ({ url, options }, index): Promise<void> => {
       try {
         const result = await scanPage(pool, url, options);
+        if (signal?.aborted) return;
         progress.pageDone(url, result);
-        return { url, result };
+        finished[index] = { url, result };
       } catch (error) {
-        if (options.signal?.aborted) throw options.signal.reason;
+        if (signal?.aborted || options.signal?.aborted) return;
         const message = errorMessage(error);
         progress.pageFailed(url, message);
-        return { url, error: message };
+        finished[index] = { url, error: message };
       }
     }),
   );
+  const interrupted = signal
+    ? new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
+      })
+    : undefined;
+  await (interrupted ? Promise.race([all, interrupted]) : all);
   const results: PageScanResult[] = [];
   const failures: PageFailure[] = [];
-  for (const page of settled) {
+  for (const page of finished) {
+    if (!page) continue;
     if ('result' in page) results.push(page.result);
     else failures.push({ url: page.url, error: page.error });
   }
-  return { results, failures };
+  return signal?.aborted ? { results, failures, interrupted: true } : { results, failures };
 }
 
 /** One line, no stack: what the scanner said went wrong. */

@@ -21,6 +21,7 @@ import {
   type PageTarget,
 } from '../config/plan.js';
 import type { ConformlyConfig, PageSettings } from '../config/schema.js';
+import { colorWanted } from '../color.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { writeHtmlReports } from '../html-dir.js';
 import { targetRules, type CommonOptions } from '../options.js';
@@ -126,7 +127,14 @@ export function scanOptionsFrom(
  */
 export function startPool(pages: number, options: CommonOptions): PagePool {
   const size = Math.max(1, Math.min(options.concurrency ?? defaultPoolSize(), pages));
-  return createPagePool({ size, launchNow: true });
+  // The CLI answers SIGINT and SIGTERM itself (main.ts): it stops the scans, closes this pool and
+  // writes what finished. Puppeteer's own handlers would exit on SIGINT before that, and on SIGTERM
+  // kill the browser while the scans go on and relaunch it.
+  return createPagePool({
+    size,
+    launchNow: true,
+    launchOptions: { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false },
+  });
 }
 
 /**
@@ -181,6 +189,7 @@ export async function scanTargets(
       options: scanOptionsFrom(target.settings, options, context.signal),
     })),
     progress,
+    context.signal,
   );
 }
 
@@ -206,6 +215,12 @@ export async function finish(
   context: CliContext,
   rules: FinishRules,
 ): Promise<ExitCode> {
+  if (outcome.interrupted) {
+    const done = outcome.results.length + outcome.failures.length;
+    context.stderr.write(
+      `Stopped after ${done} page${done === 1 ? '' : 's'}; writing ${done === 1 ? 'its' : 'their'} results.\n`,
+    );
+  }
   const format = options.format ?? 'pretty';
   const htmlInDir = format === 'html' && options.outputDir !== undefined && !options.output;
   if (!htmlInDir) {
@@ -213,7 +228,7 @@ export async function finish(
       format,
       includeReview: options.includeReview,
       includeRaw: options.includeRaw,
-      color: !options.output && context.stdout.isTTY === true && !('NO_COLOR' in process.env),
+      color: !options.output && colorWanted(context.stdout),
       toolVersion: context.version,
       failures: outcome.failures,
     });
@@ -240,6 +255,8 @@ export async function finish(
     }
   }
 
+  // Interrupted: what finished is written; the exit code is the signal's.
+  if (outcome.interrupted) throw context.signal.reason;
   if (outcome.results.length === 0) {
     throw new CliError(
       outcome.failures.length === 1
