@@ -24,7 +24,7 @@ const requiredField = {
     issue.input === undefined || issue.input === null ? complaintRequiredMessage : undefined,
 };
 
-export const SubmitComplaintRequest = z.object({
+export const SubmitComplaintRequest = z.strictObject({
   domain: z
     .string('Name the domain the concern is about')
     .trim()
@@ -284,7 +284,7 @@ export type ComplaintDetailsResponse = z.infer<typeof ComplaintDetailsResponse>;
 export const ComplaintResponse = z.object({ complaint: Complaint });
 export type ComplaintResponse = z.infer<typeof ComplaintResponse>;
 
-export const UpdateComplaintStatusRequest = z.object({
+export const UpdateComplaintStatusRequest = z.strictObject({
   status: z.enum(complaintStatuses, 'Status must be new, in_progress, resolved or closed'),
 });
 export type UpdateComplaintStatusRequest = z.infer<typeof UpdateComplaintStatusRequest>;
@@ -294,7 +294,7 @@ export const complaintNotesBlankMessage = 'Notes must not be blank.';
 export const complaintReplyBlankMessage = 'Reply must not be blank.';
 
 /** Spec §5: notes must be non-blank. */
-export const UpdateComplaintNotesRequest = z.object({
+export const UpdateComplaintNotesRequest = z.strictObject({
   notes: z
     .string(complaintNotesBlankMessage)
     .trim()
@@ -304,7 +304,7 @@ export const UpdateComplaintNotesRequest = z.object({
 export type UpdateComplaintNotesRequest = z.infer<typeof UpdateComplaintNotesRequest>;
 
 /** Spec §5, §7: a reply must be non-blank; internal ones are notes to the team, never sent. */
-export const ComplaintReplyRequest = z.object({
+export const ComplaintReplyRequest = z.strictObject({
   message: z
     .string(complaintReplyBlankMessage)
     .trim()
@@ -316,7 +316,7 @@ export type ComplaintReplyInput = z.input<typeof ComplaintReplyRequest>;
 export type ComplaintReplyRequest = z.output<typeof ComplaintReplyRequest>;
 
 /** Spec §6 assignedTo: the owner's own account, or nobody. */
-export const AssignComplaintRequest = z.object({
+export const AssignComplaintRequest = z.strictObject({
   assignedTo: z.uuid('assignedTo must be an account id or null').nullable(),
 });
 export type AssignComplaintRequest = z.infer<typeof AssignComplaintRequest>;

@@ -103,7 +103,7 @@ export type PaymentRequiredResponse = z.infer<typeof PaymentRequiredResponse>;
  * `POST /api/domains`. First try: domain (plus the spec's newDomainIndex, amount and currency,
  * which are ignored); after payment: domain and paymentIntentId.
  */
-export const AddDomainRequest = z.object({
+export const AddDomainRequest = z.strictObject({
   domain: z
     .string({ error: 'Please enter a valid domain name.' })
     .trim()
@@ -116,7 +116,7 @@ export const AddDomainRequest = z.object({
 });
 export type AddDomainRequest = z.input<typeof AddDomainRequest>;
 
-export const ReactivateDomainRequest = z.object({
+export const ReactivateDomainRequest = z.strictObject({
   paymentIntentId: z.string().min(1).max(255).optional(),
 });
 
@@ -127,7 +127,7 @@ export type DomainChangeResponse = z.infer<typeof DomainChangeResponse>;
 export const DomainPathParams = DomainParams;
 
 /** `POST /api/domains/{domain}/verify`: check the published token now. */
-export const VerifyDomainRequest = z.object({ method: VerificationMethod.optional() });
+export const VerifyDomainRequest = z.strictObject({ method: VerificationMethod.optional() });
 
 /** Spec "Subscription status response". */
 export const SubscriptionStatusResponse = z.object({

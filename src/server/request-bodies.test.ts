@@ -65,7 +65,7 @@ async function signedIn() {
 
 async function send(
   { browser, ip }: { browser: TestBrowser; ip: string },
-  method: 'POST' | 'PUT' | 'DELETE',
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   body: unknown,
 ) {
@@ -85,51 +85,78 @@ async function send(
 
 describe('a field a route does not take', () => {
   const scanId = randomUUID();
-  const strays: [method: 'POST' | 'PUT' | 'DELETE', url: string, body: Record<string, unknown>][] =
+  const strays: [
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body: Record<string, unknown>,
+  ][] = [
+    ['POST', '/api/subscription/cancel', { reason: 'too expensive' }],
+    ['POST', '/api/create-subscription', { plan: 'enterprise' }],
+    ['POST', '/api/subscribe', { scanId, domain: 'a.test', email, price: 0 }],
+    ['POST', '/api/create-payment-intent', { domain: 'a.test', currency: 'eur' }],
     [
-      ['POST', '/api/subscription/cancel', { reason: 'too expensive' }],
-      ['POST', '/api/create-subscription', { plan: 'enterprise' }],
-      ['POST', '/api/subscribe', { scanId, domain: 'a.test', email, price: 0 }],
-      ['POST', '/api/create-payment-intent', { domain: 'a.test', currency: 'eur' }],
-      [
-        'POST',
-        '/api/add-ons/purchase',
-        { addOnId: 'x', domain: 'a.test', paymentIntentId: 'pi_1', pages: 1, discount: 1 },
-      ],
-      ['POST', '/api/auth/register', { email: 'new@example.com', password, role: 'admin' }],
-      ['POST', '/api/auth/signup', { email: 'new2@example.com', url: 'a.test', admin: true }],
-      ['POST', '/api/auth/login', { email, password, remember: true }],
-      ['POST', '/api/auth/logout', { everywhere: true }],
-      ['POST', '/api/auth/reset-password-request', { email, via: 'sms' }],
-      ['POST', '/api/auth/verify-reset-code', { code: '123456', email, tries: 1 }],
-      [
-        'POST',
-        '/api/auth/reset-password-complete',
-        { code: '123456', newPassword: password, email, confirm: password },
-      ],
-      ['POST', '/api/auth/reset-password', { token: 'abc', newPassword: password, userId: 'x' }],
-      ['PUT', '/api/account/profile', { name: 'Owner', company: '', email: 'other@example.com' }],
-      ['POST', '/api/account/email', { newEmail: 'other@example.com', verified: true }],
-      ['POST', '/api/account/email/confirm', { token: 'abc', newEmail: 'x@example.com' }],
-      [
-        'POST',
-        '/api/account/password',
-        { currentPassword: password, newPassword: 'N3w&Passw0rd', keepSessions: true },
-      ],
-      ['DELETE', '/api/account/sessions/abc', { all: true }],
-      [
-        'PUT',
-        '/api/account/notifications',
-        { scanAlerts: false, weeklyDigest: false, billing: false, marketing: true },
-      ],
-      ['POST', '/api/account/tour', { outcome: 'finished', step: 3 }],
-      ['POST', '/api/account/delete', { confirmation: 'DELETE', keepScans: true }],
-      ['POST', '/api/account/unsubscribe', { token: 'abc', all: true }],
-      ['POST', `/api/scans/${scanId}/share-link`, { expires: 'never' }],
-      ['DELETE', `/api/scans/${scanId}/share-link`, { keep: true }],
-      ['POST', '/api/real-live-scan/reset', { everyone: true }],
-      ['PUT', '/api/domains/a.test/badge', { settings: { ...defaultBadgeSettings, color: 'red' } }],
-    ];
+      'POST',
+      '/api/add-ons/purchase',
+      { addOnId: 'x', domain: 'a.test', paymentIntentId: 'pi_1', pages: 1, discount: 1 },
+    ],
+    ['POST', '/api/auth/register', { email: 'new@example.com', password, role: 'admin' }],
+    ['POST', '/api/auth/signup', { email: 'new2@example.com', url: 'a.test', admin: true }],
+    ['POST', '/api/auth/login', { email, password, remember: true }],
+    ['POST', '/api/auth/logout', { everywhere: true }],
+    ['POST', '/api/auth/reset-password-request', { email, via: 'sms' }],
+    ['POST', '/api/auth/verify-reset-code', { code: '123456', email, tries: 1 }],
+    [
+      'POST',
+      '/api/auth/reset-password-complete',
+      { code: '123456', newPassword: password, email, confirm: password },
+    ],
+    ['POST', '/api/auth/reset-password', { token: 'abc', newPassword: password, userId: 'x' }],
+    ['PUT', '/api/account/profile', { name: 'Owner', company: '', email: 'other@example.com' }],
+    ['POST', '/api/account/email', { newEmail: 'other@example.com', verified: true }],
+    ['POST', '/api/account/email/confirm', { token: 'abc', newEmail: 'x@example.com' }],
+    [
+      'POST',
+      '/api/account/password',
+      { currentPassword: password, newPassword: 'N3w&Passw0rd', keepSessions: true },
+    ],
+    ['DELETE', '/api/account/sessions/abc', { all: true }],
+    [
+      'PUT',
+      '/api/account/notifications',
+      { scanAlerts: false, weeklyDigest: false, billing: false, marketing: true },
+    ],
+    ['POST', '/api/account/tour', { outcome: 'finished', step: 3 }],
+    ['POST', '/api/account/delete', { confirmation: 'DELETE', keepScans: true }],
+    ['POST', '/api/account/unsubscribe', { token: 'abc', all: true }],
+    ['POST', `/api/scans/${scanId}/share-link`, { expires: 'never' }],
+    ['DELETE', `/api/scans/${scanId}/share-link`, { keep: true }],
+    ['POST', '/api/real-live-scan/reset', { everyone: true }],
+    ['PUT', '/api/domains/a.test/badge', { settings: { ...defaultBadgeSettings, color: 'red' } }],
+    ['POST', '/api/domains', { domain: 'a.test', verified: true }],
+    ['POST', '/api/domains/a.test/reactivate', { free: true }],
+    ['POST', '/api/domains/a.test/verify', { method: 'dns', force: true }],
+    [
+      'POST',
+      '/api/public/submit-complaint',
+      {
+        domain: 'a.test',
+        email: 'v@example.org',
+        message: 'No labels',
+        type: 'complaint',
+        priority: 'normal',
+        privacyConsent: true,
+        cc: 'someone@example.org',
+      },
+    ],
+    ['PATCH', `/api/complaints/${scanId}/status`, { status: 'resolved', notify: true }],
+    ['PATCH', `/api/complaints/${scanId}/notes`, { notes: 'x', public: true }],
+    ['PATCH', `/api/complaints/${scanId}/assignee`, { assignedTo: null, notify: true }],
+    [
+      'POST',
+      `/api/complaints/${scanId}/reply`,
+      { message: 'Thanks', isInternal: false, bcc: 'x@example.org' },
+    ],
+  ];
 
   it.each(strays)('%s %s: 400 naming the field, nothing changed', async (method, url, body) => {
     const caller = await signedIn();
