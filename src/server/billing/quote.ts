@@ -61,29 +61,17 @@ export function newEnrolment(
   now: Date,
   subscriptionId: string,
 ): domainStore.DomainEnrolment {
-  if (terms.trial) {
-    return {
-      status: 'trial',
-      domainIndex: terms.domainIndex,
-      monthlyPrice: terms.monthlyPriceCents,
-      trialStartedAt: null,
-      trialEndsAt: null,
-      monitoringSince: now,
-      subscriptionId,
-      currentPeriodEnd: null,
-      claimExpiresAt: new Date(now.getTime() + ownershipRules.claimDays * dayMs),
-    };
-  }
+  const claim = terms.trial;
   return {
-    status: 'active',
+    status: claim ? 'trial' : 'active',
     domainIndex: terms.domainIndex,
     monthlyPrice: terms.monthlyPriceCents,
     trialStartedAt: null,
     trialEndsAt: null,
     monitoringSince: now,
     subscriptionId,
-    currentPeriodEnd: addMonths(now, 1),
-    claimExpiresAt: null,
+    currentPeriodEnd: claim ? null : addMonths(now, 1),
+    claimExpiresAt: claim ? new Date(now.getTime() + ownershipRules.claimDays * dayMs) : null,
   };
 }
 

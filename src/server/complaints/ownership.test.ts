@@ -51,6 +51,18 @@ async function verify(userId: string) {
   );
 }
 
+/** `owner` adds `site` and proves it controls it: its status page takes concerns. */
+async function ownSite(owner: { userId: string; email: string }, site: string) {
+  await addDomain(domainDeps, owner, { domain: site }, new Date());
+  const [row] = await database.db.select().from(domains).where(eq(domains.domain, site));
+  await recordOwnershipCheck(
+    { db: database.db },
+    row!.id,
+    { verified: true, method: 'dns', error: null },
+    new Date(),
+  );
+}
+
 const submit = (name: string, message: string) =>
   submitComplaint(
     deps,
@@ -161,14 +173,7 @@ describe('a domain that changes hands', () => {
   it("keeps a visitor's name on one line in the owner's e-mail", async () => {
     const owner = await addAccount('carol@owner.test', 'Carol');
     const site = 'one-line.test';
-    await addDomain(domainDeps, owner, { domain: site }, new Date());
-    const [row] = await database.db.select().from(domains).where(eq(domains.domain, site));
-    await recordOwnershipCheck(
-      { db: database.db },
-      row!.id,
-      { verified: true, method: 'dns', error: null },
-      new Date(),
-    );
+    await ownSite(owner, site);
     const filed = await submitComplaint(
       deps,
       SubmitComplaintRequest.parse({
@@ -192,14 +197,7 @@ describe('a domain that changes hands', () => {
   it('limits how many concerns one site takes at a time, whoever sends them', async () => {
     const owner = await addAccount('dora@owner.test', 'Dora');
     const site = 'busy.test';
-    await addDomain(domainDeps, owner, { domain: site }, new Date());
-    const [row] = await database.db.select().from(domains).where(eq(domains.domain, site));
-    await recordOwnershipCheck(
-      { db: database.db },
-      row!.id,
-      { verified: true, method: 'dns', error: null },
-      new Date(),
-    );
+    await ownSite(owner, site);
     const send = () =>
       submitComplaint(
         deps,
