@@ -5,16 +5,17 @@
  * runner (a database admin page, the metadata service) that no scanned page may reach.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/support/static-server.js';
 
 const bin = fileURLToPath(new URL('../../bin/conformly.js', import.meta.url));
+const configs = fileURLToPath(new URL('../../test/fixtures/cli/pa11yci-configs/', import.meta.url));
 
 interface Run {
   code: number;
@@ -80,6 +81,27 @@ function allotments(report: (result: string) => void) {
 </script>`,
         ),
       );
+    } else if (path === '/news') {
+      // Two images without a text alternative, both inside areas the config hides.
+      html(
+        page(
+          'News',
+          `<p>The water troughs are filled again.</p>
+<div id="sponsor"><img src="/sponsor.png" width="80" height="20"></div>
+<aside class="ad-slot" aria-label="Advert"><img src="/advert.png" width="80" height="20"></aside>`,
+        ),
+      );
+    } else if (path === '/plots') {
+      html(page('Plots', '<p>Plot 7 is free.</p><img src="/plot-7.png" width="120" height="80">'));
+    } else if (path === '/contact') {
+      html(page('Contact', '<p>Write to the secretary.</p>'));
+    } else if (path === '/sitemap.xml') {
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(
+        `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>${site.url}/contact</loc></url>
+</urlset>`,
+      );
     } else if (path === '/probe-done') {
       res.writeHead(204).end();
       report(query ?? '');
@@ -128,5 +150,81 @@ describe('conformly ci with the pa11y-ci config of a site on localhost', () => {
     // The page ran its script and was refused the other loopback port, which saw nothing.
     expect(await probeReport).toBe('refused');
     expect(internalHits).toEqual([]);
+  });
+});
+
+interface Pa11yCiReport {
+  total: number;
+  passes: number;
+  errors: number;
+  results: Record<string, { code?: string; type?: string; selector?: string; message: string }[]>;
+}
+
+describe('conformly ci with a config in the shapes real pa11y-ci configs use', () => {
+  let folder: string;
+  let run: Run;
+
+  beforeAll(async () => {
+    folder = join(work, 'shapes');
+    await mkdir(folder);
+    await cp(join(configs, 'demo'), join(folder, 'demo'), { recursive: true });
+    const config = await readFile(join(configs, 'allotments.pa11yci'), 'utf8');
+    await writeFile(
+      join(folder, '.pa11yci'),
+      config.replaceAll('127.0.0.1:PORT', site.url.replace('http://', '')),
+    );
+    // A glob among the paths, and a sitemap beside the config's own URLs.
+    run = await conformly(
+      folder,
+      'ci',
+      './demo/e*.html',
+      '--sitemap',
+      `${site.url}/sitemap.xml`,
+      '--engines',
+      'axe',
+    );
+  }, 180_000);
+
+  it('tests the glob, the config and the sitemap pages, each entry against its own threshold', () => {
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).not.toContain('Warning');
+    // Six pages: the globbed file, four config entries (one URL twice), the sitemap's page.
+    expect(run.stderr).toContain('5/6 URLs passed');
+    expect(run.stderr).toMatch(
+      new RegExp(`  ${site.url}/plots: \\d+ violations? \\(threshold 0\\)`),
+    );
+    expect(run.stderr).not.toContain('(threshold 5)');
+    expect(run.code).toBe(1);
+  });
+
+  it("writes pa11y-ci's JSON report to the reporter's fileName, creating its folder", async () => {
+    const report = JSON.parse(
+      await readFile(join(folder, 'reports', 'pa11y-ci.json'), 'utf8'),
+    ) as Pa11yCiReport;
+    const file = (path: string) => pathToFileURL(join(folder, path)).href;
+    expect(Object.keys(report).sort()).toEqual(['errors', 'passes', 'results', 'total']);
+    expect(report.total).toBe(6);
+    expect(report.passes).toBe(5);
+    expect(Object.keys(report.results).sort()).toEqual(
+      [
+        file('demo/events.html'),
+        file('demo/index.html'),
+        // Written without a scheme in the config: http://, as pa11y reads it.
+        `${site.url}/news`,
+        `${site.url}/plots`,
+        `${site.url}/contact`,
+      ].sort(),
+    );
+    // hideElements as an array: both hidden images are left out.
+    expect(report.results[`${site.url}/news`]).toEqual([]);
+    const plots = report.results[`${site.url}/plots`] ?? [];
+    expect(plots.length).toBe(report.errors);
+    expect(plots[0]).toMatchObject({ type: 'error', code: 'image-alt' });
+    expect(plots[0]?.selector).toContain('img');
+  });
+
+  it('takes the screen capture into a folder that did not exist', async () => {
+    const shot = await stat(join(folder, 'shots', 'new', 'plots.png'));
+    expect(shot.size).toBeGreaterThan(0);
   });
 });

@@ -134,7 +134,7 @@ describe('conformly ci with a pa11y-ci config', () => {
     expect(missingAlt?.engines.length).toBeGreaterThanOrEqual(2);
   });
 
-  it("tests a sitemap's pages instead of the config's, with find, replace and exclude", async () => {
+  it("tests a sitemap's pages after the config's, as pa11y-ci does, with find, replace and exclude", async () => {
     const run = await conformly(
       work,
       'ci',
@@ -157,10 +157,14 @@ describe('conformly ci with a pa11y-ci config', () => {
       page.url,
       page.finalUrl,
     ]);
-    // The sign-in form itself, without the config's actions: its fields are labelled.
-    expect(pages).toEqual([[`${site.url}/login`, `${site.url}/login`]]);
-    expect(run.code).toBe(0);
-    expect(run.stderr).toContain('1/1 URLs passed');
+    expect(pages).toEqual([
+      // The config's entry: signed in by its actions, the orders page has an image without alt.
+      [`${site.url}/login`, `${site.url}/account`],
+      // The sitemap's: the sign-in form itself, without the config's actions; its fields are labelled.
+      [`${site.url}/login`, `${site.url}/login`],
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('1/2 URLs passed');
   });
 
   it('records a baseline, passes on the same issues, and fails only on a new one', async () => {

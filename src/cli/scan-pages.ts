@@ -7,6 +7,9 @@ export interface ScanOutcome {
   /** In the order the URLs were given. */
   results: PageScanResult[];
   failures: PageFailure[];
+  /** The position in `pages` of each result, and of each failure. */
+  resultIndexes: number[];
+  failureIndexes: number[];
   /** Stopped by a signal: `results` and `failures` hold only the pages that had finished. */
   interrupted?: boolean;
 }
@@ -47,14 +50,18 @@ export async function scanPages(
       })
     : undefined;
   await (interrupted ? Promise.race([all, interrupted]) : all);
-  const results: PageScanResult[] = [];
-  const failures: PageFailure[] = [];
-  for (const page of finished) {
-    if (!page) continue;
-    if ('result' in page) results.push(page.result);
-    else failures.push({ url: page.url, error: page.error });
-  }
-  return signal?.aborted ? { results, failures, interrupted: true } : { results, failures };
+  const outcome: ScanOutcome = { results: [], failures: [], resultIndexes: [], failureIndexes: [] };
+  finished.forEach((page, index) => {
+    if (!page) return;
+    if ('result' in page) {
+      outcome.results.push(page.result);
+      outcome.resultIndexes.push(index);
+    } else {
+      outcome.failures.push({ url: page.url, error: page.error });
+      outcome.failureIndexes.push(index);
+    }
+  });
+  return signal?.aborted ? { ...outcome, interrupted: true } : outcome;
 }
 
 /** One line, no stack: what the scanner said went wrong. */

@@ -5,10 +5,17 @@ import { createTargetPolicy, normalizeTargetUrl, readSitemaps } from '#scanner';
 import { findConfigFile, loadConformlyConfig, readConfigFile } from '../config/load.js';
 import { translatePa11yCi, pa11yCiFileNames, type Pa11yCiPlan } from '../config/pa11yci.js';
 import { pageTargets, withConfig, withNamedOrigins } from '../config/plan.js';
-import type { ConformlyConfig, UrlEntry } from '../config/schema.js';
+import type { ConformlyConfig } from '../config/schema.js';
 import { CliError, type ExitCode } from '../exit-codes.js';
 import { targetRules, type CommonOptions } from '../options.js';
 import { errorMessage } from '../scan-pages.js';
+import {
+  createScreenCaptureFolders,
+  expandPaths,
+  pa11yUrl,
+  serveLocalFiles,
+} from '../local-files.js';
+import { writePa11yCiReport } from '../pa11yci-report.js';
 import { checkTargets, finish, scanTargets, withPool, type CliContext } from './run-scan.js';
 
 /** pa11y-ci's own flags, beside conformly's. */
@@ -38,48 +45,61 @@ export async function ciCommand(
       `Reporter "${flags.reporter}" is not available; use --format (pretty, json, sarif, junit, csv, markdown, html).`,
     );
   }
-  const format = flags.format ?? (flags.json || flags.reporter === 'json' ? 'json' : plan.format);
-  const configUrls = (plan.config.urls ?? []).map((entry) =>
-    typeof entry === 'string' ? entry : entry.url,
+  // As pa11y-ci: --reporter replaces the config's reporters; `json` is pa11y-ci's report.
+  const pa11yJson = flags.reporter ? (flags.reporter === 'json' ? {} : undefined) : plan.pa11yJson;
+  const format = flags.format ?? (flags.json ? 'json' : undefined);
+
+  // As pa11y-ci: the paths given (globs expanded), then the config's URLs, then the sitemap's
+  // pages; each read as pa11y reads a URL (a file path, else http:// when it has no scheme).
+  const own = (plan.config.urls ?? []).map((entry) =>
+    typeof entry === 'string' ? pa11yUrl(entry) : { ...entry, url: pa11yUrl(entry.url) },
   );
+  const given = (await expandPaths(paths)).map((path) => pa11yUrl(path));
+  const ownThresholds = plan.thresholds;
   // The pages and the sitemap the user named are theirs to scan, on localhost too; so are the
   // pages --sitemap-replace points at, when it names a site.
-  const named = [...paths, ...configUrls];
-  if (flags.sitemap) named.push(flags.sitemap);
+  const named = [...given, ...own.map((entry) => (typeof entry === 'string' ? entry : entry.url))];
+  if (flags.sitemap) named.push(pa11yUrl(flags.sitemap));
   if (flags.sitemapReplace && /^https?:\/\//i.test(flags.sitemapReplace)) {
     named.push(flags.sitemapReplace);
   }
-  const options = withNamedOrigins(
-    withConfig({ ...flags, format, output: flags.output ?? plan.output }, plan.config),
-    named,
-  );
+  const options = withNamedOrigins(withConfig({ ...flags, format }, plan.config), named);
+  const fromSitemap = flags.sitemap ? await sitemapUrls(flags, options) : [];
+  const config: ConformlyConfig = {
+    ...plan.config,
+    urls: [...given, ...own, ...fromSitemap],
+  };
+  const thresholds = [
+    ...given.map(() => plan.defaultThreshold),
+    ...ownThresholds,
+    ...fromSitemap.map(() => plan.defaultThreshold),
+  ].map((threshold) => threshold ?? 0);
 
-  // As pa11y-ci: the paths given, then the sitemap's pages, which replace the config's URLs.
-  const listed: UrlEntry[] = flags.sitemap
-    ? await sitemapUrls(flags, options)
-    : (plan.config.urls ?? []);
-  const config: ConformlyConfig = { ...plan.config, urls: [...paths, ...listed] };
-  const checked = await checkTargets(pageTargets([], config, options), options);
-
-  const thresholds = new Map<string, number>();
-  for (const [written, threshold] of plan.thresholds) {
-    try {
-      thresholds.set(normalizeTargetUrl(written).href, threshold);
-    } catch {
-      // An unusable URL was refused by checkTargets already.
+  const local = await serveLocalFiles(pageTargets([], config, options));
+  try {
+    const scanning = withNamedOrigins(options, local.origins);
+    const checked = await checkTargets(local.targets, scanning);
+    await createScreenCaptureFolders(checked.map((target) => target.settings));
+    const outcome = await withPool(
+      checked.length,
+      scanning,
+      (pool, progress) => scanTargets(pool, checked, scanning, context, progress),
+      context,
+    );
+    local.restore(outcome);
+    if (pa11yJson && !outcome.interrupted) {
+      await writePa11yCiReport(pa11yJson, outcome, checked.length, thresholds, options, context);
     }
+    return await finish(outcome, options, context, {
+      failIfAnyPageFailed: true,
+      threshold: (index) => thresholds[index] ?? 0,
+      runThreshold: flags.threshold,
+      // pa11y-ci's json reporter without a file takes stdout, unless conformly's output was asked for.
+      writeResults: !(pa11yJson && !pa11yJson.fileName && !format && !options.output),
+    });
+  } finally {
+    await local.close();
   }
-  const outcome = await withPool(
-    checked.length,
-    options,
-    (pool, progress) => scanTargets(pool, checked, options, context, progress),
-    context,
-  );
-  return finish(outcome, options, context, {
-    failIfAnyPageFailed: true,
-    threshold: (url) => thresholds.get(url) ?? plan.defaultThreshold ?? 0,
-    runThreshold: flags.threshold,
-  });
 }
 
 /**
@@ -104,12 +124,12 @@ async function loadCiConfig(
   } else {
     file = await findConfigFile(process.cwd(), pa11yCiFileNames);
   }
-  if (!file) return { config: { urls: [] }, thresholds: new Map(), warnings: [] };
+  if (!file) return { config: { urls: [] }, thresholds: [], warnings: [] };
   context.stderr.write(`Using ${file}\n`);
 
   if (basename(file).startsWith('conformly.config.')) {
     const loaded = await loadConformlyConfig(file);
-    return { config: loaded?.config ?? {}, thresholds: new Map(), warnings: [] };
+    return { config: loaded?.config ?? {}, thresholds: [], warnings: [] };
   }
   const extension = extname(file);
   // pa11y-ci require()s JavaScript configs: CommonJS `module.exports`, maybe a promise.

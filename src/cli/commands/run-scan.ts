@@ -198,14 +198,16 @@ export interface FinishRules {
   failIfAnyPageFailed: boolean;
   /**
    * pa11y-ci's rule: a page fails when it has more violations (at or above --fail-on, if given)
-   * than this; without it, only --fail-on decides.
+   * than this (by the page's position in the targets); without it, only --fail-on decides.
    */
-  threshold?: (url: string) => number;
+  threshold?: (index: number) => number;
   /**
    * pa11y-ci's --threshold: the run fails only when the failing pages hold at least this many
    * violations in all (default 0: any failing page fails the run).
    */
   runThreshold?: number;
+  /** Render the results to stdout or --output (default true). */
+  writeResults?: boolean;
 }
 
 /** Writes the results where asked and works out the exit code. */
@@ -223,7 +225,7 @@ export async function finish(
   }
   const format = options.format ?? 'pretty';
   const htmlInDir = format === 'html' && options.outputDir !== undefined && !options.output;
-  if (!htmlInDir) {
+  if (!htmlInDir && rules.writeResults !== false) {
     const text = render(outcome.results, {
       format,
       includeReview: options.includeReview,
@@ -271,7 +273,7 @@ export async function finish(
     );
   }
   if (options.baseline) return judgeAgainstBaseline(outcome.results, options, context);
-  if (rules.threshold) return judgeByThreshold(outcome.results, options, context, rules);
+  if (rules.threshold) return judgeByThreshold(outcome, options, context, rules);
   if (options.failOn) {
     const threshold = options.failOn;
     const over = outcome.results.reduce(
@@ -332,24 +334,33 @@ async function judgeAgainstBaseline(
 }
 
 function judgeByThreshold(
-  results: readonly PageScanResult[],
+  outcome: ScanOutcome,
   options: CommonOptions,
   context: CliContext,
   rules: FinishRules,
 ): ExitCode {
-  const threshold = rules.threshold ?? (() => 0);
-  const count = (result: PageScanResult) => countAtOrAbove(result, options.failOn ?? 'minor');
-  const over = results.filter((result) => count(result) > threshold(result.url));
-  const errors = over.reduce((sum, result) => sum + count(result), 0);
+  const { results } = outcome;
+  const limit = (position: number) =>
+    (rules.threshold ?? (() => 0))(outcome.resultIndexes[position] ?? position);
+  const count = (result: PageScanResult) => violationCount(result, options.failOn);
+  const over = results.flatMap((result, position) =>
+    count(result) > limit(position) ? [{ result, threshold: limit(position) }] : [],
+  );
+  const errors = over.reduce((sum, { result }) => sum + count(result), 0);
   context.stderr.write(`${results.length - over.length}/${results.length} URLs passed\n`);
-  for (const result of over) {
+  for (const { result, threshold } of over) {
     context.stderr.write(
-      `  ${result.url}: ${count(result)} violation${count(result) === 1 ? '' : 's'} (threshold ${threshold(result.url)})\n`,
+      `  ${result.url}: ${count(result)} violation${count(result) === 1 ? '' : 's'} (threshold ${threshold})\n`,
     );
   }
   return over.length > 0 && errors >= (rules.runThreshold ?? 0)
     ? ExitCode.thresholdMet
     : ExitCode.ok;
+}
+
+/** What pa11y-ci counts against a page's threshold: its violations (at or above --fail-on). */
+export function violationCount(result: PageScanResult, failOn: Impact | undefined): number {
+  return countAtOrAbove(result, failOn ?? 'minor');
 }
 
 function countAtOrAbove(result: PageScanResult, threshold: Impact): number {

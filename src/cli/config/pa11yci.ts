@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parsePageAction } from '#scanner';
-import { formats, type Format } from '../options.js';
+import { formats } from '../options.js';
 import { invalidConfig } from './load.js';
 import {
   ConformlyConfig,
@@ -23,13 +23,15 @@ export const pa11yCiFileNames = ['.pa11yci', '.pa11yci.cjs', '.pa11yci.js', '.pa
 export interface Pa11yCiPlan {
   /** The same settings in conformly's terms. */
   config: ConformlyConfig;
-  /** pa11y-ci's per-URL `threshold` (errors a page may have and still pass), by URL as written. */
-  thresholds: Map<string, number>;
+  /**
+   * pa11y-ci's `threshold` (errors a page may have and still pass) of each entry of `config.urls`,
+   * by position: two entries for one URL keep their own.
+   */
+  thresholds: (number | undefined)[];
   /** `defaults.threshold`: for pages given as paths or found in a sitemap. */
   defaultThreshold?: number;
-  /** Set by `defaults.reporters` (json, with its fileName). */
-  format?: Format;
-  output?: string;
+  /** `defaults.reporters` names pa11y-ci's `json` reporter: its report, to `fileName` or stdout. */
+  pa11yJson?: { fileName?: string };
   warnings: string[];
 }
 
@@ -39,7 +41,11 @@ const Viewport = z.looseObject({ width: z.int().min(100), height: z.int().min(10
 const Pa11yOptions = z.looseObject({
   actions: z.array(z.string()).optional(),
   headers: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-  hideElements: z.string().nullable().optional(),
+  // pa11y hands it to querySelectorAll, which reads an array as its items joined by commas.
+  hideElements: z
+    .union([z.string(), z.array(z.string())])
+    .nullable()
+    .optional(),
   ignore: z.array(z.string()).optional(),
   includeNotices: z.boolean().optional(),
   includeWarnings: z.boolean().optional(),
@@ -99,7 +105,7 @@ export function translatePa11yCi(file: string, input: unknown): Pa11yCiPlan {
   if (!parsed.success) throw invalidConfig(file, describeIssues(parsed.error));
   const warnings: string[] = [];
   const problems: string[] = [];
-  const thresholds = new Map<string, number>();
+  const thresholds: (number | undefined)[] = [];
   const source = parsed.data;
   let includeReview = false;
 
@@ -149,7 +155,8 @@ export function translatePa11yCi(file: string, input: unknown): Pa11yCiPlan {
       }
     }
     const ignore: Ignore = {};
-    if (options.hideElements) ignore.selectors = [options.hideElements];
+    const hidden = [options.hideElements ?? []].flat().filter((selector) => selector.trim());
+    if (hidden.length > 0) ignore.selectors = hidden;
     const rules = (options.ignore ?? []).filter((rule) => {
       const type = rule.toLowerCase();
       // pa11y's issue types: conformly reports no notices or warnings as violations anyway.
@@ -192,11 +199,10 @@ export function translatePa11yCi(file: string, input: unknown): Pa11yCiPlan {
   }
   const urls: UrlEntry[] = (source.urls ?? []).map((entry, index) => {
     if (typeof entry === 'string') {
-      if (defaults.threshold !== undefined) thresholds.set(entry, defaults.threshold);
+      thresholds.push(defaults.threshold);
       return entry;
     }
-    const threshold = entry.threshold ?? defaults.threshold;
-    if (threshold !== undefined) thresholds.set(entry.url, threshold);
+    thresholds.push(entry.threshold ?? defaults.threshold);
     for (const key of ['concurrency', 'reporters'] as const) {
       if (entry[key] !== undefined) {
         warnings.push(`urls[${index}].${key}: applies to the whole run; set it in "defaults"`);
@@ -207,15 +213,13 @@ export function translatePa11yCi(file: string, input: unknown): Pa11yCiPlan {
   config.urls = urls;
   if (includeReview) config.includeReview = true;
 
-  let format: Format | undefined;
-  let output: string | undefined;
+  let pa11yJson: Pa11yCiPlan['pa11yJson'];
   for (const reporter of defaults.reporters ?? []) {
     const [name, options] = typeof reporter === 'string' ? [reporter, undefined] : reporter;
     if (name === 'cli') continue;
     if (name === 'json') {
-      format = 'json';
       const fileName = (options as { fileName?: unknown } | undefined)?.fileName;
-      if (typeof fileName === 'string') output = fileName;
+      pa11yJson = typeof fileName === 'string' ? { fileName } : {};
       continue;
     }
     warnings.push(
@@ -230,8 +234,7 @@ export function translatePa11yCi(file: string, input: unknown): Pa11yCiPlan {
     config: checked.data,
     thresholds,
     defaultThreshold: defaults.threshold,
-    format,
-    output,
+    pa11yJson,
     warnings,
   };
 }
