@@ -19,7 +19,7 @@ interface Pa11yIssue {
   runnerExtras: Record<string, unknown>;
 }
 
-/** pa11y-ci's JSON report (its `json` reporter and `--json`): pages keyed by URL. */
+/** pa11y-ci's JSON report (what its `json` reporter writes): pages keyed by URL. */
 export interface Pa11yCiReport {
   total: number;
   passes: number;
@@ -51,7 +51,8 @@ function pa11yIssue(issue: Issue): Pa11yIssue {
 /**
  * The report pa11y-ci writes, counted as it counts: a page within its threshold is a pass and
  * lists no issues; a failing page lists its violations and adds them to `errors`; a page that
- * could not be tested lists its error. Two entries for one URL count twice in `total` and
+ * could not be tested lists its error. Pages are keyed by the address they were tested at, as
+ * pa11y's `pageUrl` (after redirects and actions); a page that failed, by the URL given. Two entries for one URL count twice in `total` and
  * share one key in `results`, as in pa11y-ci.
  */
 export function pa11yCiReport(
@@ -62,15 +63,17 @@ export function pa11yCiReport(
 ): Pa11yCiReport {
   const report: Pa11yCiReport = { total, passes: 0, errors: 0, results: {} };
   outcome.results.forEach((result: PageScanResult, position) => {
+    // pa11y's pageUrl is the page's address when it was tested, after redirects and actions.
+    const key = result.finalUrl || result.url;
     const count = violationCount(result, failOn);
     const threshold = thresholds[outcome.resultIndexes[position] ?? position] ?? 0;
     if (count > threshold) {
-      report.results[result.url] = result.issues
+      report.results[key] = result.issues
         .filter((issue) => issue.kind === 'violation' && isAtLeast(issue.impact, failOn ?? 'minor'))
         .map(pa11yIssue);
       report.errors += count;
     } else {
-      report.results[result.url] = [];
+      report.results[key] = [];
       report.passes += 1;
     }
   });
