@@ -67,24 +67,27 @@ describe('the public header on a phone', () => {
     await page.goto('/');
     await h1(page);
     const menu = page.getByRole('button', { name: 'Menu' });
-    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    // The menu's state follows clicks, keys and navigation a render later: wait for it.
+    const menuIs = (expanded: boolean) =>
+      page.getByRole('button', { name: 'Menu', expanded }).waitFor();
+    await menuIs(false);
     expect(await page.getByRole('link', { name: 'Multi-page audit' }).count()).toBe(0);
 
     await menu.click();
-    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await menuIs(true);
     const site = page.getByRole('navigation', { name: 'Site' });
     await site.getByRole('link', { name: 'Log in' }).waitFor();
     for (const [label] of tools)
       await site.getByRole('link', { name: label, exact: true }).waitFor();
     await page.keyboard.press('Escape');
-    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await menuIs(false);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Menu');
 
     await menu.click();
     await site.getByRole('link', { name: 'Multi-page audit' }).click();
     await page.waitForURL('**/multi-page-audit');
     await h1(page);
-    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await menuIs(false);
 
     await menu.click();
     await site.getByRole('link', { name: 'Log in' }).click();
