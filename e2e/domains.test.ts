@@ -448,8 +448,12 @@ describe('domains', () => {
     await phone.getByLabel('Password', { exact: true }).fill(strongPassword);
     await phone.getByRole('button', { name: 'Log in' }).click();
     await phone.waitForURL('**/app/dashboard');
+    // The overview's screen is loaded on first visit: wait for it before reaching its menu, so
+    // the key goes to the button the screen keeps, not to one replaced while it loads.
+    await phone.getByRole('heading', { level: 1 }).first().waitFor();
     const menu = phone.getByRole('button', { name: 'Menu' });
     await menu.focus();
+    await expect.poll(() => menu.evaluate((el) => el === document.activeElement)).toBe(true);
     await phone.keyboard.press('Enter');
     const drawer = phone.getByRole('dialog', { name: 'Dashboard navigation' });
     await drawer.waitFor();
