@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -39,24 +40,11 @@ export const defaultComplaintRateLimit: ComplaintRateLimit = {
  * network, which one subscriber usually holds whole (rotating addresses inside it changes nothing).
  */
 export function senderKey(ip: string): string {
-  const address = ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
-  if (!isIP6(address)) return address;
-  return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
-}
-
-const isIP6 = (address: string) => address.includes(':');
-
-/** The eight 16-bit groups of an IPv6 address, zone dropped, `::` filled in. */
-function expandIPv6(address: string): string[] {
-  const [bare] = address.split('%');
-  const [head = '', tail] = bare!.split('::');
-  const parts = (text: string) => (text ? text.split(':') : []);
-  const left = parts(head);
-  const right = tail === undefined ? [] : parts(tail);
-  const missing = Math.max(0, 8 - left.length - right.length);
-  return [...left, ...Array<string>(missing).fill('0'), ...right].map((group) =>
-    (parseInt(group, 16) || 0).toString(16),
-  );
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const groups = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${groups.join(':')}::/64`;
 }
 
 export interface ComplaintRoutesOptions {
