@@ -98,6 +98,23 @@ export const domains = pgTable(
      * ('claim_lapsed'). Cleared when the account brings the domain back.
      */
     releaseReason: text('release_reason', { enum: domainReleaseReasons }),
+    /**
+     * Where a site audit starts (issue 30): the home page, `www.`, a path or a staging port. Null
+     * means `https://{domain}/`.
+     */
+    startUrl: text('start_url'),
+    /** Addresses every site audit includes, whatever discovery finds (within the page budget). */
+    monitorPins: text('monitor_pins')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Patterns of addresses site audits leave out (as pa11y-ci's --sitemap-exclude). */
+    monitorExcludes: text('monitor_excludes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** When the owner (or adding the domain) last asked for a site audit now ("Scan now"). */
+    auditRequestedAt: timestamptz('audit_requested_at'),
     badgeActive: boolean('badge_active').notNull().default(false),
     badgeSettings: jsonb('badge_settings')
       .$type<BadgeSettings>()
