@@ -35,7 +35,7 @@ describe('loadConfig', () => {
       stripePublishableKey: undefined,
       stripeApiBase: undefined,
       ai: undefined,
-      monitor: { enabled: true, cron: '0 * * * *', intervalHours: 168, batch: 50 },
+      monitor: { enabled: true, cron: '0 * * * *', intervalHours: 168, batch: 50, maxPages: 50 },
       verificationDnsServers: [],
     });
   });

@@ -175,6 +175,8 @@ const EnvSchema = z.object({
   MONITOR_INTERVAL_HOURS: integer(168, 1, 24 * 365),
   /** Rescans queued by one run at most, so a backlog is spread over several runs. */
   MONITOR_BATCH: integer(50, 1, 10_000),
+  /** Pages one site audit of a monitored domain covers at most (Compliance Shield: 50). */
+  MONITOR_MAX_PAGES: integer(50, 1, 10_000),
   /**
    * DNS servers that answer ownership-verification TXT lookups, comma-separated (`1.1.1.1`,
    * `10.0.0.2:5353`, `[2606:4700::1111]:53`); unset: the system's resolvers.
@@ -240,7 +242,14 @@ export interface Config {
   /** An OpenAI-compatible endpoint for AI summaries, when AI_BASE_URL and AI_MODEL are set. */
   ai: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   /** Scheduled rescans of monitored domains (src/jobs/monitor.ts). */
-  monitor: { enabled: boolean; cron: string; intervalHours: number; batch: number };
+  monitor: {
+    enabled: boolean;
+    cron: string;
+    intervalHours: number;
+    batch: number;
+    /** MONITOR_MAX_PAGES: the page budget of one site audit. */
+    maxPages: number;
+  };
   /** VERIFICATION_DNS_SERVERS: resolvers for ownership TXT lookups; empty means the system's. */
   verificationDnsServers: string[];
 }
@@ -341,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cron: e.MONITOR_CRON,
       intervalHours: e.MONITOR_INTERVAL_HOURS,
       batch: e.MONITOR_BATCH,
+      maxPages: e.MONITOR_MAX_PAGES,
     },
     verificationDnsServers: e.VERIFICATION_DNS_SERVERS,
   };

@@ -40,6 +40,27 @@ export const AuditSitePayload = z.strictObject({
 export type AuditSitePayload = z.infer<typeof AuditSitePayload>;
 
 /**
+ * Start one monitored domain's site audit: choose its pages (discovery from the start address,
+ * pins, excludes, the page budget) and send its first page jobs (src/jobs/site-audit.ts).
+ */
+export const SiteAuditPayload = z.strictObject({
+  auditSessionId: z.uuid('must be an audit session id (uuid)'),
+});
+export type SiteAuditPayload = z.infer<typeof SiteAuditPayload>;
+
+/** Scan, or reuse the previous findings of, one page of a site audit (src/jobs/site-audit.ts). */
+export const SiteAuditPagePayload = z.strictObject({
+  pageScanId: z.uuid('must be a page id (uuid)'),
+});
+export type SiteAuditPagePayload = z.infer<typeof SiteAuditPagePayload>;
+
+/** E-mail the owner about one finished site audit, if it found new problems (src/jobs/alerts.ts). */
+export const AuditAlertsPayload = z.strictObject({
+  auditSessionId: z.uuid('must be an audit session id (uuid)'),
+});
+export type AuditAlertsPayload = z.infer<typeof AuditAlertsPayload>;
+
+/**
  * Queue the rescans that are due (src/jobs/monitor.ts). pg-boss's scheduler sends it from the
  * MONITOR_CRON schedule; it carries nothing, since each run reads the domains from the database.
  */
@@ -95,6 +116,28 @@ export const jobs = {
     jobId: (payload: AuditSitePayload) => payload.auditSessionId,
     // Up to ten page budgets one after another, with room to spare.
     retry: { retryLimit: 1, retryDelay: 30, retryBackoff: true, expireInSeconds: 1800 },
+  },
+  'site-audit': {
+    payload: SiteAuditPayload,
+    jobId: (payload: SiteAuditPayload) => payload.auditSessionId,
+    // Discovery reads robots.txt, sitemaps and the start page: a minute at most, so ten means
+    // stuck. A retry after a dead worker or a database hiccup starts over from the stored state
+    // (pages already chosen are kept), soon and twice at most.
+    retry: { retryLimit: 2, retryDelay: 10, retryBackoff: true, expireInSeconds: 600 },
+  },
+  'site-audit-page': {
+    payload: SiteAuditPagePayload,
+    jobId: (payload: SiteAuditPagePayload) => payload.pageScanId,
+    // As a single-page scan: a 60 s budget plus screenshots, five minutes means stuck; retries
+    // follow a browser crash or a dead worker, so they come soon. The page's own failures
+    // (refused, unreachable, too slow) end it at once without a retry.
+    retry: { retryLimit: 2, retryDelay: 5, retryBackoff: true, expireInSeconds: 300 },
+  },
+  'audit-alerts': {
+    payload: AuditAlertsPayload,
+    // One alert job per site audit (its id is the audit's), sent once the audit finished.
+    jobId: (payload: AuditAlertsPayload) => payload.auditSessionId,
+    retry: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
   },
   'monitor-domains': {
     payload: MonitorDomainsPayload,
