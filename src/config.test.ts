@@ -65,14 +65,27 @@ describe('loadConfig', () => {
         MONITOR_CRON: '*/15 * * * *',
         MONITOR_INTERVAL_HOURS: '24',
         MONITOR_BATCH: '10',
+        MONITOR_MAX_PAGES: '200',
       }).monitor,
-    ).toEqual({ enabled: false, cron: '*/15 * * * *', intervalHours: 24, batch: 10 });
+    ).toEqual({
+      enabled: false,
+      cron: '*/15 * * * *',
+      intervalHours: 24,
+      batch: 10,
+      maxPages: 200,
+    });
     expect(
-      problemsOf({ MONITOR_CRON: 'hourly', MONITOR_INTERVAL_HOURS: '0', MONITOR_BATCH: 'x' }),
+      problemsOf({
+        MONITOR_CRON: 'hourly',
+        MONITOR_INTERVAL_HOURS: '0',
+        MONITOR_BATCH: 'x',
+        MONITOR_MAX_PAGES: '0',
+      }),
     ).toEqual([
       'MONITOR_CRON: must be a cron expression of 5 or 6 fields, e.g. "0 * * * *"',
       'MONITOR_INTERVAL_HOURS: must be a whole number from 1 to 8760',
       'MONITOR_BATCH: must be a whole number from 1 to 10000',
+      'MONITOR_MAX_PAGES: must be a whole number from 1 to 10000',
     ]);
   });
 
