@@ -87,3 +87,4 @@ export {
 export { understandingUrl, scHandle, levelOf } from './analysis/wcag.js';
 export { discoverPages, DiscoveryError, type DiscoverOptions } from './discover/discover-pages.js';
 export { readSitemaps, type SitemapHarvest } from './discover/sitemap.js';
+export { pageIdentity } from './discover/page-identity.js';
