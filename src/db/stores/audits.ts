@@ -421,7 +421,8 @@ export async function finishAudit(
 
 /**
  * Unfinished audits older than `graceSeconds` whose `audit-site` job will never run again
- * (failed, cancelled, archived or gone).
+ * (failed, cancelled, archived or gone). Monitoring site audits run on other jobs and are
+ * recovered by site-audits.ts's reads.
  */
 export async function listAuditsWithoutJob(
   database: Database,
@@ -430,7 +431,7 @@ export async function listAuditsWithoutJob(
 ): Promise<string[]> {
   const { rows } = await database.executeSql(
     `select s.id from audit_sessions s
-     where s.status in ('pending', 'running')
+     where s.status in ('pending', 'running') and s.origin = 'request'
        and s.created_at < now() - make_interval(secs => $1)
        and ${hasNoLiveJob(bossSchema, 'audit-site', 's.id')}`,
     [graceSeconds],

@@ -1,0 +1,578 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import type { BrowserStats, EngineId } from '#contract/index.js';
+import type { AppDb, Database } from '../client.js';
+import {
+  auditSessions,
+  domains,
+  engineResults,
+  issues,
+  pageScans,
+  scans,
+  type AuditTrigger,
+} from '../schema/index.js';
+import { finishAudit } from './audits.js';
+import { hasNoLiveJob } from './boss-jobs.js';
+import { noteOwnerScan } from './domains.js';
+import { insertScan, logEntry } from './scans.js';
+
+/**
+ * Monitored domains' site audits as the jobs run them (src/jobs/site-audit.ts): an audit per
+ * domain at a time, its chosen pages (each also one of the owner's scans under the same id), the
+ * few pages sent to the queue at once, pages whose findings are reused from the previous audit,
+ * what changed on each page, and the audit's end. The multi-page audit rows themselves are
+ * audits.ts's; this module adds what only site audits have.
+ */
+
+const unfinished = ['pending', 'running'] as const;
+
+/** Postgres's unique_violation: the domain already has an unfinished site audit. */
+const isUniqueViolation = (error: unknown) => {
+  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if ((cause as { code?: string }).code === '23505') return true;
+  }
+  return false;
+};
+
+// ---- A new site audit -------------------------------------------------------------------------
+
+export interface NewSiteAudit {
+  domainId: string;
+  domain: string;
+  userId: string;
+  startUrl: string;
+  trigger: AuditTrigger;
+}
+
+/**
+ * A pending monitoring audit of the domain, compared later with the domain's latest completed
+ * one; undefined when the domain already has an unfinished audit (a unique index allows one).
+ */
+export async function insertSiteAudit(db: AppDb, audit: NewSiteAudit): Promise<string | undefined> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [previous] = await tx
+        .select({ id: auditSessions.id })
+        .from(auditSessions)
+        .where(
+          and(
+            eq(auditSessions.domainId, audit.domainId),
+            eq(auditSessions.origin, 'monitoring'),
+            eq(auditSessions.status, 'completed'),
+          ),
+        )
+        .orderBy(desc(auditSessions.completedAt))
+        .limit(1);
+      const [row] = await tx
+        .insert(auditSessions)
+        .values({
+          origin: 'monitoring',
+          domainId: audit.domainId,
+          domain: audit.domain,
+          userId: audit.userId,
+          baseUrl: audit.startUrl,
+          trigger: audit.trigger,
+          previousAuditId: previous?.id ?? null,
+        })
+        .returning({ id: auditSessions.id });
+      return row!.id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
+}
+
+export async function findUnfinishedSiteAudit(db: AppDb, domainId: string) {
+  const [row] = await db
+    .select({ id: auditSessions.id, createdAt: auditSessions.createdAt })
+    .from(auditSessions)
+    .where(
+      and(
+        eq(auditSessions.domainId, domainId),
+        eq(auditSessions.origin, 'monitoring'),
+        inArray(auditSessions.status, unfinished),
+      ),
+    );
+  return row;
+}
+
+/** The audit with what choosing its pages needs: the domain's start address, pins and excludes. */
+export async function findSiteAuditPlan(db: AppDb, auditSessionId: string) {
+  const [row] = await db
+    .select({
+      id: auditSessions.id,
+      status: auditSessions.status,
+      domain: auditSessions.domain,
+      userId: auditSessions.userId,
+      startUrl: auditSessions.baseUrl,
+      totalPages: auditSessions.totalPages,
+      discovery: auditSessions.discovery,
+      pins: domains.monitorPins,
+      excludes: domains.monitorExcludes,
+    })
+    .from(auditSessions)
+    .leftJoin(domains, eq(domains.id, auditSessions.domainId))
+    .where(and(eq(auditSessions.id, auditSessionId), eq(auditSessions.origin, 'monitoring')));
+  return row && { ...row, pins: row.pins ?? [], excludes: row.excludes ?? [] };
+}
+
+export interface ChosenPage {
+  url: string;
+  identity: string;
+}
+
+/**
+ * Stores the chosen pages in order, each pending and also a monitoring scan of the owner under
+ * the same id, and the audit running with how they were chosen. Once only: a retried job finds
+ * the pages there and keeps them (false).
+ */
+export async function saveSiteAuditPages(
+  db: AppDb,
+  auditSessionId: string,
+  pages: readonly ChosenPage[],
+  discovery: Record<string, unknown>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [audit] = await tx
+      .select({
+        status: auditSessions.status,
+        domain: auditSessions.domain,
+        userId: auditSessions.userId,
+        discovery: auditSessions.discovery,
+      })
+      .from(auditSessions)
+      .where(eq(auditSessions.id, auditSessionId))
+      .for('update');
+    if (!audit || audit.discovery || !(unfinished as readonly string[]).includes(audit.status)) {
+      return false;
+    }
+    if (pages.length > 0) {
+      const rows = await tx
+        .insert(pageScans)
+        .values(
+          pages.map((page, position) => ({
+            auditSessionId,
+            position,
+            url: page.url,
+            normalizedUrl: page.identity,
+          })),
+        )
+        .returning({ id: pageScans.id, url: pageScans.url });
+      for (const row of rows) {
+        await insertScan(tx, {
+          id: row.id,
+          url: row.url,
+          domain: audit.domain,
+          userId: audit.userId ?? undefined,
+          origin: 'monitoring',
+        });
+      }
+    }
+    await tx
+      .update(auditSessions)
+      .set({ status: 'running', totalPages: pages.length, discovery })
+      .where(eq(auditSessions.id, auditSessionId));
+    return true;
+  });
+}
+
+// ---- Sending pages a few at a time ------------------------------------------------------------
+
+/**
+ * Marks as sent the next pages of the audit, in order, so that at most `outstanding` of its
+ * pages are sent and not yet ended; returns their ids for the caller to send. The audit row is
+ * locked meanwhile, so two pages ending at once never send more than the limit; the pages
+ * themselves are taken with SKIP LOCKED.
+ */
+export async function claimNextPages(
+  db: AppDb,
+  auditSessionId: string,
+  outstanding: number,
+): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const [audit] = await tx
+      .select({ status: auditSessions.status })
+      .from(auditSessions)
+      .where(eq(auditSessions.id, auditSessionId))
+      .for('update');
+    if (audit?.status !== 'running') return [];
+    const [sent] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(pageScans)
+      .where(
+        and(
+          eq(pageScans.auditSessionId, auditSessionId),
+          isNotNull(pageScans.queuedAt),
+          inArray(pageScans.status, unfinished),
+        ),
+      );
+    const room = outstanding - (sent?.count ?? 0);
+    if (room <= 0) return [];
+    const next = await tx
+      .select({ id: pageScans.id })
+      .from(pageScans)
+      .where(
+        and(
+          eq(pageScans.auditSessionId, auditSessionId),
+          isNull(pageScans.queuedAt),
+          eq(pageScans.status, 'pending'),
+        ),
+      )
+      .orderBy(asc(pageScans.position))
+      .limit(room)
+      .for('update', { skipLocked: true });
+    if (next.length === 0) return [];
+    const ids = next.map((row) => row.id);
+    await tx.update(pageScans).set({ queuedAt: new Date() }).where(inArray(pageScans.id, ids));
+    return ids;
+  });
+}
+
+// ---- One page ---------------------------------------------------------------------------------
+
+/** A page of a site audit with its audit's state and the domain's crawl delay. */
+export async function findSiteAuditPage(db: AppDb, pageScanId: string) {
+  const [row] = await db
+    .select({
+      id: pageScans.id,
+      url: pageScans.url,
+      status: pageScans.status,
+      normalizedUrl: pageScans.normalizedUrl,
+      auditSessionId: pageScans.auditSessionId,
+      auditStatus: auditSessions.status,
+      previousAuditId: auditSessions.previousAuditId,
+      discovery: auditSessions.discovery,
+    })
+    .from(pageScans)
+    .innerJoin(auditSessions, eq(auditSessions.id, pageScans.auditSessionId))
+    .where(and(eq(pageScans.id, pageScanId), eq(auditSessions.origin, 'monitoring')));
+  return row;
+}
+
+/** The completed page of an earlier audit with this identity, as reuse and changes compare it. */
+export async function findPreviousPage(db: AppDb, previousAuditId: string, identity: string) {
+  const [row] = await db
+    .select({
+      id: pageScans.id,
+      renderHash: pageScans.renderHash,
+      engineVersions: pageScans.engineVersions,
+      reusedFrom: pageScans.reusedFrom,
+    })
+    .from(pageScans)
+    .innerJoin(scans, eq(scans.id, pageScans.id))
+    .where(
+      and(
+        eq(pageScans.auditSessionId, previousAuditId),
+        eq(pageScans.normalizedUrl, identity),
+        eq(pageScans.status, 'completed'),
+        eq(scans.status, 'completed'),
+      ),
+    )
+    .orderBy(asc(pageScans.position))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Settles which page this is once it has loaded: when another page of the audit already stands
+ * for the same final address, the other page's address (this one is a duplicate); otherwise this
+ * page takes the final identity and undefined. The audit row is locked, so of two pages that
+ * land on one address exactly one keeps it.
+ */
+export async function settlePageIdentity(
+  db: AppDb,
+  pageScanId: string,
+  auditSessionId: string,
+  identity: string,
+): Promise<string | undefined> {
+  return db.transaction(async (tx) => {
+    await tx
+      .select({ id: auditSessions.id })
+      .from(auditSessions)
+      .where(eq(auditSessions.id, auditSessionId))
+      .for('update');
+    const [other] = await tx
+      .select({ url: pageScans.url, error: pageScans.error })
+      .from(pageScans)
+      .where(
+        and(
+          eq(pageScans.auditSessionId, auditSessionId),
+          eq(pageScans.normalizedUrl, identity),
+          ne(pageScans.id, pageScanId),
+        ),
+      )
+      .orderBy(asc(pageScans.position))
+      .limit(1);
+    if (other) return other.url;
+    await tx.update(pageScans).set({ normalizedUrl: identity }).where(eq(pageScans.id, pageScanId));
+    return undefined;
+  });
+}
+
+/** What a scanned page records beside its result: how it rendered and with which engines. */
+export async function notePageRendering(
+  db: AppDb,
+  pageScanId: string,
+  rendering: { renderHash: string; engineVersions: Partial<Record<EngineId, string>> },
+): Promise<void> {
+  await db
+    .update(pageScans)
+    .set({ renderHash: rendering.renderHash, engineVersions: rendering.engineVersions })
+    .where(eq(pageScans.id, pageScanId));
+}
+
+/**
+ * Ends a page whose rendering equals the previous audit's page by copying that page's findings:
+ * the scan's score, label, summary, issues, raw output and screenshot addresses, and the page's
+ * engine output; the page records which page it reused. False when the page ended meanwhile.
+ */
+export async function storeReusedPage(
+  db: AppDb,
+  pageScanId: string,
+  previousPageId: string,
+  seen: { renderHash: string; finalUrl: string; title: string },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [page] = await tx
+      .select({ status: pageScans.status })
+      .from(pageScans)
+      .where(eq(pageScans.id, pageScanId))
+      .for('update');
+    if (page?.status !== 'running') return false;
+    const [source] = await tx.select().from(scans).where(eq(scans.id, previousPageId));
+    const [sourcePage] = await tx.select().from(pageScans).where(eq(pageScans.id, previousPageId));
+    if (!source || !sourcePage) return false;
+    const completedAt = new Date();
+
+    await tx.delete(issues).where(eq(issues.scanId, pageScanId));
+    await tx.execute(sql`
+      insert into issues (scan_id, issue_key, title, description, rule, rule_key, impact, kind,
+        confidence, wcag, level, selector, html, source, engines, rules, help_url, findings)
+      select ${pageScanId}::uuid, issue_key, title, description, rule, rule_key, impact, kind,
+        confidence, wcag, level, selector, html, source, engines, rules, help_url, findings
+      from issues where scan_id = ${previousPageId}::uuid order by id`);
+    await tx.delete(engineResults).where(eq(engineResults.pageScanId, pageScanId));
+    await tx.execute(sql`
+      insert into engine_results (page_scan_id, engine, raw_data, issue_count, error_count,
+        warning_count, notice_count, processing_time, engine_version, error)
+      select ${pageScanId}::uuid, engine, raw_data, issue_count, error_count, warning_count,
+        notice_count, processing_time, engine_version, error
+      from engine_results where page_scan_id = ${previousPageId}::uuid`);
+
+    const [scan] = await tx
+      .update(scans)
+      .set({
+        status: 'completed',
+        stage: 'complete',
+        currentTool: null,
+        toolProgress: 100,
+        overallProgress: 100,
+        completedAt,
+        accessibilityScore: source.accessibilityScore,
+        scoreLabel: source.scoreLabel,
+        totalIssues: source.totalIssues,
+        finalUrl: seen.finalUrl,
+        title: seen.title,
+        summary: source.summary,
+        engineVersions: source.engineVersions,
+        engineErrors: source.engineErrors,
+        processingTimes: source.processingTimes,
+        rawOutput: source.rawOutput,
+        screenshots: source.screenshots,
+        aiSummary: source.aiSummary,
+        logs: sql`${scans.logs} || ${JSON.stringify([
+          logEntry(
+            'success',
+            `The page renders as in the previous audit: its findings were reused (score ${source.accessibilityScore}, ${source.totalIssues} issues)`,
+          ),
+        ])}::jsonb`,
+      })
+      .where(and(eq(scans.id, pageScanId), inArray(scans.status, unfinished)))
+      .returning({ domain: scans.domain, userId: scans.userId });
+    await tx
+      .update(pageScans)
+      .set({
+        status: 'completed',
+        finalUrl: seen.finalUrl,
+        title: seen.title,
+        accessibilityScore: sourcePage.accessibilityScore,
+        totalIssues: sourcePage.totalIssues,
+        processingTimes: sourcePage.processingTimes,
+        engineErrors: sourcePage.engineErrors,
+        screenshots: sourcePage.screenshots,
+        renderHash: seen.renderHash,
+        engineVersions: sourcePage.engineVersions,
+        reusedFrom: previousPageId,
+        completedAt,
+        error: null,
+      })
+      .where(eq(pageScans.id, pageScanId));
+    if (scan?.userId) await noteOwnerScan(tx, scan.domain, scan.userId, completedAt);
+    return true;
+  });
+}
+
+/** The stored issues of a page's scan, as fingerprints are computed from them. */
+export async function listIssueKeys(db: AppDb, scanId: string) {
+  return db
+    .select({ ruleKey: issues.ruleKey, selector: issues.selector, html: issues.html })
+    .from(issues)
+    .where(eq(issues.scanId, scanId))
+    .orderBy(asc(issues.id));
+}
+
+/** A page's rendering and engines as stored, to tell whether the scanner or the page changed. */
+export async function findPageRendering(db: AppDb, pageScanId: string) {
+  const [row] = await db
+    .select({ renderHash: pageScans.renderHash, engineVersions: pageScans.engineVersions })
+    .from(pageScans)
+    .where(eq(pageScans.id, pageScanId));
+  return row;
+}
+
+/**
+ * What changed on a page since the previous audit: the fingerprints new, fixed, still open and
+ * newly detected because the scanner changed, with their counts (what lists read).
+ */
+export interface PageChanges {
+  new: string[];
+  fixed: string[];
+  open: string[];
+  scannerNew: string[];
+}
+
+export async function savePageChanges(
+  db: AppDb,
+  pageScanId: string,
+  changes: PageChanges & { previousPageId: string | null; duplicateOf?: string },
+): Promise<void> {
+  await db
+    .update(pageScans)
+    .set({
+      changes: {
+        ...changes,
+        newCount: changes.new.length,
+        fixedCount: changes.fixed.length,
+        openCount: changes.open.length,
+        scannerNewCount: changes.scannerNew.length,
+      },
+    })
+    .where(eq(pageScans.id, pageScanId));
+}
+
+// ---- The end of an audit ----------------------------------------------------------------------
+
+/** Pages of the audit not ended yet. */
+export async function countUnfinishedPages(db: AppDb, auditSessionId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(pageScans)
+    .where(
+      and(eq(pageScans.auditSessionId, auditSessionId), inArray(pageScans.status, unfinished)),
+    );
+  return row?.count ?? 0;
+}
+
+/**
+ * Ends the audit once (audits.ts's finishAudit: summary, archive, score over the completed
+ * pages), then records its failed and reused pages and the site's totals of what changed.
+ * `unfinishedReason` ends pages still unscanned (an audit ended by recovery). False when it had
+ * already ended.
+ */
+export async function finishSiteAudit(
+  db: AppDb,
+  auditSessionId: string,
+  options: { browserStats: BrowserStats; unfinishedReason: string },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (!(await finishAudit(tx, auditSessionId, options))) return false;
+    const pages = await tx
+      .select({
+        status: pageScans.status,
+        reusedFrom: pageScans.reusedFrom,
+        changes: pageScans.changes,
+      })
+      .from(pageScans)
+      .where(eq(pageScans.auditSessionId, auditSessionId));
+    const totals = { newCount: 0, fixedCount: 0, openCount: 0, scannerNewCount: 0 };
+    for (const page of pages) {
+      const changes = (page.changes ?? {}) as Partial<typeof totals>;
+      for (const key of Object.keys(totals) as (keyof typeof totals)[]) {
+        totals[key] += typeof changes[key] === 'number' ? changes[key] : 0;
+      }
+    }
+    await tx
+      .update(auditSessions)
+      .set({
+        failedPages: pages.filter((page) => page.status === 'failed').length,
+        reusedPages: pages.filter((page) => page.reusedFrom !== null).length,
+        changes: {
+          ...totals,
+          new: totals.newCount,
+          fixed: totals.fixedCount,
+          open: totals.openCount,
+          scannerNew: totals.scannerNewCount,
+        },
+      })
+      .where(eq(auditSessions.id, auditSessionId));
+    return true;
+  });
+}
+
+// ---- Recovery (src/jobs/scan-recovery.ts) -----------------------------------------------------
+
+/**
+ * Site audits older than `graceSeconds` still choosing their pages (pending) whose `site-audit`
+ * job will never run again: their job is sent again.
+ */
+export async function listPendingSiteAuditsWithoutJob(
+  database: Database,
+  bossSchema: string,
+  graceSeconds: number,
+): Promise<string[]> {
+  const { rows } = await database.executeSql(
+    `select s.id from audit_sessions s
+     where s.origin = 'monitoring' and s.status = 'pending'
+       and s.created_at < now() - make_interval(secs => $1)
+       and ${hasNoLiveJob(bossSchema, 'site-audit', 's.id')}`,
+    [graceSeconds],
+  );
+  return rows.map((row) => String(row.id));
+}
+
+/**
+ * Pages of running site audits that were sent (queued_at) longer than `graceSeconds` ago, are
+ * not ended, and whose `site-audit-page` job will never run again: to be sent again.
+ */
+export async function listSentPagesWithoutJob(
+  database: Database,
+  bossSchema: string,
+  graceSeconds: number,
+): Promise<string[]> {
+  const { rows } = await database.executeSql(
+    `select p.id from page_scans p join audit_sessions s on s.id = p.audit_session_id
+     where s.origin = 'monitoring' and s.status = 'running'
+       and p.status in ('pending', 'running') and p.queued_at is not null
+       and p.queued_at < now() - make_interval(secs => $1)
+       and ${hasNoLiveJob(bossSchema, 'site-audit-page', 'p.id')}`,
+    [graceSeconds],
+  );
+  return rows.map((row) => String(row.id));
+}
+
+/** Running site audits whose pages have all ended but that were not finished (worker died). */
+export async function listSiteAuditsReadyToFinish(db: AppDb): Promise<string[]> {
+  const rows = await db
+    .select({ id: auditSessions.id })
+    .from(auditSessions)
+    .where(
+      and(
+        eq(auditSessions.origin, 'monitoring'),
+        eq(auditSessions.status, 'running'),
+        isNotNull(auditSessions.discovery),
+        sql`not exists (select 1 from page_scans p where p.audit_session_id = ${auditSessions.id}
+          and p.status in ('pending', 'running'))`,
+      ),
+    );
+  return rows.map((row) => row.id);
+}
