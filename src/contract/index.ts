@@ -17,3 +17,4 @@ export * from './dashboard.js';
 export * from './vocabulary.js';
 export * from './own-checks.js';
 export * from './requests.js';
+export * from './issue-fingerprint.js';
