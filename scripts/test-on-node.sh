@@ -12,7 +12,7 @@
 #
 # Left out (docs/decisions/0009-node-22-and-24.md): the ACT conformance test, which measures the
 # engines in Chromium and takes minutes, and the Postgres scale-out test, which kills worker
-# processes; Node 20's `npm test` runs both.
+# processes; Node 20's `npm test` runs both. The data and queue tests run on PGlite only here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,7 +58,9 @@ version=$("$node_bin" --version)
 echo "test-on-node: unit tests on Node $version ($node_bin)" >&2
 start=$SECONDS
 # PATH first, so the tests' child processes (`tsx`, the CLI, scan workers) run on the same Node.
-PATH="$(dirname "$node_bin"):$PATH" "$node_bin" node_modules/vitest/vitest.mjs run \
+# On PGlite only: the second run of the data and queue tests on PostgreSQL checks the database
+# server, not Node, and Node 20's `npm test` does it (ADR 0009).
+PATH="$(dirname "$node_bin"):$PATH" TEST_DATABASE_URL= "$node_bin" node_modules/vitest/vitest.mjs run \
   --exclude 'test/act/act-conformance.test.ts' \
   --exclude 'src/jobs/scan-worker-scale-out.postgres.test.ts' \
   "$@"
