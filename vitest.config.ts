@@ -6,8 +6,10 @@ export default defineConfig({
     // 2 cores shared by Chromium and the workers, so 2 workers.
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Generous: on a loaded machine a hook that starts Chromium, PGlite or a server can take
+    // minutes; a timeout is a safety net, not an assertion (no test depends on speed).
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     setupFiles: ['test/support/fail-on-console-error.ts'],
     // One Chromium for the whole run; test files connect to it (test/support/browser.ts).
     // A migrated PGlite template each test file copies (test/support/db.ts).
