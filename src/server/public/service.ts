@@ -1,7 +1,6 @@
 import {
   scoreLabel,
   scoreTone,
-  siteScoreOf,
   wcagStandard,
   type AuditTrailEntry,
   type DomainAuditResponse,
@@ -10,6 +9,7 @@ import {
 } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import * as scanStore from '#db/stores/scans.js';
+import { readSiteStanding, type SiteStanding } from '#db/stores/site-standing.js';
 import * as domains from '../domains/service.js';
 import { NotFoundError } from '../http-errors.js';
 import * as repo from './repo.js';
@@ -19,9 +19,9 @@ import * as repo from './repo.js';
  * a status page only while an owner monitors it (domains.status active, trial or grace_period)
  * and has proved they control the site (ADR 0007): publishing a page under our name about a site
  * nobody enrolled, or that a stranger enrolled, would let anyone put a 'Non-Compliant' label on
- * a third party's site. The figures come from the scans that speak for the owner (listOwnerScans
- * of the scan store): the score is the site score, the mean of the latest scan of each page
- * (siteOf, docs/scoring.md), never one arbitrary page, a demo or somebody else's scan.
+ * a third party's site. The figures are the domain's standing (siteOf, docs/scoring.md): its
+ * latest finished site audit, or before one the mean of the latest scan of each of the owner's
+ * pages; never one arbitrary page, a demo or somebody else's scan.
  */
 
 export interface PublicServiceDeps {
@@ -32,11 +32,13 @@ export interface PublicServiceDeps {
 export const publicStandard = wcagStandard.short;
 
 /**
- * A monitored site as its public pages, badge and documents show it: the site score (mean of the
- * latest score of each page, rounded), open issues summed over those pages, the latest scan date,
- * and the latest page scan (for its summary and public page).
+ * A monitored site as its public pages, badge and documents show it: the domain's standing (the
+ * one rule, db/stores/site-standing.ts: its latest finished site audit, else the mean of the
+ * latest scan of each page), and the latest page scan that speaks for the owner (for a single
+ * page's own summary and public page).
  */
 export interface SiteScore {
+  standing: SiteStanding;
   score: number | null;
   totalIssues: number;
   pages: number;
@@ -45,24 +47,50 @@ export interface SiteScore {
 }
 
 export async function siteOf(db: AppDb, domain: string, ownerId: string): Promise<SiteScore> {
-  const pages = await scanStore.listSitePages(db, domain, ownerId);
+  const [standing, pages] = await Promise.all([
+    readSiteStanding(db, ownerId, domain),
+    scanStore.listSitePages(db, domain, ownerId),
+  ]);
   const latest = [...pages].sort(
     (a, b) => (b.completedAt?.getTime() ?? 0) - (a.completedAt?.getTime() ?? 0),
   )[0];
   return {
-    score: siteScoreOf(pages.map((page) => page.accessibilityScore)),
-    totalIssues: pages.reduce((sum, page) => sum + page.totalIssues, 0),
-    pages: pages.length,
-    lastScan: latest?.completedAt ?? null,
+    standing,
+    score: standing.score,
+    totalIssues: standing.issues.total,
+    pages: standing.pagesCovered,
+    lastScan: standing.date === null ? null : new Date(standing.date),
     latest,
   };
 }
 
-/** What a site's summary says: one page's own summary, or the site figures over several. */
-function siteSummary(domain: string, site: SiteScore): string | null {
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * What a site's summary says. A site audit speaks of the site and says how many pages failed;
+ * before one, the figures judge single pages and the text says so: one page's own summary, or
+ * the mean over the pages scanned.
+ */
+export function siteSummary(domain: string, site: SiteScore): string | null {
+  const { standing } = site;
+  const issues = plural(standing.issues.total, 'open issue');
+  switch (standing.state) {
+    case 'complete':
+      return `A site audit of ${plural(standing.pagesCovered, 'page')} of ${domain} scores ${standing.score}/100 and found ${issues}.`;
+    case 'partial':
+      return `A site audit of ${domain} scanned ${standing.pagesCovered} of ${plural(standing.pagesCovered + standing.pagesFailed, 'page')} (${standing.pagesFailed} failed); the pages scanned score ${standing.score}/100 and have ${issues}.`;
+    case 'failed':
+      return `The latest site audit of ${domain} could not scan any of its ${plural(standing.pagesFailed, 'page')}; there is no score until a page is scanned.`;
+    default:
+      break;
+  }
   if (!site.latest) return null;
   if (site.pages === 1 && site.latest.aiSummary) return site.latest.aiSummary;
-  return `The latest scans of ${site.pages} page${site.pages === 1 ? '' : 's'} of ${domain} score ${site.score ?? 'n/a'}/100 on average and found ${site.totalIssues} open issue${site.totalIssues === 1 ? '' : 's'}.`;
+  const scanned =
+    site.pages === 1
+      ? `The latest scan of one page of ${domain} scores ${site.score ?? 'n/a'}/100 and found ${issues}`
+      : `The latest scans of ${site.pages} pages of ${domain} score ${site.score ?? 'n/a'}/100 on average and found ${issues}`;
+  return `${scanned}; the site has not been audited yet.`;
 }
 
 /** The domain a public address names, as stored (400 for something that is not a domain). */
@@ -106,15 +134,17 @@ export async function getDomainAudit(
   const monitoring = await domains.findPublished(deps.db, domain);
   if (!monitoring) throw monitoringNotFound(domain);
   const site = await siteOf(deps.db, domain, monitoring.userId);
-  if (!site.latest || site.score === null) {
+  if (site.score === null) {
+    // No score (nothing scanned yet, or a site audit that scanned no page): no issue count
+    // either, so a failed audit never reads as a clean site; the summary says why.
     return {
       domain,
       status: 'monitored',
-      lastScanned: null,
+      lastScanned: site.lastScan?.toISOString() ?? null,
       totalIssues: 0,
       scanId: null,
       accessibilityScore: null,
-      aiSummary: null,
+      aiSummary: siteSummary(domain, site),
       pagesScanned: 0,
     };
   }
@@ -123,7 +153,7 @@ export async function getDomainAudit(
     status: auditStatusOf(site.score),
     lastScanned: site.lastScan?.toISOString() ?? null,
     totalIssues: site.totalIssues,
-    scanId: site.latest.isPublic ? site.latest.id : null,
+    scanId: site.latest?.isPublic ? site.latest.id : null,
     accessibilityScore: site.score,
     aiSummary: siteSummary(domain, site),
     pagesScanned: site.pages,

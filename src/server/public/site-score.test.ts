@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../../test/support/db.js';
 import type { Database } from '#db/client.js';
-import { domains, scans, users } from '#db/schema/index.js';
+import { auditSessions, domains, pageScans, scans, users } from '#db/schema/index.js';
 import { readPublicVersion } from '#db/stores/public-versions.js';
 import { insertScan } from '#db/stores/scans.js';
 import { getBadgeSvg } from '../badges/service.js';
@@ -124,5 +124,86 @@ describe('the site score of a monitored domain', () => {
     expect(after).toBeGreaterThan(before!);
     // (80 + 99) / 2 = 89.5, rounded half up.
     expect((await siteOf(database.db, domain, owner)).score).toBe(90);
+  });
+
+  /** A finished monitoring site audit of the domain whose pages all failed or some completed. */
+  async function addSiteAudit(
+    at: Date,
+    pages: ({ url: string; score: number; issues: number } | { url: string; error: string })[],
+  ) {
+    const [domainRow] = await database.db
+      .select({ id: domains.id })
+      .from(domains)
+      .where(eq(domains.domain, domain));
+    const completed = pages.some((page) => 'score' in page);
+    const [audit] = await database.db
+      .insert(auditSessions)
+      .values({
+        userId: owner,
+        baseUrl: `https://${domain}/`,
+        domain,
+        origin: 'monitoring',
+        domainId: domainRow!.id,
+        trigger: 'schedule',
+        status: completed ? 'completed' : 'failed',
+        totalPages: pages.length,
+        completedAt: at,
+      })
+      .returning({ id: auditSessions.id });
+    for (const [index, page] of pages.entries()) {
+      if ('error' in page) {
+        await database.db.insert(pageScans).values({
+          auditSessionId: audit!.id,
+          position: index + 1,
+          url: page.url,
+          status: 'failed',
+          error: page.error,
+        });
+        continue;
+      }
+      const id = await addScan({
+        userId: owner,
+        origin: 'monitoring',
+        url: page.url,
+        accessibilityScore: page.score,
+        totalIssues: page.issues,
+        completedAt: at,
+      });
+      await database.db.insert(pageScans).values({
+        id,
+        auditSessionId: audit!.id,
+        position: index + 1,
+        url: page.url,
+        status: 'completed',
+        accessibilityScore: page.score,
+        totalIssues: page.issues,
+        completedAt: at,
+      });
+    }
+  }
+
+  it('takes a partial site audit over its completed pages and says how many failed', async () => {
+    await addSiteAudit(day(10), [
+      { url: `https://${domain}/`, score: 64, issues: 3 },
+      { url: `https://${domain}/shop`, error: 'Navigation timeout of 30000 ms exceeded' },
+    ]);
+    const status = await getPublicStatus({ db: database.db }, domain);
+    expect(status).toMatchObject({ complianceScore: 64, totalIssues: 3, pagesScanned: 1 });
+    expect(status.summary).toContain('1 of 2 pages (1 failed)');
+    expect(await getBadgeSvg({ db: database.db }, domain, {})).toContain('score 64/100');
+  });
+
+  it('shows no score and no clean result when the latest site audit scanned no page', async () => {
+    await addSiteAudit(day(11), [
+      { url: `https://${domain}/`, error: 'net::ERR_CONNECTION_REFUSED' },
+      { url: `https://${domain}/shop`, error: 'net::ERR_CONNECTION_REFUSED' },
+    ]);
+    const status = await getPublicStatus({ db: database.db }, domain);
+    expect(status).toMatchObject({ complianceScore: null, status: 'monitored' });
+    expect(status.summary).toMatch(/could not scan any of its 2 pages/);
+    const audit = await getDomainAudit({ db: database.db }, domain);
+    expect(audit.accessibilityScore).toBeNull();
+    expect(audit.aiSummary).toMatch(/no score/);
+    expect(audit.aiSummary).not.toMatch(/no issues/i);
   });
 });
