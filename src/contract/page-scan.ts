@@ -66,6 +66,12 @@ export const PageScanResult = z.object({
   score: Score,
   screenshots: z.array(Screenshot),
   raw: RawScanResult,
+  /**
+   * sha-256 of what the engines read (DOM with open shadow roots, viewport, level, engines),
+   * not of engine versions: an audit reuses an unchanged page's findings. Always set by the
+   * scanner; absent in results stored before it existed.
+   */
+  renderHash: z.string().optional(),
 });
 export type PageScanResult = z.infer<typeof PageScanResult>;
 

@@ -4,7 +4,10 @@
  */
 export type {
   PagePool,
+  PageSeen,
+  PageUnchanged,
   PoolStats,
+  ScannedPage,
   ScanCookie,
   ScanOptions,
   ScanProgressEvent,
@@ -35,6 +38,8 @@ export {
 } from './browser-pool.js';
 export {
   scanPage,
+  scanPageUnlessUnchanged,
+  engineVersionsOf,
   scanDefaults,
   BrowserCrashError,
   PageLoadError,

@@ -8,7 +8,6 @@ import {
   type IbmRaw,
   type OwnEngineRaw,
   type Pa11yRaw,
-  type PageScanResult,
   type ProcessingTimes,
   type RawScanResult,
   type Screenshot,
@@ -18,12 +17,19 @@ import { analyzeFindings, normalizeOutputs, type EngineOutputs } from './analysi
 import { locateElements, withBoxes } from './element-boxes.js';
 import { fingerprintFromHtml, readElementFacts, type ElementFacts } from './element-facts.js';
 import type { AnyEngine } from './engines/engine.js';
-import { builtInEngines, getEngine } from './engines/registry.js';
+import { builtInEngines, getEngine, type EngineRegistry } from './engines/registry.js';
 import { egressFailure } from './net/egress-proxy.js';
 import { watchNetwork, type NetworkWatch } from './net/network-quiet.js';
 import { PageActionError, runPageActions } from './page-actions.js';
+import { readRenderHash } from './render-hash.js';
 import { takeScreenshots } from './screenshots.js';
-import type { PagePool, ScanOptions, ScanProgressEvent } from './types.js';
+import type {
+  PagePool,
+  PageUnchanged,
+  ScannedPage,
+  ScanOptions,
+  ScanProgressEvent,
+} from './types.js';
 import {
   assertPublicTarget,
   installRequestGuard,
@@ -81,6 +87,10 @@ interface ScanState {
   onDisconnect?: () => void;
   finalUrl: string;
   title: string;
+  /** What the engines would read, hashed after load, settling and actions. */
+  renderHash: string;
+  /** The caller's `reuseWhen` said the page is as it was: no engine runs. */
+  unchanged: boolean;
   times: ProcessingTimes;
   engineVersions: Partial<Record<EngineId, string>>;
   engineErrors: Partial<Record<EngineId, string>>;
@@ -98,13 +108,47 @@ interface ScanState {
  * Scans one page: one navigation, then every selected engine on that same page (each with its own
  * timeout; a failing engine is recorded and the others still count), screenshots, analysis.
  * Rejects with UrlSafetyError, PageLoadError, BrowserCrashError, ScanTimeoutError, or the abort
- * reason.
+ * reason. Ignores `reuseWhen`: the page is always tested.
  */
 export async function scanPage(
   pool: PagePool,
   input: string,
   options: ScanOptions = {},
-): Promise<PageScanResult> {
+): Promise<ScannedPage> {
+  const outcome = await runScan(pool, input, { ...options, reuseWhen: undefined });
+  if ('unchanged' in outcome) throw new Error('A page scan without reuseWhen reused a page.');
+  return outcome;
+}
+
+/**
+ * Like `scanPage`, but once the page has loaded, settled and run its actions, asks
+ * `options.reuseWhen` whether it is as the last audit saw it (by its render hash). When it says
+ * yes, no engine runs and no screenshot is taken: the answer is `PageUnchanged`, and the caller
+ * keeps the findings it already has.
+ */
+export async function scanPageUnlessUnchanged(
+  pool: PagePool,
+  input: string,
+  options: ScanOptions = {},
+): Promise<ScannedPage | PageUnchanged> {
+  return runScan(pool, input, options);
+}
+
+/** The versions a scan with these engines would record now (a scanner upgrade changes them). */
+export function engineVersionsOf(
+  engines?: readonly EngineId[],
+  registry: EngineRegistry = builtInEngines,
+): Partial<Record<EngineId, string>> {
+  return Object.fromEntries(
+    registry.runOrder(engines).map((engine) => [engine.id, engine.version]),
+  );
+}
+
+async function runScan(
+  pool: PagePool,
+  input: string,
+  options: ScanOptions,
+): Promise<ScannedPage | PageUnchanged> {
   const url = normalizeTargetUrl(input);
   const state: ScanState = {
     url,
@@ -116,6 +160,8 @@ export async function scanPage(
     signal: options.signal ?? new AbortController().signal,
     finalUrl: url.href,
     title: '',
+    renderHash: '',
+    unchanged: false,
     times: { load: 0, axe: 0, pa11y: 0, ibm: 0, total: 0 },
     engineVersions: {},
     engineErrors: {},
@@ -137,6 +183,9 @@ export async function scanPage(
       await step(state, settle);
       await step(state, runActions);
       await step(state, readPage);
+      await step(state, hashRendering);
+      await step(state, askReuse);
+      if (state.unchanged) return;
       await step(state, runEngines);
       await step(state, readFacts);
       await step(state, captureScreenshots);
@@ -146,6 +195,17 @@ export async function scanPage(
     }
   }, options.signal);
 
+  if (state.unchanged) {
+    state.times.total = elapsed(state.started);
+    report(state, { stage: 'done', percent: 100, message: `Unchanged: ${state.finalUrl}` });
+    return {
+      unchanged: true,
+      renderHash: state.renderHash,
+      finalUrl: state.finalUrl,
+      title: state.title,
+      times: { load: state.times.load, total: state.times.total },
+    };
+  }
   report(state, { stage: 'analyzing', percent: 95, message: 'Merging and scoring findings' });
   const result = buildResult(state);
   report(state, { stage: 'done', percent: 100, message: `Scanned ${state.finalUrl}` });
@@ -339,6 +399,30 @@ async function readPage(state: ScanState): Promise<void> {
   state.title = await page.title();
 }
 
+/** One call into the page, hashed here: cheap next to any engine run. */
+async function hashRendering(state: ScanState): Promise<void> {
+  const started = performance.now();
+  try {
+    state.renderHash = await readRenderHash(state.page!, {
+      viewport: viewportOf(state.options),
+      level: state.options.level ?? 'AA',
+      engines: state.engines.map((engine) => engine.id),
+    });
+  } finally {
+    state.times.load += elapsed(started);
+  }
+}
+
+async function askReuse(state: ScanState): Promise<void> {
+  const { reuseWhen } = state.options;
+  if (!reuseWhen) return;
+  state.unchanged = await reuseWhen({
+    renderHash: state.renderHash,
+    finalUrl: state.finalUrl,
+    title: state.title,
+  });
+}
+
 async function runEngines(state: ScanState): Promise<void> {
   const page = state.page!;
   const context = {
@@ -434,7 +518,7 @@ const cleanupTimeoutMs = 2_000;
 /** The raw part of an engine the caller did not select: it did not run, so it has no findings. */
 const notSelected = 'Not run: engine not selected for this scan.';
 
-function buildResult(state: ScanState): PageScanResult {
+function buildResult(state: ScanState): ScannedPage {
   state.times.total = elapsed(state.started);
   const raw: RawScanResult = {
     meta: {
@@ -480,6 +564,7 @@ function buildResult(state: ScanState): PageScanResult {
     score,
     screenshots: state.screenshots,
     raw,
+    renderHash: state.renderHash,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'puppeteer-core';
-import type { ConformanceLevel, EngineId, Screenshot } from '#contract/index.js';
+import type { ConformanceLevel, EngineId, PageScanResult, Screenshot } from '#contract/index.js';
 import type { EngineRegistry } from './engines/registry.js';
 import type { PageAction } from './page-actions.js';
 
@@ -71,6 +71,31 @@ export interface ScanOptions {
   scanId?: string;
   /** Progress callback: stage and engine as they happen (live progress screens). */
   onProgress?: (event: ScanProgressEvent) => void;
+  /**
+   * Asked by `scanPageUnlessUnchanged` after load, settling and actions: true when the page is
+   * as a previous scan saw it (same render hash), so that scan's findings stand and no engine
+   * runs. `scanPage` ignores it.
+   */
+  reuseWhen?: (seen: PageSeen) => boolean | Promise<boolean>;
+}
+
+/** The page as loaded, before any engine: what decides whether earlier findings still stand. */
+export interface PageSeen {
+  renderHash: string;
+  finalUrl: string;
+  title: string;
+}
+
+/** A scanned page; the render hash is always set by this scanner (optional in stored results). */
+export type ScannedPage = PageScanResult & { renderHash: string };
+
+/** `scanPageUnlessUnchanged`'s answer when the page was as before: no engine ran. */
+export interface PageUnchanged {
+  unchanged: true;
+  renderHash: string;
+  finalUrl: string;
+  title: string;
+  times: { load: number; total: number };
 }
 
 export type ScanStage = 'loading' | 'engine' | 'analyzing' | 'screenshots' | 'done';
