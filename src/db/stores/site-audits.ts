@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { BrowserStats, EngineId } from '#contract/index.js';
 import type { AppDb, Database } from '../client.js';
 import {
@@ -8,6 +8,7 @@ import {
   issues,
   pageScans,
   scans,
+  monitoredDomainStatuses,
   type AuditTrigger,
 } from '../schema/index.js';
 import { finishAudit } from './audits.js';
@@ -34,6 +35,52 @@ const isUniqueViolation = (error: unknown) => {
 };
 
 // ---- A new site audit -------------------------------------------------------------------------
+
+/** The domain as a site audit starts from it. */
+export async function findAuditDomain(db: AppDb, domainId: string) {
+  const [row] = await db
+    .select({
+      id: domains.id,
+      domain: domains.domain,
+      userId: domains.userId,
+      status: domains.status,
+      startUrl: domains.startUrl,
+      auditRequestedAt: domains.auditRequestedAt,
+    })
+    .from(domains)
+    .where(eq(domains.id, domainId));
+  return (
+    row && {
+      ...row,
+      monitored: (monitoredDomainStatuses as readonly string[]).includes(row.status),
+    }
+  );
+}
+
+/**
+ * Records a request for an audit now, unless one was recorded after `notBefore` (at most one an
+ * hour): false then. Moved under that same condition, so two requests at once record one.
+ */
+export async function claimAuditRequest(
+  db: AppDb,
+  domainId: string,
+  now: Date,
+  notBefore: Date | null,
+): Promise<boolean> {
+  const [row] = await db
+    .update(domains)
+    .set({ auditRequestedAt: now })
+    .where(
+      and(
+        eq(domains.id, domainId),
+        notBefore
+          ? or(isNull(domains.auditRequestedAt), lte(domains.auditRequestedAt, notBefore))
+          : undefined,
+      ),
+    )
+    .returning({ id: domains.id });
+  return row !== undefined;
+}
 
 export interface NewSiteAudit {
   domainId: string;
