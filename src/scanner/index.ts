@@ -92,4 +92,12 @@ export {
 export { understandingUrl, scHandle, levelOf } from './analysis/wcag.js';
 export { discoverPages, DiscoveryError, type DiscoverOptions } from './discover/discover-pages.js';
 export { readSitemaps, type SitemapHarvest } from './discover/sitemap.js';
-export { pageIdentity } from './discover/page-identity.js';
+export { pageIdentity, withoutTracking } from './discover/page-identity.js';
+export {
+  chooseSitePages,
+  parseExcludePattern,
+  ExcludePatternError,
+  type SiteDiscovery,
+  type SitePage,
+  type SitePagesOptions,
+} from './discover/site-pages.js';

@@ -7,7 +7,7 @@ import type { PagePool } from '../types.js';
 import { normalizeTargetUrl } from '../url-safety.js';
 import { snapshotHomepage, type HomepageSnapshot } from './collect-links.js';
 import { rankLinks } from './rank-links.js';
-import { readRobots } from './robots.js';
+import { readRobots, type RobotsRules } from './robots.js';
 import { isSameSite, looksLikeLogin } from './site-url.js';
 import { readSitemaps, type SitemapHarvest } from './sitemap.js';
 
@@ -43,6 +43,35 @@ export async function discoverPages(
 ): Promise<DiscoveryResult> {
   const started = performance.now();
   const maxPages = Math.max(1, options.maxPages ?? 20);
+  const site = await exploreSite(pool, homeUrl, options);
+  return {
+    homeUrl: site.home.href,
+    discovered: [homepageEntry(site.home, site.snapshot), ...site.ranked].slice(0, maxPages),
+    totalLinksFound: site.snapshot.links.length,
+    candidatesFound: site.ranked.length + 1,
+    processingTime: Math.round(performance.now() - started),
+    robots: { ...site.robots.info, disallowed: site.disallowed },
+    sitemaps: site.sitemaps.read,
+  };
+}
+
+/** What one visit to a site's homepage, robots.txt and sitemaps found, every candidate ranked. */
+export interface ExploredSite {
+  /** The homepage after redirects, without its fragment. */
+  home: URL;
+  snapshot: HomepageSnapshot;
+  robots: RobotsRules;
+  sitemaps: SitemapHarvest;
+  /** Same-site pages best first, the homepage and robots-disallowed pages left out. */
+  ranked: DiscoveredPage[];
+  disallowed: string[];
+}
+
+export async function exploreSite(
+  pool: PagePool,
+  homeUrl: string,
+  options: DiscoverOptions = {},
+): Promise<ExploredSite> {
   const requested = normalizeTargetUrl(homeUrl);
   const policy = createTargetPolicy(options);
   const verdict = await policy.check(requested);
@@ -77,15 +106,7 @@ export async function discoverPages(
     isDisallowed: (url) => robots.isDisallowed(url),
   });
 
-  return {
-    homeUrl: home.href,
-    discovered: [homepageEntry(home, snapshot), ...ranked].slice(0, maxPages),
-    totalLinksFound: snapshot.links.length,
-    candidatesFound: ranked.length + 1,
-    processingTime: Math.round(performance.now() - started),
-    robots: { ...robots.info, disallowed },
-    sitemaps: sitemaps.read,
-  };
+  return { home, snapshot, robots, sitemaps, ranked, disallowed };
 }
 
 async function renderHomepage(

@@ -30,6 +30,17 @@ export function pageIdentity(url: string | URL): string {
   return identity.href;
 }
 
+/** The address without campaign and analytics parameters or fragment, as a page is loaded. */
+export function withoutTracking(url: URL): URL {
+  const clean = new URL(url.href);
+  clean.hash = '';
+  const kept = [...clean.searchParams].filter(([name]) => !isTrackingParameter(name));
+  if (kept.length !== [...clean.searchParams].length) {
+    clean.search = new URLSearchParams(kept).toString();
+  }
+  return clean;
+}
+
 function isTrackingParameter(name: string): boolean {
   const lower = name.toLowerCase();
   return lower.startsWith('utm_') || TRACKING_PARAMETERS.has(lower);

@@ -13,6 +13,8 @@ export const ROBOTS_USER_AGENT = 'ConformlyBot';
 export interface RobotsRules {
   info: Omit<RobotsInfo, 'disallowed'>;
   isDisallowed(url: URL): boolean;
+  /** `Crawl-delay` of the group for our user agent, else of `*`; null when none is set. */
+  crawlDelaySeconds: number | null;
 }
 
 /**
@@ -31,17 +33,30 @@ export async function readRobots(
     response = await safeFetchText(robotsUrl, { ...fetchOptions, maxBytes: 512 * 1024 });
   } catch (error) {
     const status = error instanceof UrlSafetyError ? 'refused' : 'unavailable';
-    return { info: { ...base, status }, isDisallowed: () => true };
+    return { info: { ...base, status }, isDisallowed: () => true, crawlDelaySeconds: null };
   }
   if (response.status >= 500) {
-    return { info: { ...base, status: 'unavailable' }, isDisallowed: () => true };
+    return {
+      info: { ...base, status: 'unavailable' },
+      isDisallowed: () => true,
+      crawlDelaySeconds: null,
+    };
   }
   if (response.status >= 400 || response.status < 200) {
-    return { info: { ...base, status: 'missing' }, isDisallowed: () => false };
+    return {
+      info: { ...base, status: 'missing' },
+      isDisallowed: () => false,
+      crawlDelaySeconds: null,
+    };
   }
   const robots = robotsParser(response.url, response.body);
   const rulesOrigin = new URL(response.url);
+  const crawlDelay = robots.getCrawlDelay(ROBOTS_USER_AGENT);
   return {
+    crawlDelaySeconds:
+      typeof crawlDelay === 'number' && Number.isFinite(crawlDelay) && crawlDelay >= 0
+        ? crawlDelay
+        : null,
     info: { ...base, status: 'found', sitemaps: robots.getSitemaps() },
     // Rules are per host; www. and bare share them here, as they share a site in discovery.
     isDisallowed: (url) =>
