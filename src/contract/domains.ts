@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { billingCurrency, PaymentProviderKind } from './billing.js';
 import { DomainParams } from './public.js';
+import { SiteStandingState } from './site-standing.js';
 
 /**
  * Domain management of the dashboard (spec dashboard-area §2 Domains page, §3 Domain shape, §4
@@ -69,6 +70,14 @@ export const Domain = z.object({
   claimExpiresAt: z.string().nullable(),
   /** Why the domain was released from the account, when it did not archive it itself. */
   releaseReason: DomainReleaseReason.nullable(),
+  // The domain's standing (docs/scoring.md): complianceScore, issueCount and lastScan above are
+  // its figures; these say what they judged.
+  /** How they were reached: a site audit (complete, partial, failed), one running, or none yet. */
+  standing: SiteStandingState,
+  /** Pages completed in the latest finished site audit; 0 before one. */
+  pagesMonitored: z.number().int(),
+  /** When the latest finished site audit ended; null before one. */
+  lastAuditAt: z.string().nullable(),
 });
 export type Domain = z.infer<typeof Domain>;
 

@@ -159,6 +159,10 @@ describe('listing', () => {
       currentPeriodEnd: null,
       claimExpiresAt: '2026-03-24T12:00:00.000Z',
       releaseReason: null,
+      // No site audit yet: the figures judge the owner's scanned page, not the site.
+      standing: 'none',
+      pagesMonitored: 0,
+      lastAuditAt: null,
       verification: expect.objectContaining({
         verified: false,
         method: null,

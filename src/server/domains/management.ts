@@ -1,6 +1,5 @@
 import {
   billingCurrency,
-  siteScoreOf,
   type Domain,
   type DomainChangeResponse,
   type DomainPricing,
@@ -9,7 +8,7 @@ import {
 import type { AppDb } from '#db/client.js';
 import { pgErrorCode, pgErrorCodes } from '#db/errors.js';
 import * as store from '#db/stores/domains.js';
-import { listSitePages } from '#db/stores/scans.js';
+import { readSiteStandings, type SiteStanding } from '#db/stores/site-standing.js';
 import {
   daysUntil,
   ensurePlan,
@@ -77,16 +76,24 @@ const domainNotFound = () => new NotFoundError('Domain not found');
 const monitoredElsewhere = () =>
   new ConflictError('Another account proved ownership of this domain at the same moment.');
 
-/** The spec's Domain shape of one of the account's domains. */
-export function toDomain(row: store.AccountDomain, publicUrl: string, now: Date): Domain {
-  const scan = row.latestScan;
+/**
+ * The spec's Domain shape of one of the account's domains, its figures from its standing (the
+ * one rule of docs/scoring.md, as its status page and badge show it).
+ */
+export function toDomain(
+  row: store.AccountDomain,
+  publicUrl: string,
+  now: Date,
+  standing: SiteStanding,
+): Domain {
+  const audited = standing.auditId !== null;
   const periodEnd = row.currentPeriodEnd ?? (row.status === 'trial' ? row.trialEndsAt : null);
   return {
     domain: row.domain,
     status: row.status,
-    complianceScore: scan?.accessibilityScore ?? null,
-    issueCount: scan?.totalIssues ?? 0,
-    lastScan: scan?.completedAt?.toISOString() ?? null,
+    complianceScore: standing.score,
+    issueCount: standing.issues.total,
+    lastScan: standing.date,
     badgeActive: row.badgeActive,
     monthlyPrice: usd(row.monthlyPrice),
     trialDaysRemaining:
@@ -108,30 +115,25 @@ export function toDomain(row: store.AccountDomain, publicUrl: string, now: Date)
       error: row.verificationError,
       ...verificationInstructions(row.domain, row.verificationToken),
     },
+    standing: standing.state,
+    pagesMonitored: audited ? standing.pagesCovered : 0,
+    lastAuditAt: audited ? standing.date : null,
   };
 }
 
-/**
- * The domain's figures as its public pages show them: the site score of the owner's pages
- * (docs/scoring.md §6, the same rule as server/public siteOf), so the card and the status page
- * never disagree.
- */
-async function withSiteScore(
+/** The account's domains in the Domain shape, their standings read at once. */
+async function toDomains(
   db: AppDb,
   userId: string,
-  row: store.AccountDomain,
-): Promise<store.AccountDomain> {
-  const pages = await listSitePages(db, row.domain, userId);
-  if (pages.length === 0) return row;
-  const latest = Math.max(...pages.map((page) => page.completedAt?.getTime() ?? 0));
-  return {
-    ...row,
-    latestScan: {
-      accessibilityScore: siteScoreOf(pages.map((page) => page.accessibilityScore)),
-      totalIssues: pages.reduce((sum, page) => sum + page.totalIssues, 0),
-      completedAt: latest > 0 ? new Date(latest) : null,
-    },
-  };
+  rows: store.AccountDomain[],
+  publicUrl: string,
+  now: Date,
+): Promise<Domain[]> {
+  const standings = await readSiteStandings(
+    db,
+    rows.map((row) => ({ userId, domain: row.domain })),
+  );
+  return rows.map((row) => toDomain(row, publicUrl, now, standings.get(row.domain)!));
 }
 
 /** One of the account's domains in the Domain shape; 404 for anyone else's or an unknown one. */
@@ -143,7 +145,8 @@ export async function getDomain(
 ): Promise<Domain> {
   const [row] = await store.listAccountDomains(deps.db, userId, domain);
   if (!row) throw domainNotFound();
-  return toDomain(await withSiteScore(deps.db, userId, row), deps.publicUrl, now);
+  const [domainShape] = await toDomains(deps.db, userId, [row], deps.publicUrl, now);
+  return domainShape!;
 }
 
 /** `GET /api/domains`: the account's domains; 402 when it never had Compliance Shield. */
@@ -160,8 +163,7 @@ export async function listDomains(
     });
   }
   const rows = await store.listAccountDomains(deps.db, userId);
-  const scored = await Promise.all(rows.map((row) => withSiteScore(deps.db, userId, row)));
-  return scored.map((row) => toDomain(row, deps.publicUrl, now));
+  return toDomains(deps.db, userId, rows, deps.publicUrl, now);
 }
 
 /** `GET /api/domains/list`: the account's domain names, by position. */

@@ -201,7 +201,7 @@ describe('GET /api/audit/:domain', () => {
         scanId: null,
         accessibilityScore: 73,
         aiSummary:
-          'The latest scans of 2 pages of acme.test score 73/100 on average and found 12 open issues.',
+          'The latest scans of 2 pages of acme.test score 73/100 on average and found 12 open issues; the site has not been audited yet.',
         pagesScanned: 2,
       });
     }
@@ -267,7 +267,7 @@ describe('GET /api/public/status/:domain', () => {
       monitoringSince: day(1).toISOString(),
       lastUpdated: day(5).toISOString(),
       summary:
-        'The latest scans of 2 pages of acme.test score 73/100 on average and found 12 open issues.',
+        'The latest scans of 2 pages of acme.test score 73/100 on average and found 12 open issues; the site has not been audited yet.',
       complaintSummary: { total: 2, resolved: 1, active: 1 },
     });
     expect(status.auditTrail.map((entry) => [entry.type, entry.status, entry.date])).toEqual([
