@@ -1,12 +1,17 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { databaseTargets, uniqueSchemaName } from '../../test/support/db.js';
-import { eventually, startTestService, type TestService } from '../../test/support/service.js';
-import { PublicStatusResponse } from '#contract/index.js';
 import type { AppDb, Database } from '#db/client.js';
-import { domains, scans, subscriptions, users, type DomainStatus } from '#db/schema/index.js';
+import {
+  auditSessions,
+  domains,
+  scans,
+  subscriptions,
+  users,
+  type DomainStatus,
+} from '#db/schema/index.js';
 import { createQueue, type PgBoss } from './boss.js';
-import { queueDueMonitoringScans, type MonitorOptions } from './monitor.js';
+import { queueDueSiteAudits, type MonitorOptions } from './monitor.js';
 
 const weekly: MonitorOptions = { intervalHours: 168, batch: 50 };
 const now = new Date(Date.UTC(2026, 2, 2, 9));
@@ -66,7 +71,7 @@ async function subscribeFrom(db: AppDb, userId: string, domain: string, scanId: 
 const scansOf = (db: AppDb, domain: string) =>
   db.select().from(scans).where(eq(scans.domain, domain));
 
-describe.each(databaseTargets)('queueDueMonitoringScans on $name', ({ name, open }) => {
+describe.each(databaseTargets)('queueDueSiteAudits on $name', ({ name, open }) => {
   let database: Database;
   let db: AppDb;
   let boss: PgBoss;
@@ -84,21 +89,18 @@ describe.each(databaseTargets)('queueDueMonitoringScans on $name', ({ name, open
     await database?.close();
   });
   beforeEach(async () => {
+    await db.delete(auditSessions);
     await db.delete(scans);
     await db.delete(users);
   });
 
-  it('queues one scan per due domain, owned by its owner, of the address subscribed from', async () => {
+  it('queues one site audit per due domain, owned by its owner, from its start address', async () => {
     const acme = await addUser(db, 'owner@acme.test');
     const bakery = await addUser(db, 'owner@bakery.test');
     const shop = await addUser(db, 'owner@shop.test');
-    // Scanned before signing in, then subscribed from: its page is what gets rescanned.
-    const acmeScan = await addScan(db, {
-      domain: 'acme.test',
-      url: 'https://www.acme.test/pricing',
-    });
-    await subscribeFrom(db, acme, 'acme.test', acmeScan);
-    // The account's subscription started from another site: the home page is rescanned.
+    // The owner set where the site starts: the audit starts there.
+    await enroll(db, acme, 'acme.test', { startUrl: 'https://www.acme.test/en/' });
+    // No start address: the domain's home page.
     const otherScan = await addScan(db, { userId: bakery, domain: 'other.test' });
     await subscribeFrom(db, bakery, 'bakery.test', otherScan);
     await enroll(db, shop, 'shop.test', { status: 'grace_period' });
@@ -107,40 +109,60 @@ describe.each(databaseTargets)('queueDueMonitoringScans on $name', ({ name, open
       lastMonitorQueuedAt: hoursAfter(now, -169),
     });
 
-    const queued = await queueDueMonitoringScans(db, boss, now, weekly);
+    const queued = await queueDueSiteAudits(db, boss, now, weekly);
 
-    expect(queued.map(({ domain, userId, url }) => ({ domain, userId, url }))).toEqual(
+    expect(queued.map(({ domain, userId }) => ({ domain, userId }))).toEqual(
       expect.arrayContaining([
-        { domain: 'acme.test', userId: acme, url: 'https://www.acme.test/pricing' },
-        { domain: 'bakery.test', userId: bakery, url: 'https://bakery.test/' },
-        { domain: 'shop.test', userId: shop, url: 'https://shop.test/' },
-        { domain: 'trial.test', userId: acme, url: 'https://trial.test/' },
+        { domain: 'acme.test', userId: acme },
+        { domain: 'bakery.test', userId: bakery },
+        { domain: 'shop.test', userId: shop },
+        { domain: 'trial.test', userId: acme },
       ]),
     );
     expect(queued).toHaveLength(4);
+    const starts: Record<string, string> = {
+      'acme.test': 'https://www.acme.test/en/',
+      'bakery.test': 'https://bakery.test/',
+      'shop.test': 'https://shop.test/',
+      'trial.test': 'https://trial.test/',
+    };
     for (const item of queued) {
-      const [scan] = await db.select().from(scans).where(eq(scans.id, item.scanId));
-      expect(scan).toMatchObject({
+      const [audit] = await db
+        .select()
+        .from(auditSessions)
+        .where(eq(auditSessions.id, item.auditId));
+      expect(audit).toMatchObject({
         userId: item.userId,
         domain: item.domain,
-        url: item.url,
+        domainId: item.domainId,
+        baseUrl: starts[item.domain],
         origin: 'monitoring',
+        trigger: 'schedule',
         status: 'pending',
-        jobId: item.scanId,
+        jobId: item.auditId,
+        previousAuditId: null,
       });
-      const job = await boss.getJobById('scan-page', item.scanId);
-      expect(job?.data).toEqual({ scanId: item.scanId, url: item.url });
+      const job = await boss.getJobById('site-audit', item.auditId);
+      expect(job?.data).toEqual({ auditSessionId: item.auditId });
       const [domain] = await db.select().from(domains).where(eq(domains.id, item.domainId));
       expect(domain!.lastMonitorQueuedAt).toEqual(now);
     }
 
-    // Within the interval nothing is due; after it, a domain whose rescan is still pending
-    // waits, and one whose rescan ended is queued again.
-    expect(await queueDueMonitoringScans(db, boss, hoursAfter(now, 1), weekly)).toEqual([]);
+    // Within the interval nothing is due; after it, a domain whose audit has not ended waits,
+    // and one whose audit ended is queued again, compared with the one that ended.
+    expect(await queueDueSiteAudits(db, boss, hoursAfter(now, 1), weekly)).toEqual([]);
     const ended = queued.find((item) => item.domain === 'acme.test')!;
-    await db.update(scans).set({ status: 'failed' }).where(eq(scans.id, ended.scanId));
-    const later = await queueDueMonitoringScans(db, boss, hoursAfter(now, 169), weekly);
+    await db
+      .update(auditSessions)
+      .set({ status: 'completed', completedAt: now })
+      .where(eq(auditSessions.id, ended.auditId));
+    const later = await queueDueSiteAudits(db, boss, hoursAfter(now, 169), weekly);
     expect(later.map((item) => item.domain)).toEqual(['acme.test']);
+    const [next] = await db
+      .select()
+      .from(auditSessions)
+      .where(eq(auditSessions.id, later[0]!.auditId));
+    expect(next!.previousAuditId).toBe(ended.auditId);
   });
 
   it('leaves out recently queued, archived and expired domains and those with a scan under way', async () => {
@@ -158,9 +180,25 @@ describe.each(databaseTargets)('queueDueMonitoringScans on $name', ({ name, open
     await addScan(db, { userId: stranger, domain: 'watched.test', status: 'running' });
     await addScan(db, { domain: 'watched.test', status: 'pending' });
 
-    const queued = await queueDueMonitoringScans(db, boss, now, weekly);
+    // A site audit under way (its pages not chosen yet) holds the next one back too.
+    const auditing = await enroll(db, owner, 'auditing.test');
+    await db.insert(auditSessions).values({
+      origin: 'monitoring',
+      domainId: auditing,
+      domain: 'auditing.test',
+      userId: owner,
+      baseUrl: 'https://auditing.test/',
+      trigger: 'scan-now',
+    });
+
+    const queued = await queueDueSiteAudits(db, boss, now, weekly);
 
     expect(queued.map((item) => item.domain)).toEqual(['watched.test']);
+    const audited = await db
+      .select({ domain: auditSessions.domain })
+      .from(auditSessions)
+      .where(eq(auditSessions.origin, 'monitoring'));
+    expect(audited.map((row) => row.domain).sort()).toEqual(['auditing.test', 'watched.test']);
     for (const domain of ['recent.test', 'archived.test', 'expired.test']) {
       expect(await scansOf(db, domain)).toEqual([]);
     }
@@ -168,18 +206,18 @@ describe.each(databaseTargets)('queueDueMonitoringScans on $name', ({ name, open
     expect(await scansOf(db, 'queued.test')).toHaveLength(1);
   });
 
-  it('queues each rescan once when two runs overlap', async () => {
+  it('queues each audit once when two runs overlap', async () => {
     const owner = await addUser(db, 'owner@example.test');
     const names = ['one.test', 'two.test', 'three.test', 'four.test', 'five.test'];
     for (const domain of names) await enroll(db, owner, domain);
 
     const [first, second] = await Promise.all([
-      queueDueMonitoringScans(db, boss, now, weekly),
-      queueDueMonitoringScans(db, boss, hoursAfter(now, 0.01), weekly),
+      queueDueSiteAudits(db, boss, now, weekly),
+      queueDueSiteAudits(db, boss, hoursAfter(now, 0.01), weekly),
     ]);
 
     expect([...first!, ...second!].map((item) => item.domain).sort()).toEqual([...names].sort());
-    const rows = await db.select().from(scans).where(inArray(scans.domain, names));
+    const rows = await db.select().from(auditSessions).where(inArray(auditSessions.domain, names));
     expect(rows).toHaveLength(names.length);
   });
 
@@ -195,58 +233,9 @@ describe.each(databaseTargets)('queueDueMonitoringScans on $name', ({ name, open
 
     const runs = [];
     for (let run = 0; run < 3; run++) {
-      runs.push((await queueDueMonitoringScans(db, boss, now, batch)).map((item) => item.domain));
+      runs.push((await queueDueSiteAudits(db, boss, now, batch)).map((item) => item.domain));
     }
 
     expect(runs).toEqual([['never.test', 'long-ago.test'], ['a-while.test', 'just-due.test'], []]);
-  });
-});
-
-describe('a monitoring scan on the worker', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startTestService();
-  });
-  afterAll(() => service?.close());
-
-  it("runs as the owner's scan: it shows on the public status page and dates the domain", async () => {
-    const { db } = service.database;
-    const owner = await addUser(db, 'owner@local.test');
-    const url = `${service.site.url}/missing-alt.html`;
-    const subscribedFrom = await addScan(db, {
-      domain: '127.0.0.1',
-      url,
-      accessibilityScore: 12,
-      totalIssues: 40,
-      completedAt: hoursAfter(now, -24 * 30),
-    });
-    await subscribeFrom(db, owner, '127.0.0.1', subscribedFrom);
-
-    const [queued] = await queueDueMonitoringScans(db, service.boss, new Date(), weekly);
-    expect(queued).toMatchObject({ domain: '127.0.0.1', userId: owner, url });
-
-    const scan = await eventually(async () => {
-      const [row] = await db.select().from(scans).where(eq(scans.id, queued!.scanId));
-      return row && ['completed', 'failed', 'aborted'].includes(row.status) ? row : undefined;
-    });
-    expect(scan).toMatchObject({ status: 'completed', userId: owner, origin: 'monitoring' });
-    expect(scan.accessibilityScore).not.toBe(12);
-
-    const response = await service.app.inject({
-      method: 'GET',
-      url: '/api/public/status/127.0.0.1',
-    });
-    expect(response.statusCode).toBe(200);
-    const status = PublicStatusResponse.parse(response.json());
-    expect(status).toMatchObject({
-      domain: '127.0.0.1',
-      complianceScore: scan.accessibilityScore,
-      totalIssues: scan.totalIssues,
-      lastScan: scan.completedAt!.toISOString(),
-    });
-
-    const [domain] = await db.select().from(domains).where(eq(domains.domain, '127.0.0.1'));
-    expect(domain!.lastScanAt).toEqual(scan.completedAt);
-    expect(service.workerErrors).toEqual([]);
   });
 });

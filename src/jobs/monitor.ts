@@ -1,86 +1,75 @@
 import type PgBoss from 'pg-boss';
 import type { AppDb, Database } from '#db/client.js';
 import { claimDueDomain, listDueDomains } from '#db/stores/domains.js';
-import { insertScan } from '#db/stores/scans.js';
 import { workJobs } from './boss.js';
 import type { QueueName } from './queues.js';
-import { queueScan } from './scan-queue.js';
+import { requestSiteAudit } from './site-audit-requests.js';
 
 /**
  * Scheduled monitoring (DESIGN.md "Monitoring"; public-area §1, "weekly automated scans"): every
- * domain an owner monitors is rescanned every MONITOR_INTERVAL_HOURS, as a scan owned by that
- * owner, so it counts on the domain's public status and audit pages (ADR 0003) and moves its
- * trend and badge. An hourly `monitor-domains` job queues the rescans that are due.
+ * domain an owner monitors gets a site audit every MONITOR_INTERVAL_HOURS (issue 30: its pages
+ * discovered from the start address, src/jobs/site-audit.ts), owned by that owner, so it counts
+ * on the domain's public status and audit pages (ADR 0003) and moves its trend and badge. An
+ * hourly `monitor-domains` job queues the audits that are due.
  */
 
 export const monitorQueue = 'monitor-domains' satisfies QueueName;
 
 export interface MonitorOptions {
-  /** MONITOR_INTERVAL_HOURS: a domain is due this long after its last rescan was queued. */
+  /** MONITOR_INTERVAL_HOURS: a domain is due this long after its last audit was queued. */
   intervalHours: number;
-  /** MONITOR_BATCH: rescans queued by one run at most; the rest wait for the next run. */
+  /** MONITOR_BATCH: audits queued by one run at most; the rest wait for the next run. */
   batch: number;
   /**
    * Re-checks and records a queued domain's ownership (ADR 0007); a failure unpublishes it, its
-   * rescans go on. The server's verification service, handed in by the runtime (jobs do not
+   * audits go on. The server's verification service, handed in by the runtime (jobs do not
    * import the server); unset, ownership is not re-checked.
    */
   recheckOwnership?: (domainId: string) => Promise<unknown>;
 }
 
-export interface QueuedMonitoringScan {
+export interface QueuedSiteAudit {
   domainId: string;
   domain: string;
   userId: string;
-  scanId: string;
-  url: string;
+  auditId: string;
 }
 
 const hourMs = 3_600_000;
 
 /**
- * One monitoring run: queues a scan, owned by the domain's owner, of each due domain, oldest
- * first and at most `options.batch`. Each domain is claimed by moving its last_monitor_queued_at
- * to `now` under the same conditions that made it due, in the transaction that writes its scan;
- * so two runs at once (two workers, or a run retried while the first is still going) queue each
- * rescan once: on Postgres the second UPDATE waits for the first and then no longer matches.
- * The scan's job is sent after that commit. The address is checked by the worker like any
- * other scan's: a refused or unreachable site is a failed scan on record, tried again next time.
- * Each queued domain's ownership is then re-checked (options.recheckOwnership, ADR 0007).
+ * One monitoring run: queues a site audit of each due domain, oldest first and at most
+ * `options.batch`. Each domain is claimed first by moving its last_monitor_queued_at to `now`
+ * under the same conditions that made it due, so two runs at once (two workers, or a run retried
+ * while the first is still going) queue each audit once: on Postgres the second UPDATE waits for
+ * the first and then no longer matches. A domain whose audit is still running (its owner's "Scan
+ * now") is claimed and left to that audit. The addresses are checked by the worker like any
+ * scan's: a refused or unreachable site is a failed page on record, tried again next time. Each
+ * queued domain's ownership is then re-checked (options.recheckOwnership, ADR 0007).
  */
-export async function queueDueMonitoringScans(
+export async function queueDueSiteAudits(
   db: AppDb,
   boss: PgBoss,
   now: Date,
   options: MonitorOptions,
-): Promise<QueuedMonitoringScan[]> {
+): Promise<QueuedSiteAudit[]> {
   const dueBefore = new Date(now.getTime() - options.intervalHours * hourMs);
   const candidates = await listDueDomains(db, dueBefore, options.batch);
 
-  const queued: QueuedMonitoringScan[] = [];
+  const queued: QueuedSiteAudit[] = [];
   for (const candidate of candidates) {
-    const url = candidate.subscribedUrl ?? `https://${candidate.domain}/`;
-    const scan = await db.transaction(async (tx) => {
-      if (!(await claimDueDomain(tx, candidate.id, dueBefore, now))) return undefined;
-      return insertScan(tx, {
-        url,
-        domain: candidate.domain,
-        userId: candidate.userId,
-        origin: 'monitoring',
-      });
-    });
-    if (!scan) continue;
-    await queueScan(db, boss, scan);
+    if (!(await claimDueDomain(db, candidate.id, dueBefore, now))) continue;
+    const request = await requestSiteAudit(db, boss, candidate.id, 'schedule', now);
+    if (!request.started) continue;
     queued.push({
       domainId: candidate.id,
       domain: candidate.domain,
       userId: candidate.userId,
-      scanId: scan.id,
-      url,
+      auditId: request.auditId,
     });
   }
-  // After the claims, so one run checks each due domain once; after every rescan is queued, so
-  // slow sites do not hold rescans back. A few at a time: each check may wait on a slow site for
+  // After the claims, so one run checks each due domain once; after every audit is queued, so
+  // slow sites do not hold audits back. A few at a time: each check may wait on a slow site for
   // seconds, and a full batch must end well within the run's 5-minute lease.
   const recheck = options.recheckOwnership;
   if (recheck) await inParallel(queued, ownershipChecksAtOnce, (item) => recheck(item.domainId));
@@ -128,7 +117,7 @@ export async function startMonitoring(options: MonitoringWorkerOptions): Promise
     { concurrency: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
     async () => {
       try {
-        const queued = await queueDueMonitoringScans(database.db, boss, new Date(), options);
+        const queued = await queueDueSiteAudits(database.db, boss, new Date(), options);
         return { queued: queued.length };
       } catch (error) {
         onError(error);

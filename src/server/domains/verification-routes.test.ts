@@ -10,7 +10,7 @@ import { startDnsServer, type TestDnsServer } from '../../../test/support/dns-se
 import { startServer, type TestServer } from '../../../test/support/static-server.js';
 import { DomainVerification } from '#contract/index.js';
 import { domainHistory, domains, scans, users } from '#db/schema/index.js';
-import { queueDueMonitoringScans } from '#jobs/monitor.js';
+import { queueDueSiteAudits } from '#jobs/monitor.js';
 import { verificationValue } from './verification-instructions.js';
 import { recheckOwnership } from './verification-service.js';
 
@@ -201,7 +201,7 @@ describe('ownership verification of a monitored domain', () => {
     };
     const recheck = (id: string) => recheckOwnership(verification, id);
     published = 'conformly-verification=somebody-else';
-    const queued = await queueDueMonitoringScans(service.database.db, service.boss, new Date(), {
+    const queued = await queueDueSiteAudits(service.database.db, service.boss, new Date(), {
       intervalHours: 168,
       batch: 10,
       recheckOwnership: recheck,
