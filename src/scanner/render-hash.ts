@@ -6,12 +6,18 @@ import type { ConformanceLevel, EngineId } from '#contract/index.js';
  * What the engines would read, in one pass over the page: every element's tag and attributes,
  * its text, open shadow roots (the engines walk into them), form fields' current values and
  * checked states, and the rules of the page's own stylesheets (a colour change in a CSS file
- * changes contrast findings without touching the markup). Left out: the text of scripts and
- * `nonce` attributes, which change on every load of many pages without changing what is shown.
+ * changes contrast findings without touching the markup). Left out: what changes on every load
+ * of many pages without changing what is shown or tested: the text of scripts, `nonce`
+ * attributes, hidden inputs' values and token meta tags (CSRF tokens).
  * Kept as a string (not a function) so the test transform cannot add helpers the page lacks.
  */
 const RENDERING_IN_PAGE = `(() => {
   const out = [];
+  const secret = (element, name) =>
+    name === 'nonce' ||
+    (element.localName === 'input' && element.type === 'hidden' && name === 'value') ||
+    (element.localName === 'meta' && name === 'content' &&
+      /csrf|token|nonce/i.test(element.getAttribute('name') || ''));
   const walk = (node) => {
     for (let child = node.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3) {
@@ -21,9 +27,12 @@ const RENDERING_IN_PAGE = `(() => {
       if (child.nodeType !== 1) continue;
       out.push('<', child.localName);
       for (const attr of child.attributes) {
-        if (attr.name !== 'nonce') out.push(' ', attr.name, '=', attr.value);
+        if (!secret(child, attr.name)) out.push(' ', attr.name, '=', attr.value);
       }
-      if ('value' in child && typeof child.value === 'string' && child.localName !== 'button') {
+      if (
+        'value' in child && typeof child.value === 'string' &&
+        child.localName !== 'button' && !secret(child, 'value')
+      ) {
         out.push(' .value=', child.value);
       }
       if (child.checked === true) out.push(' .checked');

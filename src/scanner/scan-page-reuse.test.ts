@@ -55,15 +55,19 @@ beforeAll(async () => {
   site = await startServer((req, res) => {
     const html = pages.get((req.url ?? '/').split('?')[0] ?? '/');
     if (html === undefined) return void res.writeHead(404).end('Not found');
-    // A nonce and an inline script's data change on every load without changing the page.
+    // A nonce, a CSRF token and an inline script's data change on every load without changing
+    // what the page shows.
     nonce += 1;
     res
       .writeHead(200, { 'content-type': 'text/html' })
       .end(
-        html.replace(
-          '</body>',
-          `<script nonce="n${nonce}">window.loadedAt = ${Date.now()} + ${nonce};</script></body>`,
-        ),
+        html
+          .replace('</head>', `<meta name="csrf-token" content="t${nonce}"></head>`)
+          .replace(
+            '</body>',
+            `<form><input type="hidden" name="_csrf" value="t${nonce}"></form>` +
+              `<script nonce="n${nonce}">window.loadedAt = ${Date.now()} + ${nonce};</script></body>`,
+          ),
       );
   });
   shared = createSharedPagePool({ size: 1 });
@@ -100,6 +104,12 @@ describe('render hash', () => {
     pages.set('/static', page('<main><h1>Boots</h1><img src="/a.png" alt=""></main>'));
     const attributeChanged = await hashOf('/static');
     expect(attributeChanged).not.toBe(textChanged);
+
+    // A visible field's value is what a person sees: it counts.
+    pages.set('/field', page('<label>Name <input value="Ann"></label>'));
+    const ann = await hashOf('/field');
+    pages.set('/field', page('<label>Name <input value="Bob"></label>'));
+    expect(await hashOf('/field')).not.toBe(ann);
   });
 
   it('reads open shadow roots, style rules and what scripts render after load', async () => {
