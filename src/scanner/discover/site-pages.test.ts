@@ -228,8 +228,11 @@ describe('chooseSitePages', () => {
     expect(pages).toHaveLength(1);
   });
 
-  it('refuses a bad exclude pattern before loading anything', async () => {
+  it('refuses a bad exclude pattern or budget before loading anything', async () => {
     await expect(choose({ excludes: ['blog', '('] })).rejects.toThrow(ExcludePatternError);
+    for (const budget of [0, 2.5, Number.NaN]) {
+      await expect(choose({ budget })).rejects.toThrow(RangeError);
+    }
   });
 });
 

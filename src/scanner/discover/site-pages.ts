@@ -87,7 +87,10 @@ export async function chooseSitePages(
   startUrl: string,
   options: SitePagesOptions,
 ): Promise<{ pages: SitePage[]; discovery: SiteDiscovery }> {
-  const budget = Math.max(1, Math.floor(options.budget));
+  if (!Number.isInteger(options.budget) || options.budget < 1) {
+    throw new RangeError(`A site audit's page budget must be a whole number of at least 1.`);
+  }
+  const budget = options.budget;
   const excludes = options.excludes.map(parseExcludePattern);
   const site = await exploreSite(pool, startUrl, options);
 
