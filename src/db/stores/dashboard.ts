@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Impact } from '#contract/index.js';
 import type { AppDb } from '../client.js';
 import { listOwnershipsOf } from './domains.js';
+import { readSiteStandings } from './site-standing.js';
 
 /**
  * The dashboard's read model: what the overview, a domain's page, analytics and the reports hub
@@ -11,7 +12,8 @@ import { listOwnershipsOf } from './domains.js';
  * whatever the number of domains and scans: no query per domain or per scan.
  *
  * Only completed scans with a score count towards scores, trends and issues; "the latest scan of
- * a page" is the latest completed scan of its URL.
+ * a page" is the latest completed scan of its URL. A domain's own score and issues are its
+ * standing (site-standing.ts, docs/scoring.md §6), the same figures its status page shows.
  */
 
 async function rows<T>(db: AppDb, query: SQL): Promise<T[]> {
@@ -67,6 +69,57 @@ export interface DomainStandingRow {
 }
 
 /**
+ * The rows' score and issues from each domain's standing (the one rule), and, for a domain with
+ * a site audit, the previous score from its finished audit before that one (the mean of its
+ * completed pages), so the trend compares audit with audit.
+ */
+async function withStandings(
+  db: AppDb,
+  userId: string,
+  found: DomainStandingRow[],
+): Promise<DomainStandingRow[]> {
+  if (found.length === 0) return found;
+  const standings = await readSiteStandings(
+    db,
+    found.map((row) => ({ userId, domain: row.domain })),
+  );
+  const audits = [...standings.values()].filter((standing) => standing.auditId !== null);
+  const previous = new Map<string, number | null>();
+  if (audits.length > 0) {
+    const earlier = await rows<{ audit_id: string; score: number | null }>(
+      db,
+      sql`
+      select cur.id as audit_id,
+             (select round(avg(p.accessibility_score))::int from page_scans p
+               where p.audit_session_id = prev.id and p.status = 'completed') as score
+        from audit_sessions cur
+        join lateral (
+          select id from audit_sessions o
+           where o.domain_id = cur.domain_id and o.origin = 'monitoring'
+             and o.status in ('completed', 'failed') and o.completed_at < cur.completed_at
+           order by o.completed_at desc limit 1
+        ) prev on true
+       where cur.id in (${sql.join(
+         audits.map((standing) => sql`${standing.auditId}::uuid`),
+         sql`, `,
+       )})`,
+    );
+    for (const row of earlier) previous.set(row.audit_id, row.score);
+  }
+  return found.map((row) => {
+    const standing = standings.get(row.domain);
+    if (!standing) return row;
+    return {
+      ...row,
+      score: standing.score,
+      issues: standing.issues.total,
+      previousScore:
+        standing.auditId === null ? row.previousScore : (previous.get(standing.auditId) ?? null),
+    };
+  });
+}
+
+/**
  * Each site of the account, enrolled or only scanned: its latest score, the score of the scan
  * before it, its issues and scan count. Enrolled domains first by position, then scanned ones by
  * name.
@@ -97,16 +150,20 @@ export async function listDomainStandings(
       from enrolled e full join per_domain p on p.domain = e.domain
      order by e.domain_index nulls last, coalesce(e.domain, p.domain)`,
   );
-  return found.map((row) => ({
-    domain: row.domain,
-    status: row.status,
-    score: row.score,
-    previousScore: row.previous_score,
-    issues: row.issues ?? 0,
-    lastScan: toIsoOrNull(row.last_scan),
-    scans: row.scans,
-    verified: row.verified,
-  }));
+  return withStandings(
+    db,
+    userId,
+    found.map((row) => ({
+      domain: row.domain,
+      status: row.status,
+      score: row.score,
+      previousScore: row.previous_score,
+      issues: row.issues ?? 0,
+      lastScan: toIsoOrNull(row.last_scan),
+      scans: row.scans,
+      verified: row.verified,
+    })),
+  );
 }
 
 export interface ScanTotals {
@@ -198,10 +255,14 @@ export async function accountFigures(db: AppDb, userId: string): Promise<Account
   }>(db, accountFiguresSql(userId));
   const totals = row!.totals;
   return {
-    standings: (row!.standings ?? []).map((standing) => ({
-      ...standing,
-      lastScan: toIsoOrNull(standing.lastScan),
-    })),
+    standings: await withStandings(
+      db,
+      userId,
+      (row!.standings ?? []).map((standing) => ({
+        ...standing,
+        lastScan: toIsoOrNull(standing.lastScan),
+      })),
+    ),
     totals: {
       totalScans: totals.total_scans,
       pagesScanned: totals.pages_scanned,

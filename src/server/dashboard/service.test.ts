@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#db/client.js';
-import { complaints } from '#db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import { complaints, scans } from '#db/schema/index.js';
+import { insertScan } from '#db/stores/scans.js';
+import { readSiteStandings } from '#db/stores/site-standing.js';
 import { openTestPglite } from '../../../test/support/db.js';
 import {
   seedDomain,
@@ -320,5 +323,36 @@ describe('constants of §9', () => {
       'Low',
       null,
     ]);
+  });
+});
+
+describe("a domain's standing on the dashboard", () => {
+  it('is the one rule: the mean of the latest scan of each page, a demo scan never counting', async () => {
+    const userId = await seedUser(database.db, { email: 'pages@dash.test' });
+    await seedDomain(database.db, userId, { domain: 'delta.test', index: 1 });
+    await seedScans(database.db, userId, 'delta.test', [
+      { url: 'https://delta.test/', completedAt: daysAgo(3), score: 90, issues: [] },
+      { url: 'https://delta.test/shop', completedAt: daysAgo(2), score: 51, issues: [b1] },
+    ]);
+    const demo = await insertScan(database.db, {
+      url: 'https://delta.test/',
+      domain: 'delta.test',
+      userId,
+      demo: true,
+    });
+    await database.db
+      .update(scans)
+      .set({ status: 'completed', accessibilityScore: 5, totalIssues: 40, completedAt: daysAgo(1) })
+      .where(eq(scans.id, demo.id));
+
+    const standing = (await readSiteStandings(database.db, [{ userId, domain: 'delta.test' }])).get(
+      'delta.test',
+    )!;
+    // (90 + 51) / 2 = 70.5, rounded half up; the demo's 5 and its 40 issues are left out.
+    expect(standing).toMatchObject({ state: 'none', score: 71, issues: { total: 1 } });
+    const overview = await getOverview(deps, userId);
+    expect(overview.domains).toEqual([expect.objectContaining({ score: 71, issues: 1 })]);
+    const detail = await getDomainDetail(deps, userId, 'delta.test');
+    expect(detail.standing).toMatchObject({ score: 71, issues: 1 });
   });
 });
