@@ -18,3 +18,4 @@ export * from './vocabulary.js';
 export * from './own-checks.js';
 export * from './requests.js';
 export * from './issue-fingerprint.js';
+export * from './site-monitoring.js';

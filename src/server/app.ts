@@ -7,6 +7,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type PgBoss from 'pg-boss';
 import type { Config } from '#config';
+import { defaultMonitorPageBudget } from '#contract/index.js';
 import type { Database } from '#db/client.js';
 import type { PagePool } from '#scanner';
 import { createMailer, type Mailer } from '#email/mailer.js';
@@ -72,6 +73,7 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       | 'stripeApiBase'
       | 'verificationDnsServers'
       | 'appSecret'
+      | 'monitor'
     >
   >;
 
@@ -238,7 +240,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(addOnRoutes, {
     deps: { db: deps.database.db, payments, ...(deps.pool ? { pool: deps.pool } : {}) },
   });
-  await app.register(domainRoutes, { deps: { db: deps.database.db, payments, publicUrl } });
+  await app.register(domainRoutes, {
+    deps: { db: deps.database.db, payments, publicUrl, boss: deps.boss },
+    monitoring: {
+      db: deps.database.db,
+      boss: deps.boss,
+      pageBudget: config.monitor?.maxPages ?? defaultMonitorPageBudget,
+    },
+  });
   await app.register(dashboardRoutes, { deps: { db: deps.database.db, publicUrl } });
   await app.register(stripeWebhookRoutes, { db: deps.database.db, payments });
   await app.register(verificationRoutes, {

@@ -5,9 +5,11 @@ import {
   type DomainPricing,
   type PaymentRequiredResponse,
 } from '#contract/index.js';
+import type PgBoss from 'pg-boss';
 import type { AppDb } from '#db/client.js';
 import { pgErrorCode, pgErrorCodes } from '#db/errors.js';
 import * as store from '#db/stores/domains.js';
+import { requestSiteAudit } from '#jobs/site-audit-requests.js';
 import { readSiteStandings, type SiteStanding } from '#db/stores/site-standing.js';
 import {
   daysUntil,
@@ -46,6 +48,11 @@ export { tooManyClaimsMessage } from './service.js';
 
 export interface DomainDeps {
   db: AppDb;
+  /**
+   * The job queue: a domain added or brought back gets its first site audit at once. Absent,
+   * the hourly monitoring run starts it.
+   */
+  boss?: PgBoss;
   payments: PaymentProvider;
   /** Where the web app is served: the public status pages' address. */
   publicUrl: string;
@@ -214,6 +221,16 @@ function paymentDetails(payment: Payment | null, chargedCents: number) {
     : { chargedCents: 0 };
 }
 
+/**
+ * A domain added or brought back is audited at once rather than at the next monitoring run
+ * (docs/scoring.md). After the enrolment's commit: the audit reads the row the commit wrote.
+ */
+async function startFirstAudit(deps: DomainDeps, userId: string, domain: string, now: Date) {
+  if (!deps.boss) return;
+  const row = await store.findOwnDomain(deps.db, userId, domain);
+  if (row) await requestSiteAudit(deps.db, deps.boss, row.id, 'added', now);
+}
+
 /** Another account enrolled the domain between our check and our write. */
 async function uniqueDomain<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -301,6 +318,7 @@ export async function addDomain(
       return true;
     }),
   );
+  if (created) await startFirstAudit(deps, userId, domain, now);
   return {
     message: created ? 'Domain added.' : 'Domain is already monitored.',
     domain: await getDomain(deps, userId, domain, now),
@@ -411,6 +429,7 @@ export async function reactivateDomain(
       return true;
     }),
   );
+  if (changed) await startFirstAudit(deps, userId, domain, now);
   return {
     message: changed ? 'Domain reactivated.' : 'Domain is already monitored.',
     domain: await getDomain(deps, userId, domain, now),

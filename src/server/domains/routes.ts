@@ -7,15 +7,23 @@ import {
   DomainList,
   DomainNames,
   DomainPathParams,
+  MonitoringSettings,
   PaymentRequiredResponse,
   ReactivateDomainRequest,
+  ScanNowResponse,
+  SiteAuditDetails,
+  SiteAuditList,
+  SiteAuditParams,
+  UpdateMonitoringRequest,
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
 import { signedIn } from '../plugins/openapi.js';
 import * as management from './management.js';
+import * as monitoring from './site-monitoring.js';
 
 export interface DomainRoutesOptions {
   deps: management.DomainDeps;
+  monitoring: monitoring.SiteMonitoringDeps;
 }
 
 /** Signed-in callers only: domain management is an account's. */
@@ -34,6 +42,13 @@ async function answer<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T
   } catch (error) {
     if (error instanceof management.PaymentRequiredError) {
       return reply.code(402).send(error.body) as never;
+    }
+    if (error instanceof monitoring.ScanNowTooSoonError) {
+      const seconds = Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000));
+      return reply
+        .code(429)
+        .header('retry-after', String(seconds))
+        .send({ message: error.message }) as never;
     }
     throw error;
   }
@@ -132,6 +147,93 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
           request.params.domain,
           request.body ?? {},
         ),
+      ),
+  );
+
+  const message = z.object({ message: z.string() });
+
+  app.get(
+    '/api/domains/:domain/monitoring',
+    {
+      schema: {
+        ...doc,
+        summary: "The domain's site audits, newest first, and their settings",
+        params: DomainPathParams,
+        querystring: z.strictObject({
+          limit: z.coerce.number().int().min(1).max(100).optional(),
+        }),
+        response: { 200: SiteAuditList },
+      },
+    },
+    async (request) =>
+      monitoring.readMonitoring(
+        options.monitoring,
+        request.caller.userId!,
+        request.params.domain,
+        request.query.limit,
+      ),
+  );
+
+  app.patch(
+    '/api/domains/:domain/monitoring',
+    {
+      schema: {
+        ...doc,
+        summary:
+          'Set where site audits start, pages they always include and patterns they leave out',
+        params: DomainPathParams,
+        body: UpdateMonitoringRequest,
+        response: { 200: MonitoringSettings },
+      },
+    },
+    async (request) =>
+      monitoring.updateMonitoring(
+        options.monitoring,
+        request.caller.userId!,
+        request.params.domain,
+        request.body,
+      ),
+  );
+
+  app.post(
+    '/api/domains/:domain/audits',
+    {
+      schema: {
+        ...doc,
+        summary: 'Scan now: start a site audit of the domain',
+        description:
+          'One audit of a domain at a time (409) and at most one requested per hour (429 with Retry-After).',
+        params: DomainPathParams,
+        response: { 202: ScanNowResponse, 409: message, 429: message },
+      },
+    },
+    async (request, reply) =>
+      answer(reply, async () => {
+        const started = await monitoring.scanNow(
+          options.monitoring,
+          request.caller.userId!,
+          request.params.domain,
+        );
+        return reply.code(202).send(started);
+      }),
+  );
+
+  app.get(
+    '/api/domains/:domain/audits/:auditId',
+    {
+      schema: {
+        ...doc,
+        summary: 'One site audit of the domain with its pages and what changed on each',
+        params: SiteAuditParams,
+        response: { 200: SiteAuditDetails },
+      },
+    },
+    async (request) =>
+      monitoring.readAudit(
+        options.monitoring,
+        request.caller.userId!,
+        request.params.domain,
+        request.params.auditId,
       ),
   );
 };

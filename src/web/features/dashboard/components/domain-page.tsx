@@ -10,6 +10,7 @@ import { useDomainDetail } from '../api/get-domain-detail';
 import { formatDate } from '../score';
 import { ScoreHistoryChart } from './charts';
 import { DocumentLinks } from './document-links';
+import { SiteAuditsPanel } from './site-audits-panel';
 import { ScoreBadge, TrendBadge } from './score-badges';
 
 const impactClass = {
@@ -75,6 +76,15 @@ function DomainContent({ data }: { data: DomainDetail }) {
           </a>
         )}
       </div>
+
+      <Card>
+        <section aria-labelledby="site-audits-heading">
+          <h2 id="site-audits-heading" className="text-xl font-bold">
+            Site audits
+          </h2>
+          <SiteAuditsPanel domain={data.domain} />
+        </section>
+      </Card>
 
       <Card>
         <section aria-labelledby="history-heading">

@@ -22,6 +22,7 @@ import { formatScoreWithLabel } from '#contract/vocabulary.js';
 import { formatDate, scoreColour } from '../format';
 import { AddOnsPanel } from './add-ons-panel';
 import type { Purchase } from './payment-dialog';
+import { SiteAuditLine } from './site-audit-line';
 import { VerificationPanel } from './verification-panel';
 
 const statusStyles: Record<DomainStatus, string> = {
@@ -167,6 +168,7 @@ export function DomainCard({
             </div>
           )}
         </dl>
+        {monitored && <SiteAuditLine domain={domain.domain} />}
         {note && <p className="text-sm text-slate-700">{note}</p>}
         {domain.status !== 'archived' && domain.status !== 'expired' && (
           <VerificationPanel domain={domain} />
