@@ -79,6 +79,7 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
       allowPrivateTargets: config.allowPrivateTargets,
       allowedPrivateOrigins: config.allowedPrivateOrigins,
       ai: config.ai,
+      monitorMaxPages: config.monitor.maxPages,
     });
   }
   // Every scanning process registers the one schedule and takes runs; pg-boss sends each cron

@@ -1,8 +1,19 @@
 import type PgBoss from 'pg-boss';
 import type { Database } from '#db/client.js';
-import { finishAudit, listAuditsWithoutJob } from '#db/stores/audits.js';
+import { finishAudit, listAuditsWithoutJob, markPageFailed } from '#db/stores/audits.js';
 import { listActiveJobIds } from '#db/stores/boss-jobs.js';
-import { failScansWithoutJob, requeueScans } from '#db/stores/scans.js';
+import { failScansWithoutJob, failUnfinishedScans, requeueScans } from '#db/stores/scans.js';
+import {
+  findSiteAuditPage,
+  findSiteAuditPlan,
+  finishSiteAudit,
+  listPendingSiteAuditsWithoutJob,
+  listSentPagesWithoutJob,
+  listSiteAuditsReadyToFinish,
+} from '#db/stores/site-audits.js';
+import type { PagePool } from '#scanner';
+import { sendJob } from './boss.js';
+import { continueSiteAudit } from './site-audit.js';
 
 /**
  * Scans whose worker died. pg-boss notices a dead worker's job when it expires
@@ -81,4 +92,71 @@ export async function failAbandonedAudits(
     });
   }
   return ids.length;
+}
+
+/**
+ * Monitoring site audits (src/jobs/site-audit.ts). On PGlite an active `site-audit` or
+ * `site-audit-page` job belongs to a process that is gone: fail the attempt now so pg-boss
+ * retries it (a page already stored is not scanned again; the retry moves the audit on).
+ */
+export async function releaseOrphanedSiteAuditJobs(
+  database: Database,
+  boss: PgBoss,
+  bossSchema = 'pgboss',
+): Promise<number> {
+  if (database.kind !== 'pglite') return 0;
+  let released = 0;
+  for (const queue of ['site-audit', 'site-audit-page'] as const) {
+    const ids = await listActiveJobIds(database, bossSchema, queue);
+    for (const id of ids) {
+      await boss.fail(queue, id, { message: 'The worker running this job stopped.' });
+    }
+    released += ids.length;
+  }
+  return released;
+}
+
+/**
+ * Site audits whose jobs will never run again: an audit still choosing its pages is sent again;
+ * a page that was sent is sent again, or, when its job ran out of attempts, ends as failed and
+ * the audit moves on; an audit whose pages all ended is finished. Each step is safe to repeat
+ * and to run on several workers at once (job ids are row ids; ends are guarded by status).
+ */
+export async function recoverSiteAudits(
+  database: Database,
+  boss: PgBoss,
+  pool: PagePool,
+  bossSchema = 'pgboss',
+  graceSeconds = 30,
+): Promise<{ audits: number; pages: number; finished: number }> {
+  const { db } = database;
+  const audits = await listPendingSiteAuditsWithoutJob(database, bossSchema, graceSeconds);
+  for (const auditSessionId of audits) {
+    const sent = await sendJob(boss, 'site-audit', { auditSessionId });
+    if (!sent.created) {
+      await finishSiteAudit(db, auditSessionId, {
+        browserStats: pool.stats(),
+        unfinishedReason: 'The site could not be audited: choosing its pages failed.',
+      });
+    }
+  }
+  const pages = await listSentPagesWithoutJob(database, bossSchema, graceSeconds);
+  const lostReason =
+    'The page stopped without finishing: the worker scanning it stopped and no retry was left.';
+  for (const pageScanId of pages) {
+    const sent = await sendJob(boss, 'site-audit-page', { pageScanId });
+    if (sent.created) continue;
+    await markPageFailed(db, pageScanId, lostReason);
+    await failUnfinishedScans(db, [pageScanId], lostReason);
+    const page = await findSiteAuditPage(db, pageScanId);
+    if (page) await continueSiteAudit({ db, boss, pool }, page.auditSessionId, page.discovery);
+  }
+  let finished = 0;
+  for (const auditSessionId of await listSiteAuditsReadyToFinish(db)) {
+    const plan = await findSiteAuditPlan(db, auditSessionId);
+    if ((await continueSiteAudit({ db, boss, pool }, auditSessionId, plan?.discovery)).finished) {
+      finished += 1;
+    }
+  }
+  return { audits: audits.length, pages: pages.length, finished };
 }

@@ -9,9 +9,13 @@ import { createScanPageHandler } from './scan-page.js';
 import {
   failAbandonedAudits,
   failAbandonedScans,
+  recoverSiteAudits,
   releaseOrphanedAuditJobs,
   releaseOrphanedScanJobs,
+  releaseOrphanedSiteAuditJobs,
 } from './scan-recovery.js';
+import { createSiteAuditHandler, createSiteAuditPageHandler } from './site-audit.js';
+import { scannerSiteAuditTools, type SiteAuditTools } from './site-audit-tools.js';
 
 export interface ScanWorkerOptions {
   database: Database;
@@ -32,6 +36,10 @@ export interface ScanWorkerOptions {
   scanTimeoutMs?: number;
   /** AI_BASE_URL/AI_MODEL: who writes scan summaries; unset means they are written from findings. */
   ai?: AiEndpoint;
+  /** MONITOR_MAX_PAGES: pages one site audit covers at most; default 50. */
+  monitorMaxPages?: number;
+  /** What site audits use of the scanner; the scanner's own when absent (tests count engines). */
+  siteAuditTools?: SiteAuditTools;
   onError?: (error: unknown) => void;
 }
 
@@ -51,9 +59,13 @@ export async function startScanWorker(options: ScanWorkerOptions): Promise<ScanW
 
   await releaseOrphanedScanJobs(database, boss, schema);
   await releaseOrphanedAuditJobs(database, boss, schema);
+  await releaseOrphanedSiteAuditJobs(database, boss, schema);
   const sweep = async () => {
     await failAbandonedScans(database, schema, options.sweepGraceSeconds).catch(onError);
     await failAbandonedAudits(database, schema, options.sweepGraceSeconds).catch(onError);
+    await recoverSiteAudits(database, boss, options.pool, schema, options.sweepGraceSeconds).catch(
+      onError,
+    );
   };
   await sweep();
   const timer = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
@@ -94,6 +106,38 @@ export async function startScanWorker(options: ScanWorkerOptions): Promise<ScanW
       'audit-site',
       { concurrency: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
       auditHandler,
+    )),
+  );
+
+  // Site audits: a page job per tab, like scans, so their pages and single scans share the
+  // tabs in the queue's order; choosing an audit's pages takes one at a time.
+  const siteAuditOptions = {
+    db: database.db,
+    boss,
+    pool: options.pool,
+    tools: options.siteAuditTools ?? scannerSiteAuditTools(),
+    maxPages: options.monitorMaxPages ?? 50,
+    allowPrivateTargets: options.allowPrivateTargets,
+    allowedPrivateOrigins: options.allowedPrivateOrigins,
+    ai: options.ai,
+    onError,
+    ...(options.scanTimeoutMs ? { scanTimeoutMs: options.scanTimeoutMs } : {}),
+  };
+  ids.push(
+    ...(await workJobs(
+      boss,
+      'site-audit',
+      { concurrency: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
+      createSiteAuditHandler(siteAuditOptions),
+    )),
+    ...(await workJobs(
+      boss,
+      'site-audit-page',
+      {
+        concurrency: options.concurrency,
+        pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+      },
+      createSiteAuditPageHandler(siteAuditOptions),
     )),
   );
 

@@ -1,5 +1,18 @@
-import type { EngineId, PageScanResult } from '#contract/index.js';
-import type { PagePool, ScanOptions } from '#scanner';
+import {
+  compareIssues,
+  issueFingerprint,
+  type EngineId,
+  type PageScanResult,
+} from '#contract/index.js';
+import {
+  chooseSitePages,
+  engineVersionsOf,
+  pageIdentity,
+  scanPageUnlessUnchanged,
+  type EngineRegistry,
+  type PagePool,
+  type ScanOptions,
+} from '#scanner';
 
 /**
  * What a site audit uses of the scanner and of the issue fingerprints, as one object the worker
@@ -88,4 +101,21 @@ export interface SiteAuditTools {
     current: readonly string[],
     options: { scannerChanged: boolean; pageChanged: boolean },
   ): IssueChanges;
+}
+
+/** The scanner's and the contract's own functions, engines from `registry` when given. */
+export function scannerSiteAuditTools(registry?: EngineRegistry): SiteAuditTools {
+  return {
+    chooseSitePages: (pool, startUrl, options) => chooseSitePages(pool, startUrl, options),
+    scanPageUnlessUnchanged: (pool, url, options) =>
+      scanPageUnlessUnchanged(
+        pool,
+        url,
+        registry ? { engineRegistry: registry, ...options } : options,
+      ),
+    pageIdentity: (url) => pageIdentity(url),
+    engineVersionsOf: (engines) => engineVersionsOf(engines, registry),
+    issueFingerprint,
+    compareIssues,
+  };
 }
