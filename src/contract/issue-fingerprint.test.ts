@@ -92,6 +92,9 @@ describe('issueFingerprint', () => {
     expect(elementKey('body > div:nth-child(3) > div', '<div>')).toBe(
       'div|selector=body > div > div',
     );
+    expect(elementKey('nav > a:nth-of-type(2) > svg:nth-child(1)', '<svg width="16">')).toBe(
+      'svg|selector=nav > a:nth-of-type(2) > svg',
+    );
     expect(elementKey('html', '')).toBe('selector=html');
     expect(elementKey('', '')).toBe('');
   });

@@ -197,10 +197,14 @@ function text(value: string): string {
   return value.replace(/\s+/g, ' ').trim().toLowerCase().slice(0, MAX_TEXT).trim();
 }
 
-/** A selector's path without `:nth-child`/`:nth-of-type` positions. */
+/**
+ * A selector's path without `:nth-child` positions, which shift whenever anything is added
+ * before the element. `:nth-of-type` is kept: it shifts only when an element of the same kind
+ * is, and it is all that tells identical elements apart (two icons in two links).
+ */
 function positionless(selector: string): string {
   return selector
-    .replace(/:nth-(?:child|of-type|last-child|last-of-type)\([^)]*\)/g, '')
+    .replace(/:nth-(?:last-)?child\([^)]*\)/g, '')
     .replace(/\s+/g, ' ')
     .trim();
 }
