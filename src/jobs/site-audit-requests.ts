@@ -2,6 +2,7 @@ import { TransactionRollbackError } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { AppDb } from '#db/client.js';
 import { setAuditJob } from '#db/stores/audits.js';
+import { findOwnDomain } from '#db/stores/domains.js';
 import {
   claimAuditRequest,
   findAuditDomain,
@@ -96,4 +97,18 @@ export async function requestSiteAudit(
   const { jobId } = await sendJob(boss, 'site-audit', { auditSessionId: auditId });
   await setAuditJob(db, auditId, jobId);
   return { started: true, auditId };
+}
+
+/**
+ * A domain just added, bought at checkout or brought back is audited at once rather than at the
+ * next monitoring run. Call it after the enrolment's commit: the audit reads the row it wrote.
+ */
+export async function requestFirstSiteAudit(
+  db: AppDb,
+  boss: PgBoss,
+  owner: { userId: string; domain: string },
+  now: Date = new Date(),
+): Promise<SiteAuditRequest | undefined> {
+  const row = await findOwnDomain(db, owner.userId, owner.domain);
+  return row ? requestSiteAudit(db, boss, row.id, 'added', now) : undefined;
 }

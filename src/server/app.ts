@@ -234,7 +234,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       log: app.log,
     });
   await app.register(billingRoutes, {
-    deps: { db: deps.database.db, mailer, publicUrl, payments },
+    deps: { db: deps.database.db, mailer, publicUrl, payments, boss: deps.boss },
     publishableKey: config.stripePublishableKey,
   });
   await app.register(addOnRoutes, {

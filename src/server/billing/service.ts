@@ -5,8 +5,10 @@ import {
   type CheckoutResponse,
   type SubscribeResponse,
 } from '#contract/index.js';
+import type PgBoss from 'pg-boss';
 import type { AppDb } from '#db/client.js';
 import { latestHistoryId } from '#db/stores/domains.js';
+import { requestFirstSiteAudit } from '#jobs/site-audit-requests.js';
 import { findCheckoutScan, type CheckoutScan } from '#db/stores/scans.js';
 import type { Mailer } from '#email/mailer.js';
 import * as domains from '../domains/service.js';
@@ -35,6 +37,8 @@ export interface BillingServiceDeps {
   mailer: Mailer;
   /** Where the web app is served, for the links in e-mails. */
   publicUrl: string;
+  /** The job queue: a domain bought at checkout gets its first site audit at once. */
+  boss?: PgBoss;
 }
 
 /** The signed-in account, if any, its e-mail address, and the browser's client id. */
@@ -141,6 +145,9 @@ export async function subscribe(
   }
 
   const enrolled = await enroll(deps.db, { userId, domain, scanId: scan.id, input, payment, now });
+  if (enrolled.created && deps.boss) {
+    await requestFirstSiteAudit(deps.db, deps.boss, { userId, domain }, now);
+  }
   if (enrolled.created && payment) {
     deps.mailer.send(
       subscriptionConfirmationEmail({

@@ -9,7 +9,7 @@ import type PgBoss from 'pg-boss';
 import type { AppDb } from '#db/client.js';
 import { pgErrorCode, pgErrorCodes } from '#db/errors.js';
 import * as store from '#db/stores/domains.js';
-import { requestSiteAudit } from '#jobs/site-audit-requests.js';
+import { requestFirstSiteAudit } from '#jobs/site-audit-requests.js';
 import { readSiteStandings, type SiteStanding } from '#db/stores/site-standing.js';
 import {
   daysUntil,
@@ -221,16 +221,6 @@ function paymentDetails(payment: Payment | null, chargedCents: number) {
     : { chargedCents: 0 };
 }
 
-/**
- * A domain added or brought back is audited at once rather than at the next monitoring run
- * (docs/scoring.md). After the enrolment's commit: the audit reads the row the commit wrote.
- */
-async function startFirstAudit(deps: DomainDeps, userId: string, domain: string, now: Date) {
-  if (!deps.boss) return;
-  const row = await store.findOwnDomain(deps.db, userId, domain);
-  if (row) await requestSiteAudit(deps.db, deps.boss, row.id, 'added', now);
-}
-
 /** Another account enrolled the domain between our check and our write. */
 async function uniqueDomain<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -318,7 +308,8 @@ export async function addDomain(
       return true;
     }),
   );
-  if (created) await startFirstAudit(deps, userId, domain, now);
+  if (created && deps.boss)
+    await requestFirstSiteAudit(deps.db, deps.boss, { userId, domain }, now);
   return {
     message: created ? 'Domain added.' : 'Domain is already monitored.',
     domain: await getDomain(deps, userId, domain, now),
@@ -429,7 +420,8 @@ export async function reactivateDomain(
       return true;
     }),
   );
-  if (changed) await startFirstAudit(deps, userId, domain, now);
+  if (changed && deps.boss)
+    await requestFirstSiteAudit(deps.db, deps.boss, { userId, domain }, now);
   return {
     message: changed ? 'Domain reactivated.' : 'Domain is already monitored.',
     domain: await getDomain(deps, userId, domain, now),
