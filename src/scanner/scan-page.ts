@@ -382,9 +382,11 @@ async function settle(state: ScanState): Promise<void> {
  * Runs each selected engine's `prepare` on the page, one after another (they share the page's
  * main thread). Resolves with the time it finished; a failure is left for the engine's run to
  * meet and record. Not on pages with actions: they may navigate, and the work would be lost.
+ * Not when the caller may reuse the page's findings either: most monitored pages are unchanged,
+ * and parsing engine sources for a page no engine then tests is the costliest part of its visit.
  */
 async function prepareEngines(state: ScanState): Promise<number> {
-  if ((state.options.actions ?? []).length === 0) {
+  if ((state.options.actions ?? []).length === 0 && !state.options.reuseWhen) {
     for (const engine of state.engines) {
       if (state.signal.aborted) break;
       await engine.prepare?.(state.page!).catch(() => undefined);
