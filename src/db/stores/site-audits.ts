@@ -551,7 +551,12 @@ export async function finishSiteAudit(
     await tx
       .update(auditSessions)
       .set({
-        failedPages: pages.filter((page) => page.status === 'failed').length,
+        // A page that landed on another page's address is that page, not a failure.
+        failedPages: pages.filter(
+          (page) =>
+            page.status === 'failed' &&
+            !(page.changes as { duplicateOf?: string } | null)?.duplicateOf,
+        ).length,
         reusedPages: pages.filter((page) => page.reusedFrom !== null).length,
         changes: {
           ...totals,
