@@ -11,6 +11,7 @@ import { Button } from '../../../components/ui/button';
 import { toast } from '../../../lib/toast-store';
 import { useAccountSettings } from '../api/settings';
 import { useCompleteTour } from '../api/tour';
+import { defaultMonitorPageBudget } from '#contract/site-monitoring.js';
 
 /**
  * The welcome tour (spec dashboard-area §2, §4): three steps in a Radix dialog (focus moves in
@@ -31,7 +32,7 @@ const welcomeTiles: Tile[] = [
   {
     icon: Globe,
     title: 'Monitor your domains',
-    text: 'Each domain is rescanned every week by three engines: axe-core, pa11y and IBM Equal Access.',
+    text: `Each domain gets a site audit every week, up to ${defaultMonitorPageBudget} pages, by axe-core, pa11y, IBM Equal Access and our own checks.`,
   },
   {
     icon: FileBadge,

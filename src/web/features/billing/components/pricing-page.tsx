@@ -7,6 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { cn } from '../../../lib/cn';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
+import { defaultMonitorPageBudget } from '#contract/site-monitoring.js';
 
 /** Spec dashboard-area §3 "Plan entries", public-area §9 and dashboard-area §6 tiers. */
 interface Plan {
@@ -41,6 +42,7 @@ const plans: Plan[] = [
     description: 'Compliance Shield: continuous monitoring for your site. First month free.',
     features: [
       'Everything in Free',
+      `Weekly site audits of up to ${defaultMonitorPageBudget} pages per site`,
       'PDF statement',
       'Detailed reports',
       'Priority support',

@@ -14,6 +14,7 @@ import { DomainCard } from './domain-card';
 import { PaymentDialog, type Purchase } from './payment-dialog';
 import { PricingDialog } from './pricing-dialog';
 import { SubscriptionRequired } from './subscription-required';
+import { defaultMonitorPageBudget } from '#contract/site-monitoring.js';
 
 /** Spec §2: the sections of the Domains page, in order. */
 const groups: { title: string; statuses: DomainStatus[]; empty?: string }[] = [
@@ -65,8 +66,9 @@ function DomainGroups({
   return (
     <>
       <p className="mt-2 max-w-2xl text-slate-700">
-        Every monitored domain is scanned weekly and has a public status page and badge once you
-        verify it is yours. To check a single page now,{' '}
+        Every monitored domain gets a weekly site audit of up to {defaultMonitorPageBudget} pages
+        (its start page, pinned pages, and pages from its sitemaps and navigation), and a public
+        status page and badge once you verify it is yours. To check a single page now,{' '}
         <Link to={paths.scan.getHref()} className="font-semibold text-brand-600 underline">
           run a scan
         </Link>

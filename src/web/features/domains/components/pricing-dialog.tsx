@@ -9,12 +9,13 @@ import {
   DialogTrigger,
 } from '../../../components/ui/dialog';
 import { formatUsd } from '../domain-form';
+import { defaultMonitorPageBudget } from '#contract/site-monitoring.js';
 
 const positions = ['1st domain', '2nd domain', '3rd domain', '4th domain', '5th domain and later'];
 
 /** Included with every monitored domain. */
 export const includedFeatures = [
-  'Weekly automated scans with axe-core, pa11y and IBM Equal Access',
+  `Weekly site audits of up to ${defaultMonitorPageBudget} pages with axe-core, pa11y and IBM Equal Access`,
   'Public status page and live compliance badge',
   'Score history and alerts when a scan finds new problems',
   'Visitor concerns reported to you, with a complaints inbox',

@@ -17,6 +17,7 @@ import { HowItWorks } from './how-it-works';
 import { ProductVideo } from './product-video';
 import type { UseSignup } from './signup-modal';
 import { UrlForm } from './url-form';
+import { defaultMonitorPageBudget } from '#contract/site-monitoring.js';
 
 // The modal carries the form libraries; the landing page loads them when a visitor opens it.
 const SignupModal = lazy(() =>
@@ -64,7 +65,7 @@ const features = [
   {
     icon: RefreshCcw,
     title: 'Scheduled rescans',
-    text: 'Monitored domains are scanned again on a schedule, with no one to remind.',
+    text: `Each monitored site is audited every week, up to ${defaultMonitorPageBudget} pages from its sitemaps and navigation, with what changed since the last audit.`,
   },
   {
     icon: MessageSquareWarning,
