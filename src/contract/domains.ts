@@ -122,6 +122,11 @@ export const AddDomainRequest = z.strictObject({
   amount: z.number().optional(),
   currency: z.string().optional(),
   paymentIntentId: z.string().min(1).max(255).optional(),
+  /** Where the domain's site audits start (www., a path, a port); absent: https://{domain}/. */
+  startUrl: z
+    .string({ error: 'startUrl must be an address' })
+    .max(2048, 'startUrl is at most 2048 characters')
+    .optional(),
 });
 export type AddDomainRequest = z.input<typeof AddDomainRequest>;
 

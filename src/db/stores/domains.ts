@@ -168,8 +168,10 @@ export async function insertDomain(
   userId: string,
   domain: string,
   enrolment: DomainEnrolment,
+  /** Where its site audits start; null: https://{domain}/. */
+  startUrl: string | null = null,
 ) {
-  await db.insert(domains).values({ userId, domain, ...enrolment });
+  await db.insert(domains).values({ userId, domain, ...enrolment, startUrl });
 }
 
 /** Brings back an expired or archived domain of the account under a new enrolment. */

@@ -34,6 +34,7 @@ import {
 import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import { normalizeDomain } from './domain.js';
 import { checkClaimAllowance } from './service.js';
+import { parseSiteAddress } from './site-monitoring.js';
 import { verificationInstructions } from './verification-instructions.js';
 
 export { tooManyClaimsMessage } from './service.js';
@@ -234,6 +235,8 @@ async function uniqueDomain<T>(work: () => Promise<T>): Promise<T> {
 export interface AddDomainInput {
   domain?: string | undefined;
   paymentIntentId?: string | undefined;
+  /** Where its site audits start (www., a path, a port); absent: https://{domain}/. */
+  startUrl?: string | undefined;
 }
 
 /**
@@ -252,6 +255,9 @@ export async function addDomain(
   now = new Date(),
 ): Promise<DomainChangeResponse> {
   const domain = parseNewDomain(input.domain);
+  const startUrl = input.startUrl?.trim()
+    ? parseSiteAddress(input.startUrl.trim(), domain, 'startUrl')
+    : null;
   const { userId } = owner;
   const created = await uniqueDomain(() =>
     deps.db.transaction(async (tx) => {
@@ -289,7 +295,7 @@ export async function addDomain(
       const subscriptionId = await ensurePlan(tx, userId, now, { domain, email: owner.email });
       const enrolment = newEnrolment(terms, now, subscriptionId);
       const status = enrolment.status;
-      await store.insertDomain(tx, userId, domain, enrolment);
+      await store.insertDomain(tx, userId, domain, enrolment, startUrl);
       await store.insertHistory(tx, {
         domain,
         userId,

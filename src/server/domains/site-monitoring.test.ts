@@ -174,6 +174,28 @@ describe('site monitoring of a domain', () => {
     });
   });
 
+  it('takes a start address when the domain is added, refusing one off the domain and adding nothing', async () => {
+    const wrong = await owner.browser.post('/api/domains', {
+      domain: 'blog.example',
+      startUrl: 'https://example.org/',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toMatch(/startUrl: example\.org is not blog\.example/);
+    expect(await db().select().from(domains).where(eq(domains.domain, 'blog.example'))).toEqual([]);
+
+    const added = await owner.browser.post('/api/domains', {
+      domain: 'blog.example',
+      startUrl: 'http://staging.blog.example:8080/en/',
+    });
+    expect(added.statusCode).toBe(200);
+    const [row] = await db().select().from(domains).where(eq(domains.domain, 'blog.example'));
+    expect(row!.startUrl).toBe('http://staging.blog.example:8080/en/');
+    expect((await auditsOf('blog.example'))[0]).toMatchObject({
+      baseUrl: 'http://staging.blog.example:8080/en/',
+      trigger: 'added',
+    });
+  });
+
   it("keeps another account's domain and audits out of reach", async () => {
     const stranger = await signedIn('stranger@example.com');
     const [audit] = await auditsOf(site);

@@ -40,15 +40,16 @@ export function AddDomainDialog({
   const addDomain = useAddDomain();
   const form = useForm<AddDomainForm, unknown, z.output<typeof addDomainFormSchema>>({
     resolver: zodResolver(addDomainFormSchema),
-    defaultValues: { domain: '' },
+    defaultValues: { domain: '', startUrl: '' },
   });
   const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit(
-    async ({ domain }) => {
+    async ({ domain, startUrl }) => {
       try {
         await addDomain.mutateAsync({
           domain,
+          ...(startUrl ? { startUrl } : {}),
           newDomainIndex: domainCount + 1,
           amount: nextPrice,
           currency: 'usd',
@@ -128,6 +129,22 @@ export function AddDomainDialog({
                 spellCheck={false}
                 placeholder="example.com"
                 {...form.register('domain')}
+              />
+            )}
+          </FormField>
+          <FormField
+            label="Start address (optional)"
+            error={errors.startUrl?.message}
+            hint="Where its weekly site audit starts finding pages, if not https:// and the domain: a www. host, a path or a port."
+          >
+            {(ids) => (
+              <Input
+                {...ids}
+                type="url"
+                inputMode="url"
+                spellCheck={false}
+                placeholder="https://www.example.com/"
+                {...form.register('startUrl')}
               />
             )}
           </FormField>
