@@ -169,6 +169,54 @@ export function scanAlertEmail(input: {
   );
 }
 
+export interface AuditAlertPage {
+  url: string;
+  /** The page's new critical and serious issues since the previous site audit. */
+  issues: AlertIssue[];
+}
+
+/** After a site audit: the pages where it found new critical or serious issues, each named. */
+export function siteAuditAlertEmail(input: {
+  to: string;
+  name: string;
+  domain: string;
+  /** The site's standing after the audit, in words ("71/100 over 12 pages (2 failed)"). */
+  standing: string;
+  pages: AuditAlertPage[];
+  auditUrl: string;
+  unsubscribe: Unsubscribe;
+  dedupeKey: string;
+}): EmailMessage {
+  const count = input.pages.reduce((sum, page) => sum + page.issues.length, 0);
+  const found = `The site audit found ${count} new critical or serious ${count === 1 ? 'issue' : 'issues'} on ${input.pages.length} ${input.pages.length === 1 ? 'page' : 'pages'}.`;
+  const lines = (page: AuditAlertPage) =>
+    page.issues.map((issue) => `${issue.impact}: ${issue.title} (${issue.selector})`);
+  return message(
+    input.to,
+    `New accessibility issues on ${input.domain}`,
+    [
+      `Hello ${input.name},`,
+      '',
+      `Conformly audited ${input.domain} as part of its monitoring.`,
+      found,
+      `Standing now: ${input.standing}.`,
+      ...input.pages.flatMap((page) => ['', `${page.url}:`, ...lines(page).map((l) => `- ${l}`)]),
+      '',
+      `The audit: ${input.auditUrl}`,
+    ],
+    [
+      { p: `Hello ${input.name},` },
+      { p: `Conformly audited ${input.domain} as part of its monitoring.` },
+      { p: found },
+      { p: `Standing now: ${input.standing}.` },
+      ...input.pages.flatMap((page) => [{ p: `${page.url}:` }, { list: lines(page) }]),
+      { link: { href: input.auditUrl, text: 'Open the audit' } },
+    ],
+    input.unsubscribe,
+    input.dedupeKey,
+  );
+}
+
 export interface DigestDomain {
   domain: string;
   status: string;
@@ -177,6 +225,25 @@ export interface DigestDomain {
   trend: 'up' | 'down' | 'stable';
   issues: number;
   lastScan: string | null;
+  /** How the figures were reached (docs/scoring.md §6): a site audit, or pages before one. */
+  standing: 'none' | 'running' | 'complete' | 'partial' | 'failed';
+  /** What they cover: "12 pages", "10 of 12 pages (2 failed)", "1 page". */
+  coverage: string;
+  /** Issues the site audits since the previous digest fixed. */
+  fixed: number;
+}
+
+/** A digest's score cell: a failed audit is no score, never a clean site. */
+function digestScore(row: DigestDomain): string {
+  if (row.standing === 'failed') return 'no score (site audit failed)';
+  return row.score === null ? 'not scanned yet' : String(row.score);
+}
+
+/** Pages only, before a site audit: the figures judge the pages scanned, not the site. */
+function digestCoverage(row: DigestDomain): string {
+  return row.standing === 'none' || row.standing === 'running'
+    ? `${row.coverage}, site not audited yet`
+    : row.coverage;
 }
 
 const trendWords = { up: 'improving', down: 'declining', stable: 'stable' } as const;
@@ -191,12 +258,20 @@ export function weeklyDigestEmail(input: {
 }): EmailMessage {
   const rows = input.domains.map((row) => [
     row.domain,
-    row.score === null ? 'not scanned yet' : String(row.score),
+    digestScore(row),
+    digestCoverage(row),
     row.previousScore === null ? '-' : String(row.previousScore),
     trendWords[row.trend],
     String(row.issues),
+    row.fixed > 0 ? String(row.fixed) : '-',
     row.lastScan ?? '-',
   ]);
+  const fixes = input.domains
+    .filter((row) => row.fixed > 0)
+    .map(
+      (row) =>
+        `Well done: ${row.fixed} ${row.fixed === 1 ? 'issue was' : 'issues were'} fixed on ${row.domain} since the last digest.`,
+    );
   return message(
     input.to,
     'Your weekly accessibility digest',
@@ -207,11 +282,12 @@ export function weeklyDigestEmail(input: {
       '',
       ...input.domains.map(
         (row) =>
-          `- ${row.domain}: score ${row.score ?? 'not scanned yet'}` +
+          `- ${row.domain}: score ${digestScore(row)} (${digestCoverage(row)})` +
           (row.previousScore === null ? '' : ` (before: ${row.previousScore})`) +
           `, ${trendWords[row.trend]}, ${row.issues} issues` +
           (row.lastScan ? `, last scanned ${row.lastScan}` : ''),
       ),
+      ...(fixes.length ? ['', ...fixes] : []),
       '',
       `Your dashboard: ${input.dashboardUrl}`,
     ],
@@ -221,10 +297,11 @@ export function weeklyDigestEmail(input: {
       {
         table: {
           caption: 'Monitored domains',
-          head: ['Domain', 'Score', 'Before', 'Trend', 'Issues', 'Last scan'],
+          head: ['Domain', 'Score', 'Pages', 'Before', 'Trend', 'Issues', 'Fixed', 'Last scan'],
           rows,
         },
       },
+      ...fixes.map((p) => ({ p })),
       { link: { href: input.dashboardUrl, text: 'Open your dashboard' } },
     ],
     input.unsubscribe,

@@ -6,13 +6,16 @@ import type { QueueName } from './queues.js';
 
 /**
  * Owners' alert e-mails on the queue: a `scan-alerts` job for each monitoring rescan that ends
- * (its id is the scan's, so it is queued once), and the weekly digest on a schedule. What each
+ * (its id is the scan's, so it is queued once), an `audit-alerts` job for each finished site
+ * audit, and the weekly digest on a schedule. What each
  * does is the alerts area's (src/server/alerts/service.ts), handed in by the runtime: jobs import
  * nothing from the server.
  */
 
 export const scanAlertsQueue = 'scan-alerts' satisfies QueueName;
 export const weeklyDigestQueue = 'weekly-digest' satisfies QueueName;
+/** One job per finished site audit (src/jobs/site-audit.ts sends it). */
+export const auditAlertsQueue = 'audit-alerts' satisfies QueueName;
 
 /** Mondays at 07:00 UTC. */
 export const weeklyDigestCron = '0 7 * * 1';
@@ -28,6 +31,11 @@ export interface AlertWorkerOptions {
   boss: PgBoss;
   /** The alerts area's sendScanAlert with its dependencies bound. */
   scanAlert: (scanId: string) => Promise<unknown>;
+  /**
+   * The alerts area's sendAuditAlert with its dependencies bound: a finished site audit's
+   * alert. Without it, audit alert jobs wait in their queue.
+   */
+  auditAlert?: (auditSessionId: string) => Promise<unknown>;
   /** The alerts area's sendWeeklyDigests with its dependencies bound. */
   weeklyDigest: (now: Date) => Promise<unknown>;
   digestCron?: string;
@@ -69,6 +77,17 @@ export async function startAlertWorkers(options: AlertWorkerOptions): Promise<Al
       guarded(() => options.weeklyDigest(new Date())),
     )),
   ];
+  const { auditAlert } = options;
+  if (auditAlert) {
+    ids.push(
+      ...(await workJobs(
+        boss,
+        auditAlertsQueue,
+        { concurrency: 1, pollingIntervalSeconds: polling },
+        guarded((payload: { auditSessionId: string }) => auditAlert(payload.auditSessionId)),
+      )),
+    );
+  }
   return {
     async stop() {
       for (const id of ids) await boss.offWork({ id });

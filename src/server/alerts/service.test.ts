@@ -259,8 +259,13 @@ describe('weekly digest', () => {
     const mails = await mailsTo(account.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe('Your weekly accessibility digest');
-    expect(mails[0]!.text).toContain(`${first}: score 82 (before: 70), improving, 1 issues`);
-    expect(mails[0]!.text).toContain(`${second}: score 64, stable, 0 issues`);
+    // No site audit yet: the digest says the figures judge the pages scanned, not the site.
+    expect(mails[0]!.text).toContain(
+      `${first}: score 82 (1 page, site not audited yet) (before: 70), improving, 1 issues`,
+    );
+    expect(mails[0]!.text).toContain(
+      `${second}: score 64 (1 page, site not audited yet), stable, 0 issues`,
+    );
     expect(mails[0]!.text).not.toContain('archived');
     expect(mails[0]!.html).toContain('<th scope="col"');
     expect(await mailsTo(quiet.email)).toEqual([]);

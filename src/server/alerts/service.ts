@@ -1,4 +1,5 @@
 import {
+  issueFingerprint,
   notificationLabels,
   trendOf,
   type NotificationKind,
@@ -7,9 +8,14 @@ import {
 import type { AppDb } from '#db/client.js';
 import * as domainStore from '#db/stores/domains.js';
 import * as scanStore from '#db/stores/scans.js';
+import { readSiteStanding, readSiteStandings } from '#db/stores/site-standing.js';
+import { formatScore } from '#contract/vocabulary.js';
+import { standingCoverage } from '#contract/site-standing.js';
 import {
   paymentFailedEmail,
   scanAlertEmail,
+  siteAuditAlertEmail,
+  type AuditAlertPage,
   trialEndingEmail,
   weeklyDigestEmail,
   type DigestDomain,
@@ -72,6 +78,9 @@ export async function sendScanAlert(deps: AlertDeps, scanId: string): Promise<Sc
     return { sent: false, reason: 'not a completed scan of an account' };
   }
   if (scan.origin !== 'monitoring') return { sent: false, reason: 'not a monitoring scan' };
+  if (await repo.isSiteAuditPage(deps.db, scan.id)) {
+    return { sent: false, reason: 'a page of a site audit, which alerts as a whole' };
+  }
   const monitoring = await domainStore.findOwnMonitored(deps.db, scan.userId, scan.domain);
   if (!monitoring) return { sent: false, reason: 'domain not monitored' };
   const owner = await recipient(deps, scan.userId, 'scanAlerts');
@@ -128,6 +137,75 @@ export async function sendScanAlert(deps: AlertDeps, scanId: string): Promise<Sc
     : { sent: false, reason: 'already sent' };
 }
 
+export type AuditAlertOutcome =
+  { sent: true; pages: number; newIssues: number } | { sent: false; reason: string };
+
+/** A standing in an e-mail's words: "71/100 over 12 pages", "no score: no page (3 failed)". */
+function standingWords(standing: Awaited<ReturnType<typeof readSiteStanding>>): string {
+  const coverage = standingCoverage(standing);
+  return standing.score === null
+    ? `no score (${coverage})`
+    : `${formatScore(standing.score)} · ${standing.label}, over ${coverage}`;
+}
+
+/**
+ * After a monitoring site audit finished: e-mails its owner the pages where it found critical or
+ * serious issues the previous audit did not have on that page (page_scans.changes.new, written
+ * when the page was compared), each issue named. Issues newly detected because the scanner
+ * changed, not the site, are not alerts. Once per audit.
+ */
+export async function sendAuditAlert(deps: AlertDeps, auditId: string): Promise<AuditAlertOutcome> {
+  const audit = await repo.findSiteAudit(deps.db, auditId);
+  if (!audit || !audit.userId || !['completed', 'failed'].includes(audit.status)) {
+    return { sent: false, reason: 'not a finished site audit of an account' };
+  }
+  const monitoring = await domainStore.findOwnMonitored(deps.db, audit.userId, audit.domain);
+  if (!monitoring) return { sent: false, reason: 'domain not monitored' };
+  const owner = await recipient(deps, audit.userId, 'scanAlerts');
+  if (!owner) return { sent: false, reason: 'owner opted out' };
+
+  const pages: AuditAlertPage[] = [];
+  for (const page of await repo.listPagesWithNewIssues(deps.db, audit.id)) {
+    const wanted = new Set(page.newFingerprints);
+    const found = (await scanStore.listIssues(deps.db, page.issuesOf)).filter(
+      (issue) =>
+        issue.kind === 'violation' &&
+        alertImpacts.has(issue.impact) &&
+        wanted.has(
+          issueFingerprint({ ruleKey: issue.ruleKey, selector: issue.selector, html: issue.html }),
+        ),
+    );
+    if (found.length > 0) {
+      pages.push({
+        url: page.url,
+        issues: found.map((issue) => ({
+          impact: issue.impact,
+          title: issue.title,
+          selector: issue.selector,
+        })),
+      });
+    }
+  }
+  if (pages.length === 0) return { sent: false, reason: 'no new critical or serious issue' };
+  const standing = await readSiteStanding(deps.db, audit.userId, audit.domain);
+  const stored = await deps.mailer.sendOnce(
+    siteAuditAlertEmail({
+      to: owner.email,
+      name: owner.name,
+      domain: audit.domain,
+      standing: standingWords(standing),
+      pages,
+      auditUrl: `${deps.publicUrl}/app/dashboard/domains/${encodeURIComponent(audit.domain)}`,
+      unsubscribe: await unsubscribeFor(deps, owner.id, 'scanAlerts'),
+      dedupeKey: `audit-alert:${audit.id}`,
+    }),
+  );
+  const newIssues = pages.reduce((sum, page) => sum + page.issues.length, 0);
+  return stored
+    ? { sent: true, pages: pages.length, newIssues }
+    : { sent: false, reason: 'already sent' };
+}
+
 /** Monday 00:00 UTC of the week `now` is in: the digest's once-per-week key. */
 export function weekOf(now: Date): string {
   const day = (now.getUTCDay() + 6) % 7;
@@ -138,9 +216,10 @@ export function weekOf(now: Date): string {
 }
 
 /**
- * The weekly digest: one e-mail per owner who wants it, listing each monitored domain with the
- * score of its latest scan, the one before, the trend and the issue count. Once per owner and
- * week, however often the job runs.
+ * The weekly digest: one e-mail per owner who wants it, listing each monitored domain with its
+ * standing (docs/scoring.md §6) and what it covered, and the issues its site audits fixed since
+ * the previous digest (each audit's fixes told once). Once per owner and week, however often
+ * the job runs.
  */
 export async function sendWeeklyDigests(deps: AlertDeps, now: Date): Promise<{ sent: number }> {
   const monitored = await domainStore.listMonitoredDomains(deps.db);
@@ -151,17 +230,36 @@ export async function sendWeeklyDigests(deps: AlertDeps, now: Date): Promise<{ s
   let sent = 0;
   for (const owner of owners) {
     if (!notificationSettingsOf(owner.notificationPreferences).weeklyDigest) continue;
+    const rows = byOwner.get(owner.id) ?? [];
+    const [standings, fixed] = await Promise.all([
+      readSiteStandings(
+        deps.db,
+        rows.map((row) => ({ userId: owner.id, domain: row.domain })),
+      ),
+      // The audits since the last digest: each audit's fixes are celebrated once.
+      repo.countFixedSince(deps.db, owner.id, owner.lastDigestSentAt, now),
+    ]);
     const domains: DigestDomain[] = [];
-    for (const row of byOwner.get(owner.id) ?? []) {
+    for (const row of rows) {
+      const standing = standings.get(row.domain)!;
       const [latest, previous] = await scanStore.listOwnerScans(deps.db, row.domain, owner.id, 2);
+      const previousScore =
+        standing.auditId === null ? (previous?.accessibilityScore ?? null) : null;
       domains.push({
         domain: row.domain,
         status: row.status,
-        score: latest?.accessibilityScore ?? null,
-        previousScore: previous?.accessibilityScore ?? null,
-        trend: trendOf(latest?.accessibilityScore ?? null, previous?.accessibilityScore ?? null),
-        issues: latest?.totalIssues ?? 0,
-        lastScan: latest?.completedAt ? longDate.format(latest.completedAt) : null,
+        score: standing.score,
+        previousScore,
+        trend: trendOf(standing.score, previousScore),
+        issues: standing.issues.total,
+        lastScan: standing.date
+          ? longDate.format(new Date(standing.date))
+          : latest?.completedAt
+            ? longDate.format(latest.completedAt)
+            : null,
+        standing: standing.state,
+        coverage: standingCoverage(standing),
+        fixed: fixed.get(row.domain) ?? 0,
       });
     }
     const stored = await deps.mailer.sendOnce(
