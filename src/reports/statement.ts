@@ -1,5 +1,6 @@
 import escapeHtml from 'escape-html';
 import { impacts } from '#contract/index.js';
+import { judgesSite, standingCoverage, type SiteStandingState } from '#contract/site-standing.js';
 import { formatDate } from './html-report.js';
 import { needsReviewOf, reportStandard, type ReportModel } from './model.js';
 
@@ -10,6 +11,44 @@ import { needsReviewOf, reportStandard, type ReportModel } from './model.js';
  */
 export interface StatementLinks {
   statusPageUrl: string | null;
+  /**
+   * The domain's standing (docs/scoring.md) when its owner monitors it and its status page is
+   * live: a finished site audit adds the site's figures beside this page's; without one the
+   * statement says the site has not been audited yet.
+   */
+  standing?: StatementStanding | null;
+}
+
+/** What the statement tells of a domain's standing (db/stores/site-standing.ts). */
+export interface StatementStanding {
+  state: SiteStandingState;
+  score: number | null;
+  label: string;
+  issues: { total: number };
+  pagesCovered: number;
+  pagesFailed: number;
+  date: string | null;
+}
+
+/** The site's own figures, or why there are none: never a page's result passed off as the site's. */
+function siteAuditText(standing: StatementStanding | null | undefined, domain: string): string {
+  const e = (text: string) => escapeHtml(text);
+  if (!standing || standing.state === 'none') {
+    return `<p>The figures above judge this one page. ${e(domain)} has not had a site audit yet, so there is no score for the site as a whole.</p>`;
+  }
+  if (standing.state === 'running') {
+    return `<p>The figures above judge this one page. The first site audit of ${e(domain)} is under way; there is no score for the site as a whole yet.</p>`;
+  }
+  const when = standing.date ? ` of ${e(formatDate(new Date(standing.date)))}` : '';
+  if (!judgesSite(standing.state) || standing.score === null) {
+    const pages = `${standing.pagesFailed} page${standing.pagesFailed === 1 ? '' : 's'}`;
+    return `<p>The latest site audit${when} could not scan any of the ${pages} it chose on ${e(domain)}, so there is no score for the site as a whole.</p>`;
+  }
+  const failed =
+    standing.pagesFailed > 0
+      ? ` ${standing.pagesFailed} page${standing.pagesFailed === 1 ? '' : 's'} could not be scanned and ${standing.pagesFailed === 1 ? 'is' : 'are'} not counted.`
+      : '';
+  return `<p>Site audit${when}: <strong>${standing.score}/100 · ${e(standing.label)}</strong> over ${e(standingCoverage(standing))} of ${e(domain)}, with <strong>${standing.issues.total}</strong> open issue${standing.issues.total === 1 ? '' : 's'}.${failed}</p>`;
 }
 
 const maxLimitations = 15;
@@ -82,16 +121,17 @@ thead th{background:#e5e7eb}
 </section>
 <section>
 <h2>Current status</h2>
-<p>Accessibility score: <strong>${model.score.value}/100 · ${e(model.score.label)}</strong>. Open issues: <strong>${model.summary.totalViolations}</strong> confirmed violations.</p>
+<p>Accessibility score of this page: <strong>${model.score.value}/100 · ${e(model.score.label)}</strong>. Open issues: <strong>${model.summary.totalViolations}</strong> confirmed violations.</p>
 <table>
 <caption class="muted">Open issues by impact</caption>
 <thead><tr>${impacts.map((impact) => `<th scope="col">${impact.charAt(0).toUpperCase()}${impact.slice(1)}</th>`).join('')}</tr></thead>
 <tbody><tr>${impacts.map((impact) => `<td>${v[impact]}</td>`).join('')}</tr></tbody>
 </table>
+${siteAuditText(links.standing, model.domain)}
 </section>
 <section>
 <h2>Monitoring in place</h2>
-<p>The site is tested with three automated accessibility engines run together on the same page (${e(engines || 'none finished')}). Each scan is recorded and issues are tracked from one scan to the next${links.statusPageUrl ? `; the latest results are published on the site's public status page` : ''}.</p>
+<p>${judgesSite(links.standing?.state ?? 'none') ? `The site is audited page by page` : 'This page was tested'} with three automated accessibility engines run together on each page (${e(engines || 'none finished')}). Each scan is recorded and issues are tracked from one scan to the next${links.statusPageUrl ? `; the latest results are published on the site's public status page` : ''}.</p>
 </section>
 <section>
 <h2>Known limitations</h2>

@@ -8,6 +8,7 @@ import { toMarkdown } from '#reports/markdown.js';
 import { toSarif } from '#reports/sarif.js';
 import { renderStatementHtml } from '#reports/statement.js';
 import { findPublished } from '#db/stores/domains.js';
+import { readSiteStanding } from '#db/stores/site-standing.js';
 import { renderVpatDocx } from '#reports/vpat/docx.js';
 import { fillInPrompt, scanToOpenAcr } from '#reports/vpat/from-scan.js';
 import { checkOpenAcr, parseOpenAcr, type CheckedOpenAcr } from '#reports/vpat/openacr.js';
@@ -119,9 +120,15 @@ export async function statementPdf(
   const model = await loadReportModel(deps.db, scanId);
   if (!deps.pool) throw new UnavailableError('PDF printing is not available on this server.');
   // Only a domain with live public pages (monitored, ownership proved) has a status page to name.
+  // Its standing is public there too (docs/scoring.md): the statement names the site's figures
+  // beside this page's only from a site audit.
   const published = await findPublished(deps.db, model.domain);
+  const standing = published
+    ? await readSiteStanding(deps.db, published.userId, model.domain)
+    : null;
   const html = renderStatementHtml(model, {
     statusPageUrl: published ? `${siteOrigin}/status/${encodeURIComponent(model.domain)}` : null,
+    standing,
   });
   return {
     body: await printPdf(deps.pool, html),
