@@ -38,6 +38,11 @@ export interface Order {
   input: SubscribeInput;
   payment: Payment | null;
   now: Date;
+  /**
+   * Where a newly enrolled domain's site audits start: the site the buyer scanned (its host and
+   * port, which may be www. or a staging port). Null: https://{domain}/.
+   */
+  startUrl?: string | null;
 }
 
 export interface Enrolment {
@@ -101,7 +106,7 @@ export async function enroll(db: AppDb, order: Order): Promise<Enrolment> {
       if (own) {
         await domainStore.reenrollDomain(tx, own.id, enrolment);
       } else {
-        await domainStore.insertDomain(tx, userId, domain, enrolment);
+        await domainStore.insertDomain(tx, userId, domain, enrolment, order.startUrl ?? null);
       }
 
       await domainStore.insertHistory(tx, {

@@ -44,6 +44,19 @@ export interface BillingServiceDeps {
 /** The signed-in account, if any, its e-mail address, and the browser's client id. */
 export type BillingCaller = Pick<Caller, 'userId'> & Partial<Pick<Caller, 'email' | 'clientId'>>;
 
+/**
+ * The scanned site's home page, where the domain's site audits start: null when that is the
+ * default https://{domain}/ (no need to store it).
+ */
+function startAddressOf(scannedUrl: string, domain: string): string | null {
+  try {
+    const home = new URL('/', scannedUrl).href;
+    return home === `https://${domain}/` ? null : home;
+  } catch {
+    return null;
+  }
+}
+
 const scanNotFound = () =>
   new NotFoundError('Scan Not Found: please start a new accessibility scan.');
 
@@ -144,7 +157,15 @@ export async function subscribe(
     if (payment.status !== 'succeeded') throw new PaymentFailedError(payment.failureMessage);
   }
 
-  const enrolled = await enroll(deps.db, { userId, domain, scanId: scan.id, input, payment, now });
+  const enrolled = await enroll(deps.db, {
+    userId,
+    domain,
+    scanId: scan.id,
+    input,
+    payment,
+    now,
+    startUrl: startAddressOf(scan.url, domain),
+  });
   if (enrolled.created && deps.boss) {
     await requestFirstSiteAudit(deps.db, deps.boss, { userId, domain }, now);
   }
