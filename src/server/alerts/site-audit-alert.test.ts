@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../../test/support/db.js';
-import { issueFingerprint } from '#contract/index.js';
+import { issueFingerprint, type Impact } from '#contract/index.js';
 import type { Database } from '#db/client.js';
 import {
   auditSessions,
@@ -67,7 +67,7 @@ afterAll(async () => {
 
 const issue = (
   scanId: string,
-  values: { ruleKey: string; impact: string; selector: string; html: string; title: string },
+  values: { ruleKey: string; impact: Impact; selector: string; html: string; title: string },
 ) => ({
   scanId,
   issueKey: `${values.ruleKey}:${values.selector}`,
@@ -149,21 +149,21 @@ const outbox = () => database.db.select().from(outboxEmails).where(eq(outboxEmai
 
 const missingAlt = {
   ruleKey: 'image-alt',
-  impact: 'critical',
+  impact: 'critical' as const,
   selector: '#hero > img',
   html: '<img src="/hero.jpg">',
   title: 'Images must have alternative text',
 };
 const lowContrast = {
   ruleKey: 'color-contrast',
-  impact: 'serious',
+  impact: 'serious' as const,
   selector: '.footer a',
   html: '<a href="/terms">Terms</a>',
   title: 'Elements must meet minimum color contrast',
 };
 const emptyHeading = {
   ruleKey: 'empty-heading',
-  impact: 'minor',
+  impact: 'minor' as const,
   selector: 'h3',
   html: '<h3></h3>',
   title: 'Headings should not be empty',
