@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/support/service.js';
 import { loadConfig } from '#config';
-import { domains, scans, users } from '#db/schema/index.js';
+import { auditSessions, domains, scans, users } from '#db/schema/index.js';
 import { startRuntime } from '#runtime';
 import { sendJob } from './boss.js';
 
@@ -39,7 +39,8 @@ describe('monitoring in a worker process', () => {
       );
 
       // A run, as the schedule sends it. Private addresses are refused by default, so this
-      // monitored loopback site's rescan is a failed scan on record, like anyone's would be.
+      // monitored loopback site's audit finds no pages but its start address, whose scan is a
+      // failed scan on record, like anyone's would be, and the audit ends with that one failure.
       const { db } = runtime.database;
       const [owner] = await db
         .insert(users)
@@ -70,6 +71,22 @@ describe('monitoring in a worker process', () => {
       const [domain] = await db.select().from(domains).where(eq(domains.domain, '127.0.0.1'));
       expect(domain!.lastMonitorQueuedAt).not.toBeNull();
       expect(domain!.lastScanAt).toBeNull();
+      const audit = await eventually(async () => {
+        const [row] = await db
+          .select()
+          .from(auditSessions)
+          .where(
+            and(eq(auditSessions.domainId, domain!.id), eq(auditSessions.status, 'completed')),
+          );
+        return row;
+      });
+      expect(audit).toMatchObject({
+        origin: 'monitoring',
+        trigger: 'schedule',
+        totalPages: 1,
+        completedPages: 0,
+        failedPages: 1,
+      });
     } finally {
       await runtime.close();
     }
