@@ -7,6 +7,7 @@ import { startLifecycleSweeps, type LifecycleWorker } from '#jobs/lifecycle.js';
 import { createMailer, type Mailer } from '#email/mailer.js';
 import {
   sendLifecycleNotices,
+  sendAuditAlert,
   sendScanAlert,
   sendWeeklyDigests,
   type AlertDeps,
@@ -124,6 +125,7 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
     alerts = await startAlertWorkers({
       boss,
       scanAlert: (scanId) => sendScanAlert(alertDeps, scanId),
+      auditAlert: (auditId) => sendAuditAlert(alertDeps, auditId),
       weeklyDigest: (now) => sendWeeklyDigests(alertDeps, now),
     });
   }
