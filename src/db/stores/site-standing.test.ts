@@ -229,4 +229,34 @@ describe('a domain standing', () => {
       date: null,
     });
   });
+
+  it('counts a reused page with the findings of the page it reused, and says so', async () => {
+    await seedDomain(database.db, userId, { domain: 'reused.test', index: 10 });
+    await seedAudit('reused.test', 4, [
+      { url: 'https://reused.test/', score: 70, issues: ['critical', 'serious'] },
+    ]);
+    const [earlier] = await database.db
+      .select({ id: pageScans.id })
+      .from(pageScans)
+      .where(eq(pageScans.url, 'https://reused.test/'));
+    const audit = await seedAudit('reused.test', 11, []);
+    await database.db.insert(pageScans).values({
+      auditSessionId: audit,
+      position: 1,
+      url: 'https://reused.test/',
+      status: 'completed',
+      accessibilityScore: 70,
+      totalIssues: 2,
+      completedAt: at(11),
+      reusedFrom: earlier!.id,
+    });
+    const standing = (await read('reused.test')).get('reused.test')!;
+    expect(standing).toMatchObject({
+      state: 'complete',
+      auditId: audit,
+      score: 70,
+      pagesReused: 1,
+      issues: { total: 2, critical: 1, serious: 1 },
+    });
+  });
 });

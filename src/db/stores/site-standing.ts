@@ -72,7 +72,8 @@ const wanted = (domains: readonly { userId: string; domain: string }[]) =>
 
 /**
  * A page's violations by impact: the scan row's summary (written with its issue rows), else its
- * issue rows counted. A monitoring page is also a scans row with the page's id.
+ * issue rows counted. A monitoring page is also a scans row with the page's id; a reused page
+ * without findings of its own has those of the page it reused.
  */
 const impactsOf = (scanId: SQL) => sql`coalesce(
       (select sc.summary -> 'violations' from scans sc where sc.id = ${scanId}),
@@ -94,7 +95,7 @@ const auditsSql = (domains: readonly { userId: string; domain: string }[]) => sq
                    'total', p.total_issues, 'reused', p.reused_from is not null,
                    'error', p.error,
                    'impacts', case when p.status = 'completed'
-                                   then ${impactsOf(sql`coalesce(p.reused_from, p.id)`)} end)
+                                   then coalesce(${impactsOf(sql`p.id`)}, ${impactsOf(sql`p.reused_from`)}) end)
                    order by p.position)
             from page_scans p where p.audit_session_id = a.id) as pages
     from ${wanted(domains)}
