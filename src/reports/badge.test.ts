@@ -126,6 +126,26 @@ describe('renderBadge', () => {
     expect(read(svg)['aria-label']).toContain('first scan pending');
   });
 
+  it('says the latest audit failed, not pending nor clean, when it scanned no page', () => {
+    const svg = renderBadge(
+      {
+        domain: 'shop.example',
+        score: null,
+        scannedAt: new Date('2026-11-20T10:00:00Z'),
+        auditFailed: true,
+      },
+      base,
+    );
+    expect(svg).toContain('no score: latest audit failed');
+    expect(read(svg)['aria-label']).toContain('no score: latest audit failed');
+    expect(svg).not.toContain('first scan pending');
+    const german = renderBadge(
+      { domain: 'shop.example', score: null, scannedAt: null, auditFailed: true },
+      { ...base, lang: 'de' },
+    );
+    expect(german).toContain('keine Bewertung');
+  });
+
   it("colours the score as the vocabulary's bands: 75+, 60+, below (ADR 0013)", () => {
     expect(badgeColorOf(75)).toBe(badgeColorOf(100));
     expect(badgeColorOf(60)).toBe(badgeColorOf(74));

@@ -28,6 +28,11 @@ export interface BadgeEvidence {
   /** The latest completed scan's score, 0-100; null before the first one. */
   score: number | null;
   scannedAt: Date | null;
+  /**
+   * The latest site audit scanned no page (docs/scoring.md): no score, and the badge says so
+   * instead of "first scan pending" or a clean result.
+   */
+  auditFailed?: boolean;
 }
 
 interface Words {
@@ -38,6 +43,8 @@ interface Words {
   score: (score: number) => string;
   scanned: (date: string) => string;
   pending: string;
+  /** The latest site audit could not scan any page. */
+  noScore: string;
   byUs: string;
   /** The accessible name: who says what about which site. */
   name: (domain: string, parts: string[]) => string;
@@ -53,6 +60,7 @@ const words: Record<BadgeLanguage, Words> = {
     score: (score) => `score ${formatScore(score)} · ${scoreLabel(score)}`,
     scanned: (date) => `scanned ${date}`,
     pending: 'first scan pending',
+    noScore: 'no score: latest audit failed',
     byUs: 'by Conformly',
     name: (domain, parts) =>
       [`Accessibility of ${domain} monitored by Conformly`, ...parts].join(', '),
@@ -71,6 +79,7 @@ const words: Record<BadgeLanguage, Words> = {
     score: (score) => `Bewertung ${formatScore(score)} · ${words.de.labels[scoreLabel(score)]}`,
     scanned: (date) => `geprüft ${date}`,
     pending: 'erste Prüfung ausstehend',
+    noScore: 'keine Bewertung: letzte Prüfung fehlgeschlagen',
     byUs: 'von Conformly',
     name: (domain, parts) =>
       [`Barrierefreiheit von ${domain} überwacht von Conformly`, ...parts].join(', '),
@@ -85,6 +94,7 @@ const words: Record<BadgeLanguage, Words> = {
     score: (score) => `score ${formatScore(score)} · ${words.fr.labels[scoreLabel(score)]}`,
     scanned: (date) => `analysé le ${date}`,
     pending: 'première analyse en attente',
+    noScore: 'pas de score : dernière analyse échouée',
     byUs: 'par Conformly',
     name: (domain, parts) =>
       [`Accessibilité de ${domain} surveillée par Conformly`, ...parts].join(', '),
@@ -99,6 +109,7 @@ const words: Record<BadgeLanguage, Words> = {
     score: (score) => `puntuación ${formatScore(score)} · ${words.es.labels[scoreLabel(score)]}`,
     scanned: (date) => `analizado ${date}`,
     pending: 'primer análisis pendiente',
+    noScore: 'sin puntuación: falló el último análisis',
     byUs: 'por Conformly',
     name: (domain, parts) =>
       [`Accesibilidad de ${domain} supervisada por Conformly`, ...parts].join(', '),
@@ -146,7 +157,10 @@ function texts(evidence: BadgeEvidence, options: BadgeOptions) {
   const t = words[options.lang];
   const shown: string[] = [];
   const spoken: string[] = [];
-  if (evidence.score === null || evidence.scannedAt === null) {
+  if (evidence.score === null && evidence.auditFailed) {
+    shown.push(t.noScore);
+    spoken.push(t.noScore);
+  } else if (evidence.score === null || evidence.scannedAt === null) {
     shown.push(t.pending);
     spoken.push(t.pending);
   } else {

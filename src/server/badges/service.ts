@@ -14,8 +14,9 @@ import { siteOf } from '../public/service.js';
 
 /**
  * The live badge of a domain and its configurator. A badge exists only while the domain's public
- * pages do (monitored and ownership verified, domains/service findPublished); it shows the site
- * score (public/service siteOf), as the status page does.
+ * pages do (monitored and ownership verified, domains/service findPublished); it shows the
+ * domain's standing (public/service siteOf), as the status page does: no score, and says so,
+ * when the latest site audit scanned no page.
  */
 
 export interface BadgeServiceDeps {
@@ -56,7 +57,12 @@ export async function getBadgeSvg(
   if (!published) throw badgeNotFound(domain);
   const site = await siteOf(deps.db, domain, published.userId);
   return renderBadge(
-    { domain, score: site.score, scannedAt: site.lastScan },
+    {
+      domain,
+      score: site.score,
+      scannedAt: site.lastScan,
+      auditFailed: site.standing.state === 'failed',
+    },
     resolveBadgeOptions(published.badgeSettings, query),
   );
 }

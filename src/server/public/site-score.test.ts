@@ -205,5 +205,8 @@ describe('the site score of a monitored domain', () => {
     expect(audit.accessibilityScore).toBeNull();
     expect(audit.aiSummary).toMatch(/no score/);
     expect(audit.aiSummary).not.toMatch(/no issues/i);
+    expect(await getBadgeSvg({ db: database.db }, domain, {})).toContain(
+      'no score: latest audit failed',
+    );
   });
 });
