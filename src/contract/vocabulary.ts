@@ -138,8 +138,9 @@ export const engineNames = {
 } as const;
 
 /**
- * A monitored site's score (docs/scoring.md, ADR 0013): the mean of the latest score of each of
- * its pages, rounded half up; null when no page has a score yet.
+ * The mean of page scores, rounded half up; null when no page has a score yet. A domain's
+ * standing (docs/scoring.md §6, ADR 0013) takes it over the pages its latest site audit
+ * completed, or before any site audit over the latest scan of each page.
  */
 export function siteScoreOf(pageScores: readonly (number | null)[]): number | null {
   const scores = pageScores.filter((score): score is number => score !== null);
