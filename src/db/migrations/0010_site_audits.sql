@@ -21,4 +21,21 @@ CREATE UNIQUE INDEX "audit_sessions_domain_id_unfinished_key" ON "audit_sessions
 CREATE INDEX "audit_sessions_domain_id_completed_at_idx" ON "audit_sessions" USING btree ("domain_id","completed_at");--> statement-breakpoint
 CREATE INDEX "page_scans_audit_session_id_status_idx" ON "page_scans" USING btree ("audit_session_id","status");--> statement-breakpoint
 ALTER TABLE "audit_sessions" ADD CONSTRAINT "audit_sessions_origin_check" CHECK ("audit_sessions"."origin" in ('request', 'monitoring'));--> statement-breakpoint
-ALTER TABLE "audit_sessions" ADD CONSTRAINT "audit_sessions_trigger_check" CHECK ("audit_sessions"."trigger" in ('schedule', 'added', 'scan-now'));
+ALTER TABLE "audit_sessions" ADD CONSTRAINT "audit_sessions_trigger_check" CHECK ("audit_sessions"."trigger" in ('schedule', 'added', 'scan-now'));--> statement-breakpoint
+-- A domain's standing is its latest finished site audit (docs/scoring.md), so a monitoring audit
+-- that starts, ends or is rescored moves the domain's public version (migration 0006): cached
+-- status pages, audit pages and badges are not served stale once it ends.
+CREATE TRIGGER "audit_sessions_public_version_update" AFTER UPDATE ON "audit_sessions" FOR EACH ROW
+WHEN (
+  NEW."origin" = 'monitoring' AND (
+    OLD."status" IS DISTINCT FROM NEW."status"
+    OR OLD."overall_score" IS DISTINCT FROM NEW."overall_score"
+    OR OLD."completed_at" IS DISTINCT FROM NEW."completed_at"
+    OR OLD."total_issues" IS DISTINCT FROM NEW."total_issues"
+    OR OLD."completed_pages" IS DISTINCT FROM NEW."completed_pages"
+  )
+)
+EXECUTE FUNCTION "touch_public_version"();
+--> statement-breakpoint
+CREATE TRIGGER "audit_sessions_public_version_insert_delete" AFTER INSERT OR DELETE ON "audit_sessions"
+FOR EACH ROW EXECUTE FUNCTION "touch_public_version"();

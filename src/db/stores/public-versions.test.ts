@@ -2,7 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets } from '../../../test/support/db.js';
 import type { Database } from '../client.js';
-import { complaints, domains, scans, subscriptions, users } from '../schema/index.js';
+import {
+  auditSessions,
+  complaints,
+  domains,
+  scans,
+  subscriptions,
+  users,
+} from '../schema/index.js';
 import { readPublicVersion } from './public-versions.js';
 
 /** Migration 0006: the triggers that keep public_versions moving with what public answers show. */
@@ -43,6 +50,37 @@ describe.each(databaseTargets)('public versions on $name', (target) => {
       .update(scans)
       .set({ status: 'completed', accessibilityScore: 87, totalIssues: 4, completedAt: new Date() })
       .where(eq(scans.id, scan!.id));
+
+    expect(await version('watched.test')).toBeGreaterThan(watched!);
+    expect(await version('other.test')).toBe(other);
+  });
+
+  it("moves a domain's version when its site audit ends, not when a visitor's audit does", async () => {
+    const [audit] = await database.db
+      .insert(auditSessions)
+      .values({
+        baseUrl: 'https://watched.test/',
+        domain: 'watched.test',
+        userId,
+        origin: 'monitoring',
+        status: 'running',
+      })
+      .returning({ id: auditSessions.id });
+    const [visitors] = await database.db
+      .insert(auditSessions)
+      .values({ baseUrl: 'https://other.test/', domain: 'other.test', status: 'running' })
+      .returning({ id: auditSessions.id });
+    const watched = await version('watched.test');
+    const other = await version('other.test');
+
+    await database.db
+      .update(auditSessions)
+      .set({ status: 'completed', overallScore: 91, completedAt: new Date() })
+      .where(eq(auditSessions.id, audit!.id));
+    await database.db
+      .update(auditSessions)
+      .set({ status: 'completed', overallScore: 40, completedAt: new Date() })
+      .where(eq(auditSessions.id, visitors!.id));
 
     expect(await version('watched.test')).toBeGreaterThan(watched!);
     expect(await version('other.test')).toBe(other);
