@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SiteStandingState } from './site-standing.js';
 
 /** Answers of the public pages (spec public-area §3): anyone may read them, caches may keep them. */
 
@@ -38,6 +39,14 @@ export const DomainAuditResponse = z.object({
   aiSummary: z.string().nullable(),
   /** How many pages the site score averages (docs/scoring.md §6). */
   pagesScanned: z.number().int().optional(),
+  /**
+   * Whether the figures judge the site or single pages (docs/scoring.md): 'complete' or
+   * 'partial' from a site audit, 'failed' when it scanned no page, 'none' or 'running' while the
+   * figures are only the latest scans of single pages. Screens say "site" only for a site audit.
+   */
+  standing: SiteStandingState.optional(),
+  /** Pages the latest site audit could not scan (a partial or failed audit); 0 otherwise. */
+  pagesFailed: z.number().int().optional(),
 });
 export type DomainAuditResponse = z.infer<typeof DomainAuditResponse>;
 
@@ -62,6 +71,14 @@ export const PublicStatusResponse = z.object({
   totalIssues: z.number().int(),
   /** How many pages the site score averages (docs/scoring.md §6). */
   pagesScanned: z.number().int().optional(),
+  /**
+   * Whether the figures judge the site or single pages (docs/scoring.md): 'complete' or
+   * 'partial' from a site audit, 'failed' when it scanned no page, 'none' or 'running' while the
+   * figures are only the latest scans of single pages. Screens say "site" only for a site audit.
+   */
+  standing: SiteStandingState.optional(),
+  /** Pages the latest site audit could not scan (a partial or failed audit); 0 otherwise. */
+  pagesFailed: z.number().int().optional(),
   lastScan: z.string().nullable(),
   standard: z.string(),
   monitoringSince: z.string().nullable(),

@@ -203,6 +203,8 @@ describe('GET /api/audit/:domain', () => {
         aiSummary:
           'The latest scans of 2 pages of acme.test score 73/100 on average and found 12 open issues; the site has not been audited yet.',
         pagesScanned: 2,
+        standing: 'none',
+        pagesFailed: 0,
       });
     }
   });
@@ -236,6 +238,8 @@ describe('GET /api/audit/:domain', () => {
       accessibilityScore: null,
       aiSummary: null,
       pagesScanned: 0,
+      standing: 'none',
+      pagesFailed: 0,
     });
   });
 

@@ -146,6 +146,8 @@ export async function getDomainAudit(
       accessibilityScore: null,
       aiSummary: siteSummary(domain, site),
       pagesScanned: 0,
+      standing: site.standing.state,
+      pagesFailed: site.standing.pagesFailed,
     };
   }
   return {
@@ -157,6 +159,8 @@ export async function getDomainAudit(
     accessibilityScore: site.score,
     aiSummary: siteSummary(domain, site),
     pagesScanned: site.pages,
+    standing: site.standing.state,
+    pagesFailed: site.standing.pagesFailed,
   };
 }
 
@@ -276,6 +280,8 @@ export async function getPublicStatus(
     status: score !== null ? statusOfScore(score) : 'monitored',
     totalIssues: site.totalIssues,
     pagesScanned: site.pages,
+    standing: site.standing.state,
+    pagesFailed: site.standing.pagesFailed,
     lastScan: site.lastScan?.toISOString() ?? null,
     standard: publicStandard,
     monitoringSince: monitoringSince.toISOString(),

@@ -124,6 +124,11 @@ describe('the site score of a monitored domain', () => {
     expect(after).toBeGreaterThan(before!);
     // (80 + 99) / 2 = 89.5, rounded half up.
     expect((await siteOf(database.db, domain, owner)).score).toBe(90);
+    // Single pages' scans, no site audit: the status page says so.
+    expect(await getPublicStatus({ db: database.db }, domain)).toMatchObject({
+      standing: 'none',
+      pagesFailed: 0,
+    });
   });
 
   /** A finished monitoring site audit of the domain whose pages all failed or some completed. */
@@ -188,7 +193,13 @@ describe('the site score of a monitored domain', () => {
       { url: `https://${domain}/shop`, error: 'Navigation timeout of 30000 ms exceeded' },
     ]);
     const status = await getPublicStatus({ db: database.db }, domain);
-    expect(status).toMatchObject({ complianceScore: 64, totalIssues: 3, pagesScanned: 1 });
+    expect(status).toMatchObject({
+      complianceScore: 64,
+      totalIssues: 3,
+      pagesScanned: 1,
+      standing: 'partial',
+      pagesFailed: 1,
+    });
     expect(status.summary).toContain('1 of 2 pages (1 failed)');
     expect(await getBadgeSvg({ db: database.db }, domain, {})).toContain('score 64/100');
   });
@@ -199,10 +210,16 @@ describe('the site score of a monitored domain', () => {
       { url: `https://${domain}/shop`, error: 'net::ERR_CONNECTION_REFUSED' },
     ]);
     const status = await getPublicStatus({ db: database.db }, domain);
-    expect(status).toMatchObject({ complianceScore: null, status: 'monitored' });
+    expect(status).toMatchObject({
+      complianceScore: null,
+      status: 'monitored',
+      standing: 'failed',
+      pagesFailed: 2,
+    });
     expect(status.summary).toMatch(/could not scan any of its 2 pages/);
     const audit = await getDomainAudit({ db: database.db }, domain);
     expect(audit.accessibilityScore).toBeNull();
+    expect(audit).toMatchObject({ standing: 'failed', pagesFailed: 2, totalIssues: 0 });
     expect(audit.aiSummary).toMatch(/no score/);
     expect(audit.aiSummary).not.toMatch(/no issues/i);
     expect(await getBadgeSvg({ db: database.db }, domain, {})).toContain(
