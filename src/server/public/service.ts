@@ -190,6 +190,24 @@ function scanEntry(domain: string, scan: scanStore.OwnerScan): AuditTrailEntry {
   };
 }
 
+/** A finished site audit on the trail: how many pages it scanned, and how many failed. */
+function siteAuditEntry(domain: string, audit: repo.RecentSiteAudit): AuditTrailEntry {
+  const pages = plural(audit.completed + audit.failed, 'page');
+  const details =
+    audit.completed === 0
+      ? `The site audit of ${domain} could not scan any of its ${pages}.`
+      : audit.failed > 0
+        ? `The site audit of ${domain} scanned ${audit.completed} of ${pages} (${audit.failed} failed).`
+        : `The site audit of ${domain} scanned ${pages}.`;
+  return {
+    type: 'monitoring',
+    event: 'Site audit completed',
+    status: audit.completed === 0 ? 'Failed' : audit.failed > 0 ? 'Partial' : 'Completed',
+    date: audit.completedAt.toISOString(),
+    details,
+  };
+}
+
 const isResolved = (status: string) => status === 'resolved' || status === 'closed';
 
 /**
@@ -238,12 +256,19 @@ export async function getPublicStatus(
   if (!monitoring) {
     throw new NotFoundError('Domain Not Found: no compliance monitoring found for this domain.');
   }
-  const [scans, site, complaintCounts, recentComplaints] = await Promise.all([
+  const [ownerScans, site, complaintCounts, recentComplaints, siteAudits] = await Promise.all([
     scanStore.listOwnerScans(deps.db, domain, monitoring.userId, trailScans),
     siteOf(deps.db, domain, monitoring.userId),
     repo.countComplaints(deps.db, domain, monitoring.userId),
     repo.listRecentComplaints(deps.db, domain, monitoring.userId, trailComplaints),
+    repo.listRecentSiteAudits(deps.db, domain, monitoring.userId, trailScans),
   ]);
+  // A site audit is one entry on the trail, not one per page it scanned.
+  const auditPages = await repo.siteAuditPagesAmong(
+    deps.db,
+    ownerScans.map((scan) => scan.id),
+  );
+  const scans = ownerScans.filter((scan) => !auditPages.has(scan.id));
 
   const total = complaintCounts.reduce((sum, row) => sum + row.count, 0);
   const resolved = complaintCounts
@@ -252,6 +277,7 @@ export async function getPublicStatus(
 
   const auditTrail = [
     ...scans.map((scan) => scanEntry(domain, scan)),
+    ...siteAudits.map((audit) => siteAuditEntry(domain, audit)),
     ...recentComplaints.flatMap(complaintEntries),
   ];
   const monitoringSince = monitoring.monitoringSince ?? monitoring.createdAt;

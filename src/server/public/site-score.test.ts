@@ -201,6 +201,15 @@ describe('the site score of a monitored domain', () => {
       pagesFailed: 1,
     });
     expect(status.summary).toContain('1 of 2 pages (1 failed)');
+    // The audit is one entry on the trail; its page is not listed again as a rescan.
+    expect(status.auditTrail[0]).toMatchObject({
+      event: 'Site audit completed',
+      status: 'Partial',
+      details: `The site audit of ${domain} scanned 1 of 2 pages (1 failed).`,
+    });
+    expect(status.auditTrail.filter((entry) => entry.date === day(10).toISOString())).toHaveLength(
+      1,
+    );
     expect(await getBadgeSvg({ db: database.db }, domain, {})).toContain('score 64/100');
   });
 
