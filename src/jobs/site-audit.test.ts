@@ -244,7 +244,10 @@ describe('a site audit of a monitored domain', () => {
         status: 'completed',
         accessibilityScore: earlier!.accessibilityScore,
         totalIssues: earlier!.totalIssues,
+        rawOutput: earlier!.rawOutput,
+        summary: earlier!.summary,
       });
+      expect(scan!.completedAt!.getTime()).toBeGreaterThan(earlier!.completedAt!.getTime());
       expect((await issuesOf(row.id)).length).toBe((await issuesOf(previous.id)).length);
       expect(row.changes).toMatchObject({ new: [], fixed: [], scannerNew: [] });
     }

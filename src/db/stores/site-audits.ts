@@ -386,7 +386,12 @@ export async function storeReusedPage(
       .where(eq(pageScans.id, pageScanId))
       .for('update');
     if (page?.status !== 'running') return false;
-    const [source] = await tx.select().from(scans).where(eq(scans.id, previousPageId));
+    // The raw output (hundreds of KB a page) is copied inside the database, never read here:
+    // reusing a page must cost a small part of scanning it.
+    const [source] = await tx
+      .select({ accessibilityScore: scans.accessibilityScore, totalIssues: scans.totalIssues })
+      .from(scans)
+      .where(eq(scans.id, previousPageId));
     const [sourcePage] = await tx.select().from(pageScans).where(eq(pageScans.id, previousPageId));
     if (!source || !sourcePage) return false;
     const completedAt = new Date();
@@ -406,36 +411,27 @@ export async function storeReusedPage(
         notice_count, processing_time, engine_version, error
       from engine_results where page_scan_id = ${previousPageId}::uuid`);
 
-    const [scan] = await tx
-      .update(scans)
-      .set({
-        status: 'completed',
-        stage: 'complete',
-        currentTool: null,
-        toolProgress: 100,
-        overallProgress: 100,
-        completedAt,
-        accessibilityScore: source.accessibilityScore,
-        scoreLabel: source.scoreLabel,
-        totalIssues: source.totalIssues,
-        finalUrl: seen.finalUrl,
-        title: seen.title,
-        summary: source.summary,
-        engineVersions: source.engineVersions,
-        engineErrors: source.engineErrors,
-        processingTimes: source.processingTimes,
-        rawOutput: source.rawOutput,
-        screenshots: source.screenshots,
-        aiSummary: source.aiSummary,
-        logs: sql`${scans.logs} || ${JSON.stringify([
-          logEntry(
-            'success',
-            `The page renders as in the previous audit: its findings were reused (score ${source.accessibilityScore}, ${source.totalIssues} issues)`,
-          ),
-        ])}::jsonb`,
-      })
-      .where(and(eq(scans.id, pageScanId), inArray(scans.status, unfinished)))
-      .returning({ domain: scans.domain, userId: scans.userId });
+    const reusedLog = JSON.stringify([
+      logEntry(
+        'success',
+        `The page renders as in the previous audit: its findings were reused (score ${source.accessibilityScore}, ${source.totalIssues} issues)`,
+      ),
+    ]);
+    const updated = await tx.execute(sql`
+      update scans s set status = 'completed', stage = 'complete', current_tool = null,
+        tool_progress = 100, overall_progress = 100, completed_at = ${completedAt},
+        accessibility_score = src.accessibility_score, score_label = src.score_label,
+        total_issues = src.total_issues, final_url = ${seen.finalUrl}, title = ${seen.title},
+        summary = src.summary, engine_versions = src.engine_versions,
+        engine_errors = src.engine_errors, processing_times = src.processing_times,
+        raw_output = src.raw_output, screenshots = src.screenshots, ai_summary = src.ai_summary,
+        logs = s.logs || ${reusedLog}::jsonb, updated_at = now()
+      from scans src
+      where s.id = ${pageScanId}::uuid and src.id = ${previousPageId}::uuid
+        and s.status in ('pending', 'running')
+      returning s.domain, s.user_id`);
+    const scan = (updated as unknown as { rows: { domain: string; user_id: string | null }[] })
+      .rows[0];
     await tx
       .update(pageScans)
       .set({
@@ -454,7 +450,7 @@ export async function storeReusedPage(
         error: null,
       })
       .where(eq(pageScans.id, pageScanId));
-    if (scan?.userId) await noteOwnerScan(tx, scan.domain, scan.userId, completedAt);
+    if (scan?.user_id) await noteOwnerScan(tx, scan.domain, scan.user_id, completedAt);
     return true;
   });
 }
