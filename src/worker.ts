@@ -3,8 +3,8 @@ import { closeOnSignals, startRuntime } from '#runtime';
 
 /**
  * `npm run worker`: a scan worker without HTTP. Point several of them (on any machines) at one
- * Postgres with DATABASE_URL; each runs SCAN_CONCURRENCY scans at once, and any of them may take
- * the scheduled monitoring runs (MONITOR_ENABLED, on by default).
+ * Postgres with DATABASE_URL; each runs SCAN_CONCURRENCY scans (or site audit pages) at once, and
+ * any of them may take the scheduled monitoring runs (MONITOR_ENABLED, on by default).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   console.log(
     `scan worker ready: ${config.scanConcurrency} tab(s), ${runtime.database.kind} database, ` +
       (config.monitor.enabled
-        ? `monitoring on ('${config.monitor.cron}' UTC, every ${config.monitor.intervalHours} h per domain)`
+        ? `monitoring on ('${config.monitor.cron}' UTC, every ${config.monitor.intervalHours} h per domain, ` +
+          `site audits of up to ${config.monitor.maxPages} pages)`
         : 'monitoring off'),
   );
 }
