@@ -8,6 +8,7 @@ import { ScoreLabelChip } from '../../../components/score/score-label';
 import { useDomainAudit } from '../api/get-domain-audit';
 import { NotFoundMessage } from './not-found-message';
 import { KeyFigures } from './key-figures';
+import { scoreBasis } from '../score-basis';
 
 /** The public compliance page of a domain (spec §2 /audit/{domain}). */
 export function DomainAuditPage() {
@@ -26,6 +27,7 @@ export function DomainAuditPage() {
     );
   }
   const data = audit.data;
+  const basis = scoreBasis(data);
   // The label is the site score's band, as on every screen (ADR 0013); that the site is
   // monitored is a fact of every page that exists here, not a grade.
   return (
@@ -38,18 +40,12 @@ export function DomainAuditPage() {
       </div>
       <KeyFigures
         figures={[
-          ['Site score', formatScore(data.accessibilityScore)],
+          [basis.label, formatScore(data.accessibilityScore)],
           ['Open issues', data.totalIssues],
           ['Last scanned', formatDate(data.lastScanned)],
         ]}
       />
-      <p className="mt-4 text-sm text-slate-700">
-        The site score is the average of the latest automated scan of each monitored page
-        {data.pagesScanned
-          ? ` (${data.pagesScanned} page${data.pagesScanned === 1 ? '' : 's'})`
-          : ''}
-        .
-      </p>
+      <p className="mt-4 text-sm text-slate-700">{basis.sentence}</p>
       {data.aiSummary && (
         <Card className="mt-6">
           <h2 className="font-semibold">Summary</h2>

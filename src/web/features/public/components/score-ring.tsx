@@ -1,7 +1,13 @@
 import { formatScore, scoreTone, toneColours } from '#contract/vocabulary.js';
 
 /** A ring filled to the score; the number is text, the ring only decoration. */
-export function ScoreRing({ score }: { score: number | null }) {
+export function ScoreRing({
+  score,
+  label = 'site score',
+}: {
+  score: number | null;
+  label?: string;
+}) {
   const value = Math.max(0, Math.min(100, score ?? 0));
   const radius = 52;
   const circumference = 2 * Math.PI * radius;
@@ -26,7 +32,7 @@ export function ScoreRing({ score }: { score: number | null }) {
         <span className="text-2xl font-extrabold" data-testid="site-score">
           {formatScore(score)}
         </span>
-        <span className="text-xs text-slate-700">site score</span>
+        <span className="text-xs text-slate-700">{label}</span>
       </p>
     </div>
   );

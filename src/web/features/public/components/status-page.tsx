@@ -9,6 +9,7 @@ import { ComplaintDialog } from './complaint-dialog';
 import { NotFoundMessage } from './not-found-message';
 import { ScoreRing } from './score-ring';
 import { KeyFigures } from './key-figures';
+import { scoreBasis } from '../score-basis';
 
 /** The public status page of a domain (spec §2). */
 export function StatusPage() {
@@ -25,21 +26,17 @@ export function StatusPage() {
     );
   }
   const data = status.data;
+  const basis = scoreBasis(data);
   return (
     <div className="mx-auto max-w-5xl px-4 py-12">
       <p className="text-sm font-semibold text-brand-600">Public accessibility status</p>
       <h1 className="mt-1 text-3xl font-bold break-all">{data.domain}</h1>
       <div className="mt-8 grid gap-6 md:grid-cols-[auto_1fr] md:items-center">
-        <ScoreRing score={data.complianceScore} />
+        <ScoreRing score={data.complianceScore} label={basis.label.toLowerCase()} />
         <div>
           <ScoreLabelChip score={data.complianceScore} pending="Monitored: first scan pending" />
           <p className="mt-4 text-slate-800">{data.summary}</p>
-          {data.pagesScanned ? (
-            <p className="mt-2 text-sm text-slate-700">
-              The site score is the average of the latest automated scan of each of{' '}
-              {data.pagesScanned} monitored page{data.pagesScanned === 1 ? '' : 's'}.
-            </p>
-          ) : null}
+          <p className="mt-2 text-sm text-slate-700">{basis.sentence}</p>
         </div>
       </div>
       <KeyFigures
