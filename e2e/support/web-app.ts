@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { findChromium } from '#scanner/chromium-path.js';
+import type { ScanWorkerOptions } from '#jobs/scan-worker.js';
 import type { AppDeps } from '#server/app.js';
 import { startTestService, type TestService } from '../../test/support/service.js';
 
@@ -28,6 +29,8 @@ export interface WebAppOptions {
   app?: Partial<AppDeps>;
   /** Extra pages of the fixture site (say, one that answers slowly). */
   routes?: Record<string, RequestListener>;
+  /** What the scan worker is given beyond the defaults (say, a site audit's page budget). */
+  worker?: Pick<ScanWorkerOptions, 'monitorMaxPages'>;
 }
 
 export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> {
@@ -37,6 +40,7 @@ export async function startWebApp(options: WebAppOptions = {}): Promise<WebApp> 
   const service = await startTestService({
     app: { webRoot, ...options.app },
     ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.worker ? { worker: options.worker } : {}),
   });
   const address = await service.app.listen({ host: '127.0.0.1', port: 0 });
   // The visitor's browser is a full Chromium, as people browse with; the service's scans run

@@ -3,7 +3,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Config } from '#config';
 import type { Database } from '#db/client.js';
 import { createQueue, type PgBoss } from '#jobs/boss.js';
-import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
+import { startScanWorker, type ScanWorker, type ScanWorkerOptions } from '#jobs/scan-worker.js';
 import type { PagePool } from '#scanner';
 import { buildApp, type AppDeps } from '#server/app.js';
 import { createSharedPagePool } from './browser.js';
@@ -48,6 +48,8 @@ export async function startTestService(
     routes?: Record<string, RequestListener>;
     app?: Partial<AppDeps>;
     config?: Partial<typeof testConfig>;
+    /** What the scan worker is given beyond the defaults (say, a site audit's page budget). */
+    worker?: Pick<ScanWorkerOptions, 'monitorMaxPages'>;
   } = {},
 ): Promise<TestService> {
   const verificationFile: string[] = [];
@@ -76,6 +78,7 @@ export async function startTestService(
     concurrency: 2,
     allowPrivateTargets: true,
     pollingIntervalSeconds: 0.5,
+    ...options.worker,
     onError: (error) => workerErrors.push(error),
   });
   const app = await buildApp(
