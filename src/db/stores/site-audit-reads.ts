@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ChangeCounts, Impact, SiteAuditPage, SiteAuditSummary } from '#contract/index.js';
 import type { AppDb } from '../client.js';
 import { auditSessions, domains, issues, pageScans, scans } from '../schema/index.js';
@@ -186,4 +186,122 @@ export async function readSiteAudit(
       };
     }),
   };
+}
+
+// ---- The status page's trail ----------------------------------------------------------------
+
+/**
+ * The owner's latest finished monitoring site audits of `domain` for the status page's trail,
+ * each with its completed and failed pages; and which of the given scans are pages of one (a
+ * site audit shows on the trail as one entry, not one per page).
+ */
+export async function listRecentSiteAudits(
+  db: AppDb,
+  domain: string,
+  ownerId: string,
+  limit: number,
+) {
+  const { rows } = (await db.execute(sql`
+    select a.id, a.completed_at as "completedAt", a.status,
+           count(p.id) filter (where p.status = 'completed')::int as completed,
+           count(p.id) filter (where p.status <> 'completed')::int as failed
+      from audit_sessions a left join page_scans p on p.audit_session_id = a.id
+     where a.domain = ${domain} and a.user_id = ${ownerId} and a.origin = 'monitoring'
+       and a.status in ('completed', 'failed') and a.completed_at is not null
+     group by a.id
+     order by a.completed_at desc
+     limit ${limit}`)) as unknown as {
+    rows: {
+      id: string;
+      completedAt: Date | string;
+      status: string;
+      completed: number;
+      failed: number;
+    }[];
+  };
+  return rows.map((row) => ({ ...row, completedAt: new Date(row.completedAt) }));
+}
+
+export type RecentSiteAudit = Awaited<ReturnType<typeof listRecentSiteAudits>>[number];
+
+/** The scans among `scanIds` that are pages of a monitoring site audit. */
+export async function siteAuditPagesAmong(db: AppDb, scanIds: string[]): Promise<Set<string>> {
+  if (scanIds.length === 0) return new Set();
+  const { rows } = (await db.execute(sql`
+    select p.id from page_scans p join audit_sessions a on a.id = p.audit_session_id
+     where a.origin = 'monitoring'
+       and p.id in (${sql.join(
+         scanIds.map((id) => sql`${id}::uuid`),
+         sql`, `,
+       )})`)) as unknown as { rows: { id: string }[] };
+  return new Set(rows.map((row) => row.id));
+}
+
+// ---- Alerts and digests ----------------------------------------------------------------------
+
+type Rows<T> = { rows: T[] };
+
+/** A monitoring site audit's owner, domain and state; undefined for any other audit. */
+export async function findSiteAudit(db: AppDb, auditId: string) {
+  const { rows } = (await db.execute(sql`
+    select id, user_id as "userId", domain, status, completed_at as "completedAt"
+      from audit_sessions where id = ${auditId} and origin = 'monitoring'`)) as unknown as Rows<{
+    id: string;
+    userId: string | null;
+    domain: string;
+    status: string;
+    completedAt: Date | string | null;
+  }>;
+  return rows[0];
+}
+
+/**
+ * The audit's completed pages that found something new since the previous audit: the page, its
+ * new fingerprints (page_scans.changes.new) and the scan whose issue rows hold them.
+ */
+export async function listPagesWithNewIssues(db: AppDb, auditId: string) {
+  const { rows } = (await db.execute(sql`
+    select p.id, p.url, coalesce(p.reused_from, p.id) as "issuesOf",
+           p.changes -> 'new' as "newFingerprints"
+      from page_scans p
+     where p.audit_session_id = ${auditId} and p.status = 'completed'
+       and jsonb_typeof(p.changes -> 'new') = 'array'
+       and jsonb_array_length(p.changes -> 'new') > 0
+     order by p.position`)) as unknown as Rows<{
+    id: string;
+    url: string;
+    issuesOf: string;
+    newFingerprints: string[];
+  }>;
+  return rows;
+}
+
+/** Whether the scan is a page of a monitoring site audit: its audit sends the alert, not it. */
+export async function isSiteAuditPage(db: AppDb, scanId: string): Promise<boolean> {
+  const { rows } = (await db.execute(sql`
+    select 1 from page_scans p join audit_sessions a on a.id = p.audit_session_id
+     where p.id = ${scanId} and a.origin = 'monitoring' limit 1`)) as unknown as Rows<unknown>;
+  return rows.length > 0;
+}
+
+/**
+ * Issues fixed on each of the owner's domains by the site audits that finished after `since`
+ * (all of them when null) up to `until`: what a digest celebrates, each audit's once.
+ */
+export async function countFixedSince(
+  db: AppDb,
+  userId: string,
+  since: Date | null,
+  until: Date,
+): Promise<Map<string, number>> {
+  const { rows } = (await db.execute(sql`
+    select a.domain,
+           sum(case when jsonb_typeof(p.changes -> 'fixed') = 'array'
+                    then jsonb_array_length(p.changes -> 'fixed') else 0 end)::int as fixed
+      from audit_sessions a join page_scans p on p.audit_session_id = a.id
+     where a.user_id = ${userId} and a.origin = 'monitoring'
+       and a.status in ('completed', 'failed') and a.completed_at <= ${until.toISOString()}::timestamptz
+       ${since === null ? sql`` : sql`and a.completed_at > ${since.toISOString()}::timestamptz`}
+     group by a.domain`)) as unknown as Rows<{ domain: string; fixed: number }>;
+  return new Map(rows.map((row) => [row.domain, row.fixed]));
 }

@@ -55,51 +55,8 @@ export async function listRecentComplaints(
 
 export type RecentComplaint = Awaited<ReturnType<typeof listRecentComplaints>>[number];
 
-// ---- Site audits ---------------------------------------------------------------------------------
-
-/**
- * The owner's latest finished monitoring site audits of `domain` for the status page's trail,
- * each with its completed and failed pages; and which of the given scans are pages of one (a
- * site audit shows on the trail as one entry, not one per page).
- */
-export async function listRecentSiteAudits(
-  db: AppDb,
-  domain: string,
-  ownerId: string,
-  limit: number,
-) {
-  const { rows } = (await db.execute(sql`
-    select a.id, a.completed_at as "completedAt", a.status,
-           count(p.id) filter (where p.status = 'completed')::int as completed,
-           count(p.id) filter (where p.status <> 'completed')::int as failed
-      from audit_sessions a left join page_scans p on p.audit_session_id = a.id
-     where a.domain = ${domain} and a.user_id = ${ownerId} and a.origin = 'monitoring'
-       and a.status in ('completed', 'failed') and a.completed_at is not null
-     group by a.id
-     order by a.completed_at desc
-     limit ${limit}`)) as unknown as {
-    rows: {
-      id: string;
-      completedAt: Date | string;
-      status: string;
-      completed: number;
-      failed: number;
-    }[];
-  };
-  return rows.map((row) => ({ ...row, completedAt: new Date(row.completedAt) }));
-}
-
-export type RecentSiteAudit = Awaited<ReturnType<typeof listRecentSiteAudits>>[number];
-
-/** The scans among `scanIds` that are pages of a monitoring site audit. */
-export async function siteAuditPagesAmong(db: AppDb, scanIds: string[]): Promise<Set<string>> {
-  if (scanIds.length === 0) return new Set();
-  const { rows } = (await db.execute(sql`
-    select p.id from page_scans p join audit_sessions a on a.id = p.audit_session_id
-     where a.origin = 'monitoring'
-       and p.id in (${sql.join(
-         scanIds.map((id) => sql`${id}::uuid`),
-         sql`, `,
-       )})`)) as unknown as { rows: { id: string }[] };
-  return new Set(rows.map((row) => row.id));
-}
+export {
+  listRecentSiteAudits,
+  siteAuditPagesAmong,
+  type RecentSiteAudit,
+} from '#db/stores/site-audit-reads.js';

@@ -24,7 +24,22 @@ describe('add-domain form (spec §5)', () => {
   it('takes a domain, trimmed', () => {
     expect(addDomainFormSchema.parse({ domain: '  shop.example.com ' })).toEqual({
       domain: 'shop.example.com',
+      startUrl: '',
     });
+  });
+
+  it('takes an optional start address, trimmed, and refuses one too long', () => {
+    expect(
+      addDomainFormSchema.parse({
+        domain: 'shop.example.com',
+        startUrl: ' https://www.shop.example.com/en/ ',
+      }),
+    ).toEqual({ domain: 'shop.example.com', startUrl: 'https://www.shop.example.com/en/' });
+    const long = addDomainFormSchema.safeParse({
+      domain: 'shop.example.com',
+      startUrl: `https://shop.example.com/${'a'.repeat(2048)}`,
+    });
+    expect(long.success).toBe(false);
   });
 });
 

@@ -14,7 +14,12 @@ export const addDomainFormSchema = z.object({
     .min(1, emptyDomainMessage)
     .refine((value) => value.includes('.'), noDotDomainMessage),
   /** Where its site audits start; empty: https://{domain}/. */
-  startUrl: z.string().trim().max(2048, 'The start address is at most 2048 characters'),
+  startUrl: z
+    .string()
+    .trim()
+    .max(2048, 'The start address is at most 2048 characters')
+    .optional()
+    .default(''),
 });
 
 /** Trial and active domains are monitored, and count for the next domain's tier (spec §4, §9). */
