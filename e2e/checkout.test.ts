@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { domains, subscriptions } from '#db/schema/index.js';
+import { DomainAuditResponse } from '#contract/index.js';
+import { auditSessions, domains, subscriptions } from '#db/schema/index.js';
 import { latestEmail, signUp, strongPassword, uniqueEmail } from './support/accounts.js';
 import { blockingAxeViolations } from './support/axe.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
@@ -98,8 +99,6 @@ describe('checkout', () => {
     await page
       .getByText(/^(Under Active Monitoring|Issues Detected - Under Remediation|Non-Compliant)$/)
       .waitFor();
-    await page.getByRole('link', { name: 'See the latest audit' }).waitFor();
-
     const events = await dataLayer(page);
     expect(events).toContainEqual(
       expect.objectContaining({ event: 'subscription_selected', plan_name: 'Professional' }),
@@ -120,11 +119,37 @@ describe('checkout', () => {
       expect.objectContaining({ event: 'conversion', conversion_type: 'purchase' }),
     );
 
+    // Checkout started the domain's first site audit at once; once it ends, the page shows the
+    // domain's standing from it: the latest audit linked when it has a public scan, else the
+    // summary saying why there is no score (the fixture site has no home page).
+    const db = app.web.service.database.db;
+    const [firstAudit] = await db
+      .select()
+      .from(auditSessions)
+      .where(and(eq(auditSessions.domain, domain), eq(auditSessions.origin, 'monitoring')));
+    expect(firstAudit).toMatchObject({ trigger: 'added' });
+    await expect
+      .poll(
+        async () =>
+          (await db.select().from(auditSessions).where(eq(auditSessions.id, firstAudit!.id)))[0]
+            ?.status,
+        { timeout: 90_000, interval: 1_000 },
+      )
+      .toMatch(/^(completed|failed)$/);
+    await page.reload();
+    const shown = DomainAuditResponse.parse(
+      await (await page.request.get(`/api/audit/${domain}`)).json(),
+    );
+    if (shown.scanId) {
+      await page.getByRole('link', { name: 'See the latest audit' }).waitFor();
+    } else {
+      await page.getByText(shown.aiSummary!, { exact: true }).waitFor();
+    }
+
     await page.goto(`/status/${domain}`);
     await page.getByRole('heading', { level: 1, name: domain }).waitFor();
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
 
-    const db = app.web.service.database.db;
     const [enrolled] = await db.select().from(domains).where(eq(domains.domain, domain));
     expect(enrolled).toMatchObject({ status: 'trial', domainIndex: 1, monthlyPrice: 4900 });
     const [subscription] = await db
