@@ -204,6 +204,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         description:
           'One audit of a domain at a time (409) and at most one requested per hour (429 with Retry-After).',
         params: DomainPathParams,
+        body: z.strictObject({}).nullish(),
         response: { 202: ScanNowResponse, 409: message, 429: message },
       },
     },

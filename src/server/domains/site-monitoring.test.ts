@@ -210,4 +210,19 @@ describe('site monitoring of a domain', () => {
     const malformed = await owner.browser.get(`/api/domains/${site}/audits/not-an-id`);
     expect(malformed.statusCode).toBe(400);
   });
+
+  it('answers bad input to the audit routes with a 400 and starts nothing', async () => {
+    await db().update(domains).set({ auditRequestedAt: null }).where(eq(domains.domain, site));
+    const before = (await auditsOf(site)).length;
+    const extra = await send(owner.browser, 'POST', `/api/domains/${site}/audits`, { pages: 500 });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().message).toMatch(/pages/);
+    for (const query of ['limit=0', 'limit=abc', 'limit=101', 'colour=red']) {
+      const response = await owner.browser.get(`/api/domains/${site}/monitoring?${query}`);
+      expect(response.statusCode, query).toBe(400);
+    }
+    const notADomain = await send(owner.browser, 'POST', '/api/domains/not a domain/audits');
+    expect(notADomain.statusCode).toBe(404);
+    expect(await auditsOf(site)).toHaveLength(before);
+  });
 });
