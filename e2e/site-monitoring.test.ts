@@ -303,7 +303,7 @@ describe('site-wide monitoring', () => {
       .getByText(/Unchanged since the previous audit/)
       .first()
       .waitFor();
-    await panel.getByText(`${siteUrl}${gainsIssue}`).waitFor();
+    await panel.getByRole('link', { name: gainsIssue, exact: true }).waitFor();
     await screenshot(page, 'site-monitoring-second-audit');
     expect(await blockingAxeViolations(page)).toEqual([]);
 
@@ -319,4 +319,30 @@ describe('site-wide monitoring', () => {
       .toBe(1);
     expect(takePageErrors()).toEqual([]);
   }, 900_000);
+
+  it('fits the site audit screens on a phone (390 px) and a laptop (1,280 px)', async () => {
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`/app/dashboard/domains/${siteHost}`);
+      await page
+        .getByRole('region', { name: 'Site audits' })
+        .getByText(/^Site score \d+\/100/)
+        .waitFor();
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await screenshot(page, `site-monitoring-domain-page-${width}`);
+      expect(await blockingAxeViolations(page)).toEqual([]);
+
+      await page.goto('/app/dashboard/domains');
+      await page
+        .getByText(/pages audited/)
+        .first()
+        .waitFor();
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      await screenshot(page, `site-monitoring-domains-page-${width}`);
+      expect(await blockingAxeViolations(page)).toEqual([]);
+    }
+    expect(takePageErrors()).toEqual([]);
+  }, 300_000);
 });

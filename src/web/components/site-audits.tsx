@@ -18,7 +18,11 @@ export const triggerText = {
 } as const;
 
 const time = (iso: string) =>
-  new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  new Intl.DateTimeFormat(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(new Date(iso));
 
 /** Why "Scan now" cannot start an audit at the moment, or undefined when it can. */
 export function scanNowBlocked(data: SiteAuditList): string | undefined {

@@ -83,6 +83,16 @@ export function SiteAuditsPanel({ domain }: { domain: string }) {
   );
 }
 
+/** A page of the domain's site by its path (the domain is the screen's subject). */
+function addressInSite(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
+  }
+}
+
 function LatestAudit({ domain, audit }: { domain: string; audit: SiteAuditSummary }) {
   const details = useSiteAudit(domain, audit.id, audit.status);
   return (
@@ -101,7 +111,7 @@ function LatestAudit({ domain, audit }: { domain: string; audit: SiteAuditSummar
       {details.isPending && <Spinner label="Loading the audit's pages" />}
       {details.data && (
         <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
+          <table className="w-full min-w-[36rem] text-left text-sm">
             <caption className="sr-only">Pages of the latest site audit of {domain}</caption>
             <thead className="border-b border-slate-300">
               <tr>
@@ -128,16 +138,16 @@ function LatestAudit({ domain, audit }: { domain: string; audit: SiteAuditSummar
             <tbody>
               {details.data.pages.map((page) => (
                 <tr key={page.url} className="border-b border-slate-200 align-top">
-                  <td className="py-2 pr-4 break-all">
+                  <td className="py-2 pr-4 break-words">
                     {page.scanId ? (
                       <Link
                         to={paths.report.getHref(page.scanId)}
                         className="text-brand-700 underline"
                       >
-                        {page.url}
+                        {addressInSite(page.url)}
                       </Link>
                     ) : (
-                      page.url
+                      addressInSite(page.url)
                     )}
                   </td>
                   <td className="py-2 pr-4">{page.score ?? '–'}</td>
@@ -161,7 +171,7 @@ function LatestAudit({ domain, audit }: { domain: string; audit: SiteAuditSummar
                     {page.status === 'failed'
                       ? `Not scanned: ${page.error ?? 'unknown reason'}`
                       : page.reused
-                        ? 'Unchanged since the previous audit: its findings were kept, not scanned again.'
+                        ? 'Unchanged since the previous audit: findings kept, not scanned again.'
                         : page.status === 'completed'
                           ? ''
                           : page.status}
