@@ -177,7 +177,7 @@ export async function scanNow(
   if (outcome.reason === 'too-soon') {
     throw new ScanNowTooSoonError(outcome.message, outcome.retryAt ?? now);
   }
-  if (outcome.reason === 'running') throw new ConflictError(outcome.message);
+  // Already running, or the domain is not monitored: both conflict with the domain's state.
   throw new ConflictError(outcome.message);
 }
 
