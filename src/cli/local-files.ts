@@ -224,8 +224,8 @@ export async function createScreenCaptureFolders(settings: readonly PageSettings
   for (const page of settings) {
     for (const text of page.actions ?? []) {
       const action = parsePageAction(text);
-      if (action?.type === 'screen-capture') {
-        await mkdir(dirname(resolve(action.path)), { recursive: true });
+      if (action?.name === 'screen-capture' && action.target) {
+        await mkdir(dirname(resolve(action.target)), { recursive: true });
       }
     }
   }

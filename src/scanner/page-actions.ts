@@ -1,103 +1,37 @@
-import type { Page } from 'puppeteer-core';
+import type { Frame, GoToOptions, Page } from 'puppeteer-core';
+import pa11yActions from 'pa11y/lib/action.js';
 
 /**
  * Page actions: what a person does on a page before it is tested (log in, open a menu, fill a
- * form). The grammar is pa11y's (lib/action.js), word for word, so a `.pa11yci` file's `actions`
- * run unchanged: the first pattern that matches wins, in pa11y's order.
+ * form), written in pa11y's sentences. pa11y's own action module (pa11y/lib/action.js) decides
+ * which sentences are actions and runs them, so a `.pa11yci` file's `actions` behave as under
+ * pa11y-ci: the first pattern that matches wins, in pa11y's order. What the scan adds is its
+ * own rules around them: an address to navigate to is checked first, and every wait ends with
+ * the scan (its time budget or an abort) rather than after puppeteer's 30 seconds.
  */
-export type PageAction =
-  | { type: 'navigate'; url: string; text: string }
-  | { type: 'click'; selector: string; text: string }
-  | { type: 'set-field'; selector: string; value: string; text: string }
-  | { type: 'clear-field'; selector: string; text: string }
-  | { type: 'check-field'; selector: string; checked: boolean; text: string }
-  | { type: 'screen-capture'; path: string; text: string }
-  | {
-      type: 'wait-for-url';
-      property: 'hash' | 'host' | 'pathname' | 'href';
-      value: string;
-      negated: boolean;
-      text: string;
-    }
-  | {
-      type: 'wait-for-element';
-      selector: string;
-      state: 'added' | 'removed' | 'visible' | 'hidden';
-      text: string;
-    }
-  | { type: 'wait-for-event'; selector: string; event: string; text: string };
+export interface PageAction {
+  /** The sentence as written, handed to pa11y as it is. */
+  text: string;
+  /** The name of pa11y's action that runs it: 'navigate-url', 'click-element', 'screen-capture'... */
+  name: string;
+  /** 'navigate-url': the address; 'screen-capture': the file. Read with pa11y's own pattern. */
+  target?: string;
+}
 
 export class PageActionError extends Error {
   override name = 'PageActionError';
 }
 
-const grammar: { match: RegExp; build: (m: RegExpExecArray, text: string) => PageAction }[] = [
-  {
-    match: /^navigate to( url)? (.+)$/i,
-    build: (m, text) => ({ type: 'navigate', url: m[2]!, text }),
-  },
-  {
-    match: /^click( element)? (.+)$/i,
-    build: (m, text) => ({ type: 'click', selector: m[2]!, text }),
-  },
-  {
-    match: /^set( field)? (.+?) to (.+)$/i,
-    build: (m, text) => ({ type: 'set-field', selector: m[2]!, value: m[3]!, text }),
-  },
-  {
-    match: /^clear( field)? (.+?)$/i,
-    build: (m, text) => ({ type: 'clear-field', selector: m[2]!, text }),
-  },
-  {
-    match: /^(check|uncheck)( field)? (.+)$/i,
-    build: (m, text) => ({
-      type: 'check-field',
-      selector: m[3]!,
-      checked: m[1]!.toLowerCase() !== 'uncheck',
-      text,
-    }),
-  },
-  {
-    match: /^(screen[ -]?capture|capture[ -]?screen)( to)? (.+)$/i,
-    build: (m, text) => ({ type: 'screen-capture', path: m[3]!, text }),
-  },
-  {
-    match: /^wait for (fragment|hash|host|path|url)( to (not )?be)? ([^\s]+)$/i,
-    build: (m, text) => {
-      const subject = m[1]!.toLowerCase();
-      const property =
-        subject === 'fragment' || subject === 'hash'
-          ? 'hash'
-          : subject === 'host'
-            ? 'host'
-            : subject === 'path'
-              ? 'pathname'
-              : 'href';
-      return { type: 'wait-for-url', property, value: m[4]!, negated: m[3] !== undefined, text };
-    },
-  },
-  {
-    match: /^wait for( element)? (.+)( to be) (added|removed|visible|hidden)$/i,
-    build: (m, text) => ({
-      type: 'wait-for-element',
-      selector: m[2]!,
-      state: m[4]!.toLowerCase() as 'added' | 'removed' | 'visible' | 'hidden',
-      text,
-    }),
-  },
-  {
-    match: /^wait for( element)? (.+) to emit (.+)$/i,
-    build: (m, text) => ({ type: 'wait-for-event', selector: m[2]!, event: m[3]!, text }),
-  },
-];
+/** Which of a pa11y pattern's groups holds the address or file an action uses. */
+const targetGroup: Record<string, number> = { 'navigate-url': 2, 'screen-capture': 3 };
 
 /** One action sentence, or null when it is not one pa11y would understand. */
 export function parsePageAction(text: string): PageAction | null {
-  for (const { match, build } of grammar) {
-    const m = match.exec(text);
-    if (m) return build(m, text);
-  }
-  return null;
+  const action = pa11yActions.actions.find((candidate) => candidate.match.test(text));
+  if (!action) return null;
+  const group = targetGroup[action.name];
+  const target = group === undefined ? undefined : text.match(action.match)?.[group];
+  return target === undefined ? { text, name: action.name } : { text, name: action.name, target };
 }
 
 export interface ActionContext {
@@ -106,122 +40,53 @@ export interface ActionContext {
   checkUrl?: (url: string) => Promise<void>;
 }
 
+/** pa11y's actions log what they do at debug level; a scan has no use for it. */
+const quiet = { log: { debug: () => undefined } };
+
 /** Runs the actions in order; the first that fails stops the scan with a sentence naming it. */
 export async function runPageActions(
   page: Page,
   actions: readonly PageAction[],
   context: ActionContext,
 ): Promise<void> {
+  const bounded = withinScan(page, context.signal);
   for (const action of actions) {
     try {
-      await runPageAction(page, action, context);
+      // Checked here rather than in `goto`: pa11y words every navigation failure alike
+      // ("Could not navigate"), and a refused address deserves its own reason.
+      if (action.name === 'navigate-url' && action.target) await context.checkUrl?.(action.target);
+      await pa11yActions(page.browser(), bounded, quiet, action.text);
     } catch (error) {
       if (context.signal.aborted) throw context.signal.reason;
-      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      throw new PageActionError(`Action "${action.text}" failed: ${reason}`);
+      throw new PageActionError(`Action "${action.text}" failed: ${reasonOf(error)}`);
     }
   }
 }
 
-async function runPageAction(page: Page, action: PageAction, context: ActionContext) {
-  const { signal } = context;
-  switch (action.type) {
-    case 'navigate':
-      await context.checkUrl?.(action.url);
-      await page.goto(action.url, { waitUntil: 'load', timeout: 0, signal });
-      return;
-    case 'click':
-      if (!(await page.$(action.selector)))
-        throw new Error(`no element matches "${action.selector}"`);
-      await page.click(action.selector);
-      return;
-    case 'set-field':
-    case 'clear-field': {
-      const value = action.type === 'set-field' ? action.value : '';
-      const found = await page.evaluate(
-        (selector, desired) => {
-          const target = document.querySelector(selector) as HTMLInputElement | null;
-          if (!target) return false;
-          // The prototype's setter, so frameworks that track the value (React) see the change.
-          const setter = Object.getOwnPropertyDescriptor(
-            Object.getPrototypeOf(target),
-            'value',
-          )?.set;
-          if (setter) setter.call(target, desired);
-          else target.value = desired;
-          target.dispatchEvent(new Event('input', { bubbles: true }));
-          return true;
-        },
-        action.selector,
-        value,
-      );
-      if (!found) throw new Error(`no element matches "${action.selector}"`);
-      return;
-    }
-    case 'check-field': {
-      const found = await page.evaluate(
-        (selector, checked) => {
-          const target = document.querySelector(selector) as HTMLInputElement | null;
-          if (!target) return false;
-          target.checked = checked;
-          target.dispatchEvent(new Event('change', { bubbles: true }));
-          return true;
-        },
-        action.selector,
-        action.checked,
-      );
-      if (!found) throw new Error(`no element matches "${action.selector}"`);
-      return;
-    }
-    case 'screen-capture':
-      await page.screenshot({ path: action.path as `${string}.png`, fullPage: true });
-      return;
-    case 'wait-for-url':
-      await page.waitForFunction(
-        (property: 'hash' | 'host' | 'pathname' | 'href', value: string, negated: boolean) =>
-          negated ? window.location[property] !== value : window.location[property] === value,
-        { polling: 100, timeout: 0, signal },
-        action.property,
-        action.value,
-        action.negated,
-      );
-      return;
-    case 'wait-for-element':
-      await page.waitForFunction(
-        (selector: string, state: string) => {
-          const element = document.querySelector(selector) as HTMLElement | null;
-          if (state === 'added') return element !== null;
-          if (state === 'removed') return element === null;
-          const visible = Boolean(
-            element &&
-            (element.offsetWidth || element.offsetHeight || element.getClientRects().length),
-          );
-          return state === 'visible' ? visible : !visible;
-        },
-        { polling: 100, timeout: 0, signal },
-        action.selector,
-        action.state,
-      );
-      return;
-    case 'wait-for-event': {
-      const found = await page.evaluate(
-        (selector, event) => {
-          const target = document.querySelector(selector);
-          if (!target) return false;
-          const flags = window as unknown as { __conformlyEvent?: boolean };
-          flags.__conformlyEvent = false;
-          target.addEventListener(event, () => (flags.__conformlyEvent = true), { once: true });
-          return true;
-        },
-        action.selector,
-        action.event,
-      );
-      if (!found) throw new Error(`no element matches "${action.selector}"`);
-      await page.waitForFunction(
-        () => (window as unknown as { __conformlyEvent?: boolean }).__conformlyEvent === true,
-        { polling: 100, timeout: 0, signal },
-      );
-      return;
-    }
-  }
+/** pa11y's reason without its "Failed action: " prefix (the sentence is named already). */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n')[0] ?? '').replace(/^Failed action: /, '');
+}
+
+/**
+ * The page as pa11y's actions see it: `goto` and `waitForFunction` (the calls that wait) take
+ * the scan's signal and no time limit of their own, so a slow login or a "wait for" lasts as
+ * long as the scan's budget allows and stops the moment the scan does; a wait left behind would
+ * otherwise keep polling the tab for 30 seconds, into the next scan. Every other call goes to
+ * the page unchanged (bound to it: puppeteer's classes keep private fields).
+ */
+function withinScan(page: Page, signal: AbortSignal): Page {
+  const goto = (url: string, options?: GoToOptions) =>
+    page.goto(url, { waitUntil: 'load', ...options, timeout: 0, signal });
+  const waitForFunction: Frame['waitForFunction'] = (fn, options, ...args) =>
+    page.waitForFunction(fn, { ...options, timeout: 0, signal }, ...args);
+  return new Proxy(page, {
+    get(target, property) {
+      if (property === 'goto') return goto;
+      if (property === 'waitForFunction') return waitForFunction;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool } from '../../test/support/browser.js';
 import { startServer, type TestServer } from '../../test/support/static-server.js';
-import { parsePageAction } from './page-actions.js';
+import { parsePageAction, runPageActions } from './page-actions.js';
 import { PageLoadError, scanPage } from './scan-page.js';
 import type { PagePool, ScanOptions } from './types.js';
 
@@ -46,6 +46,18 @@ beforeAll(async () => {
             cdn.url +
             '/pixel.png"><script>document.title="Private "+innerWidth+"x"+innerHeight</script></main></body></html>',
         );
+      return;
+    }
+    if (path === '/slow') {
+      setTimeout(
+        () =>
+          res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(
+              '<!doctype html><html lang="en"><head><title>Slow</title></head><body><main><button id="late" onclick="setTimeout(() => document.getElementById(\'extra\').hidden = false, 200)">Show</button><p id="extra" hidden>Shown</p></main></body></html>',
+            ),
+        200,
+      );
       return;
     }
     res.writeHead(404).end();
@@ -139,49 +151,96 @@ describe('scan settings', () => {
         ...axeOnly,
         actions: [parsePageAction('click element #nowhere')!],
       }),
-    ).rejects.toThrow('Action "click element #nowhere" failed: no element matches "#nowhere"');
+    ).rejects.toThrow(
+      'Action "click element #nowhere" failed: no element matching selector "#nowhere"',
+    );
+  });
+});
+
+describe("pa11y's actions inside a scan", () => {
+  it('refuses to navigate to an address the scan may not reach, and says why', async () => {
+    await expect(
+      scanPage(pool, `${site.url}/offers`, {
+        ...axeOnly,
+        allowPrivateNetwork: false,
+        allowedPrivateOrigins: [site.url],
+        actions: [parsePageAction(`navigate to ${cdn.url}/admin`)!],
+      }),
+    ).rejects.toThrow(
+      new RegExp(`^Action "navigate to ${cdn.url}/admin" failed: Refused to scan ${cdn.url}/admin`),
+    );
+  });
+
+  // pa11y's module calls goto and waitForFunction with puppeteer's default time limit; the scan
+  // gives them none of their own (its budget and abort end them). A tab whose default limit is
+  // 1 ms shows which applies: the slow page and the late element arrive after it.
+  it('waits as long as the scan allows, not as long as the default time limit', async () => {
+    await pool.withPage(async (page) => {
+      await page.goto(`${site.url}/offers`);
+      page.setDefaultTimeout(1);
+      try {
+        await runPageActions(
+          page,
+          [
+            `navigate to ${site.url}/slow`,
+            'click element #late',
+            'wait for element #extra to be visible',
+          ].map((text) => parsePageAction(text)!),
+          { signal: new AbortController().signal },
+        );
+        expect(await page.$eval('#extra', (element) => element.id)).toBe('extra');
+      } finally {
+        page.setDefaultTimeout(30_000);
+      }
+    });
+  });
+
+  it("stops a wait the moment the scan is aborted, with the scan's reason", async () => {
+    const stop = new AbortController();
+    await pool.withPage(async (page) => {
+      await page.goto(`${site.url}/offers`);
+      const waiting = runPageActions(
+        page,
+        [parsePageAction('wait for element #never to be added')!],
+        {
+          signal: stop.signal,
+        },
+      );
+      stop.abort(new Error('scan stopped'));
+      await expect(waiting).rejects.toThrow('scan stopped');
+    });
   });
 });
 
 describe('parsePageAction', () => {
-  it("reads pa11y's sentences, first match wins", () => {
-    expect(parsePageAction('set field #user to alice to')).toMatchObject({
-      type: 'set-field',
-      selector: '#user',
-      value: 'alice to',
+  it("asks pa11y's own action module which sentence is which, first match wins", () => {
+    // "to" twice: pa11y's lazy selector pattern takes the first, the value keeps the rest.
+    expect(parsePageAction('set field #user to alice to')).toEqual({
+      text: 'set field #user to alice to',
+      name: 'set-field-value',
     });
-    expect(parsePageAction('click .sign-in')).toMatchObject({
-      type: 'click',
-      selector: '.sign-in',
+    expect(parsePageAction('click .sign-in')).toMatchObject({ name: 'click-element' });
+    expect(parsePageAction('navigate to url https://a.example/')).toEqual({
+      text: 'navigate to url https://a.example/',
+      name: 'navigate-url',
+      target: 'https://a.example/',
     });
-    expect(parsePageAction('navigate to url https://a.example/')).toMatchObject({
-      type: 'navigate',
-      url: 'https://a.example/',
-    });
-    expect(parsePageAction('uncheck field #terms')).toMatchObject({
-      type: 'check-field',
-      checked: false,
-    });
+    expect(parsePageAction('uncheck field #terms')).toMatchObject({ name: 'check-field' });
     expect(parsePageAction('wait for path to not be /login')).toMatchObject({
-      type: 'wait-for-url',
-      property: 'pathname',
-      value: '/login',
-      negated: true,
+      name: 'wait-for-url',
     });
     expect(parsePageAction('wait for .menu li to be hidden')).toMatchObject({
-      type: 'wait-for-element',
-      selector: '.menu li',
-      state: 'hidden',
+      name: 'wait-for-element-state',
     });
     expect(parsePageAction('wait for element .tabs to emit load')).toMatchObject({
-      type: 'wait-for-event',
-      event: 'load',
+      name: 'wait-for-element-event',
     });
-    expect(parsePageAction('capture screen to shot.png')).toMatchObject({
-      type: 'screen-capture',
-      path: 'shot.png',
+    expect(parsePageAction('capture screen to shots/a b.png')).toEqual({
+      text: 'capture screen to shots/a b.png',
+      name: 'screen-capture',
+      target: 'shots/a b.png',
     });
-    expect(parsePageAction('clear field #q')).toMatchObject({ type: 'clear-field' });
+    expect(parsePageAction('clear field #q')).toMatchObject({ name: 'clear-field-value' });
     expect(parsePageAction('press enter')).toBeNull();
   });
 });
