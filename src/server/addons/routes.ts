@@ -34,6 +34,7 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
     '/api/add-ons/catalogue',
     {
       schema: {
+        operationId: 'listAddOnCatalogue',
         summary: 'The add-ons on sale, with their prices',
         tags: ['Add-ons'],
         response: { 200: AddOnCatalogueResponse },
@@ -46,6 +47,7 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
     '/api/add-ons',
     {
       schema: {
+        operationId: 'listAddOns',
         summary: 'The add-ons the caller bought',
         tags: ['Add-ons'],
         security: signedIn,
@@ -60,6 +62,7 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
     '/api/add-ons/pages',
     {
       schema: {
+        operationId: 'listAddOnPages',
         summary: "A domain's scanned pages an add-on can cover",
         tags: ['Add-ons'],
         security: signedIn,
@@ -74,6 +77,7 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
     '/api/add-ons/purchase',
     {
       schema: {
+        operationId: 'purchaseAddOn',
         summary: 'Buy an add-on for a domain',
         tags: ['Add-ons'],
         security: signedIn,
@@ -103,6 +107,7 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
         },
       },
       schema: {
+        operationId: 'downloadAddOn',
         summary: 'Download a bought add-on document',
         tags: ['Add-ons'],
         security: signedIn,

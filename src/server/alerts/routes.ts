@@ -29,6 +29,7 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRoutesOptions> = async (app
     '/api/account/unsubscribe',
     {
       schema: {
+        operationId: 'openUnsubscribeLink',
         summary: 'Open an unsubscribe link (redirects to its confirm page)',
         tags: ['Account'],
         querystring: UnsubscribeRequest.partial(),
@@ -47,6 +48,7 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRoutesOptions> = async (app
     '/api/account/unsubscribe/preview',
     {
       schema: {
+        operationId: 'previewUnsubscribe',
         summary: 'What an unsubscribe link would turn off',
         tags: ['Account'],
         querystring: UnsubscribeRequest,
@@ -64,6 +66,7 @@ export const alertRoutes: FastifyPluginAsyncZod<AlertRoutesOptions> = async (app
     {
       config: { csrf: false },
       schema: {
+        operationId: 'unsubscribe',
         summary: 'Unsubscribe with a signed link (one-click, no sign-in)',
         tags: ['Account'],
         body: UnsubscribeBody,

@@ -24,6 +24,7 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
   options,
 ) => {
   const schema = {
+    operationId: 'getArtifact',
     summary: 'A file a scan or an audit produced (screenshot, ZIP archive)',
     description: 'Readable by whoever may read its scan or audit; `share` is the share token.',
     tags: ['Files'],

@@ -36,6 +36,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
     {
       config: startLimit,
       schema: {
+        operationId: 'discoverPages',
         summary: "Find a site's most important pages",
         description: 'Ranks same-site links by where they appear, the sitemap and their text.',
         tags: ['Audits'],
@@ -49,17 +50,26 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
 
   // The smart scan's second step and the multi-page audit are the same audit; the spec keeps two
   // paths for its two screens.
-  const auditSummaries: Record<string, string> = {
-    '/api/smart-scan': 'Scan the pages a discovery chose, and wait for the audit',
-    '/api/multi-page-audit': 'Scan up to 10 pages of one site, and wait for the audit',
-  };
-  for (const path of ['/api/smart-scan', '/api/multi-page-audit']) {
+  const auditRoutes = [
+    {
+      path: '/api/smart-scan',
+      operationId: 'runSmartScan',
+      summary: 'Scan the pages a discovery chose, and wait for the audit',
+    },
+    {
+      path: '/api/multi-page-audit',
+      operationId: 'runMultiPageAudit',
+      summary: 'Scan up to 10 pages of one site, and wait for the audit',
+    },
+  ];
+  for (const { path, operationId, summary } of auditRoutes) {
     app.post(
       path,
       {
         config: startLimit,
         schema: {
-          summary: auditSummaries[path],
+          operationId,
+          summary,
           tags: ['Audits'],
           body: AuditRequest,
           response: { 200: AuditResponse },
@@ -74,6 +84,7 @@ export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app
     '/api/audit-progress',
     {
       schema: {
+        operationId: 'getAuditProgress',
         summary: "The caller's latest audit: progress per page",
         tags: ['Audits'],
         response: { 200: AuditProgress },

@@ -111,6 +111,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/register',
     {
       schema: {
+        operationId: 'register',
         summary: 'Create an account with a password and sign in',
         tags,
         body: RegisterRequest,
@@ -128,6 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/signup',
     {
       schema: {
+        operationId: 'signUpFromScan',
         summary: 'Sign up from a scan: the account waits for its e-mailed link',
         tags,
         body: SignupRequest,
@@ -145,6 +147,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/login',
     {
       schema: {
+        operationId: 'logIn',
         summary: 'Log in; the answer carries the session and its CSRF token',
         tags,
         body: LoginRequest,
@@ -161,6 +164,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/logout',
     {
       schema: {
+        operationId: 'logOut',
         summary: 'Log out',
         tags,
         body: NoFieldsRequest,
@@ -186,6 +190,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/reset-password-request',
     {
       schema: {
+        operationId: 'requestPasswordReset',
         summary: 'E-mail a password reset code and link',
         tags,
         body: ResetPasswordRequest,
@@ -216,6 +221,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/verify-reset-code',
     {
       schema: {
+        operationId: 'verifyResetCode',
         summary: 'Check an e-mailed reset code',
         tags,
         body: VerifyResetCodeRequest,
@@ -233,6 +239,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/reset-password-complete',
     {
       schema: {
+        operationId: 'completePasswordReset',
         summary: 'Choose a new password with the e-mailed code',
         tags,
         body: ResetPasswordCompleteRequest,
@@ -255,6 +262,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/reset-password',
     {
       schema: {
+        operationId: 'resetPasswordWithLink',
         summary: "Choose a new password with the e-mailed link's token",
         tags,
         body: ResetPasswordWithTokenRequest,
@@ -272,6 +280,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/providers',
     {
       schema: {
+        operationId: 'listSignInProviders',
         summary: 'Which sign-in providers are configured',
         tags,
         response: { 200: AuthProviders },
@@ -281,6 +290,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   );
 
   const googleInitiate = {
+    operationId: 'startGoogleSignIn',
     summary: 'Start signing in with Google (a browser redirect)',
     description: 'Answers 404 when Google sign-in is not configured.',
     tags,
@@ -294,6 +304,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   });
 
   const googleCallback = {
+    operationId: 'finishGoogleSignIn',
     summary: 'Where Google sends the browser back (OAuth code and state)',
     description: 'Signs the browser in and redirects to the dashboard, or back to log-in.',
     tags,

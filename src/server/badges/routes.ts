@@ -44,11 +44,16 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
       .header('cross-origin-resource-policy', 'cross-origin')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
 
-  for (const path of ['/api/badge/:domain', '/badge/:domain']) {
+  const badgeRoutes = [
+    { path: '/api/badge/:domain', operationId: 'getBadge' },
+    { path: '/badge/:domain', operationId: 'getEmbeddedBadge' },
+  ];
+  for (const { path, operationId } of badgeRoutes) {
     app.get(
       path,
       {
         schema: {
+          operationId,
           summary: "A monitored domain's accessibility badge",
           description: path.startsWith('/api/')
             ? 'The SVG image other sites embed; the query chooses its look.'
@@ -92,6 +97,7 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
     '/api/badges',
     {
       schema: {
+        operationId: 'listBadges',
         summary: "The caller's domains with their badge settings",
         tags: ['Badge'],
         security: signedInSecurity,
@@ -109,6 +115,7 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
     '/api/domains/:domain/badge',
     {
       schema: {
+        operationId: 'saveBadgeSettings',
         summary: "Save a domain's badge settings",
         tags: ['Badge'],
         security: signedInSecurity,

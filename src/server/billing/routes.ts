@@ -44,6 +44,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     '/api/checkout/:scanId',
     {
       schema: {
+        operationId: 'getCheckout',
         summary: 'The checkout of a scanned site: plan, price and what is included',
         tags: ['Billing'],
         params: CheckoutParams,
@@ -61,6 +62,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     '/api/subscribe',
     {
       schema: {
+        operationId: 'subscribeDomain',
         summary: 'Subscribe a domain to monitoring (Compliance Shield)',
         tags: ['Billing'],
         security: signedIn,
@@ -84,6 +86,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     {
       ...own,
       schema: {
+        operationId: 'createPaymentIntent',
         summary: 'Start a payment for a plan or a domain',
         tags: ['Billing'],
         security: signedIn,
@@ -99,6 +102,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     {
       ...own,
       schema: {
+        operationId: 'createSubscription',
         summary: 'Start the monthly subscription',
         tags: ['Billing'],
         security: signedIn,
@@ -113,6 +117,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     '/api/payments/config',
     {
       schema: {
+        operationId: 'getPaymentsConfig',
         summary: 'Which payment provider is on (demo or Stripe) and its public key',
         tags: ['Billing'],
         response: { 200: PaymentConfigResponse },
@@ -126,6 +131,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     {
       ...own,
       schema: {
+        operationId: 'getSubscriptionStatus',
         summary: "The caller's subscription: status, period, grace",
         tags: ['Billing'],
         security: signedIn,
@@ -143,6 +149,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     {
       ...own,
       schema: {
+        operationId: 'getCorePlanStatus',
         summary: "The caller's core plan and its domains",
         tags: ['Billing'],
         security: signedIn,
@@ -160,6 +167,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     {
       ...own,
       schema: {
+        operationId: 'cancelSubscription',
         summary: 'Cancel Compliance Shield (monitoring stops; history is kept)',
         tags: ['Billing'],
         security: signedIn,

@@ -33,6 +33,7 @@ export const stripeWebhookRoutes: FastifyPluginAsync<StripeWebhookRoutesOptions>
   );
 
   const schema = {
+    operationId: 'receiveStripeEvent',
     summary: "Stripe's events: payments, subscriptions, invoices",
     description:
       'Called by Stripe, not by browsers: the `Stripe-Signature` header is checked against ' +

@@ -101,6 +101,7 @@ export const complaintRoutes: FastifyPluginAsyncZod<ComplaintRoutesOptions> = as
         },
       },
       schema: {
+        operationId: 'submitComplaint',
         summary: "Send an accessibility concern to a monitored domain's owner",
         description: 'From the public status page; the owner is e-mailed.',
         tags: ['Complaints'],
@@ -149,6 +150,7 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
       ...signedIn,
       schema: {
         ...doc,
+        operationId: 'listComplaints',
         summary: "The complaints about the caller's domains, filtered and paged",
         querystring: ComplaintListQuery,
         response: { 200: ComplaintListResponse },
@@ -163,6 +165,7 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
       ...signedIn,
       schema: {
         ...doc,
+        operationId: 'getComplaint',
         summary: 'One complaint with its replies and history',
         params: ComplaintIdParams,
         response: { 200: ComplaintDetailsResponse },
@@ -177,6 +180,7 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
       ...signedIn,
       schema: {
         ...doc,
+        operationId: 'setComplaintStatus',
         summary: "Change a complaint's status",
         params: ComplaintIdParams,
         body: UpdateComplaintStatusRequest,
@@ -199,6 +203,7 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
       ...signedIn,
       schema: {
         ...doc,
+        operationId: 'saveComplaintNotes',
         summary: "Save a complaint's internal notes",
         params: ComplaintIdParams,
         body: UpdateComplaintNotesRequest,
@@ -216,6 +221,7 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
       ...signedIn,
       schema: {
         ...doc,
+        operationId: 'assignComplaint',
         summary: 'Assign a complaint to someone',
         params: ComplaintIdParams,
         body: AssignComplaintRequest,
@@ -233,6 +239,7 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
       ...signedIn,
       schema: {
         ...doc,
+        operationId: 'replyToComplaint',
         summary: 'Add a reply (e-mailed to the visitor) or an internal note to a complaint',
         params: ComplaintIdParams,
         body: ComplaintReplyRequest,

@@ -34,6 +34,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
     '/api/dashboard',
     {
       schema: {
+        operationId: 'getDashboard',
         summary: "The dashboard overview of the caller's domains and scans",
         tags: ['Dashboard'],
         security: signedIn,
@@ -47,6 +48,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
     '/api/dashboard/analytics',
     {
       schema: {
+        operationId: 'getDashboardAnalytics',
         summary: "Analytics across the caller's domains",
         tags: ['Dashboard'],
         security: signedIn,
@@ -60,6 +62,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
     '/api/dashboard/reports',
     {
       schema: {
+        operationId: 'listReports',
         summary: "Every document of the caller's scans and domains, newest first",
         tags: ['Dashboard'],
         security: signedIn,
@@ -74,6 +77,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
     '/api/dashboard/domains/:domain',
     {
       schema: {
+        operationId: 'getDomainHistory',
         summary: 'One domain: score history, pages, issues new and fixed since the last scan',
         tags: ['Dashboard'],
         security: signedIn,

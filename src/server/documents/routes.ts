@@ -152,6 +152,7 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
     '/api/html-report/:scanId',
     {
       schema: {
+        operationId: 'getHtmlReport',
         summary: "A scan's report as one HTML page",
         tags: ['Reports'],
         params: ReportParams,
@@ -191,6 +192,7 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
         },
       },
       schema: {
+        operationId: 'getStatementPdf',
         summary: "The accessibility statement of a scan's site, as a PDF",
         tags: ['Reports'],
         params: ReportParams,
@@ -209,6 +211,7 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
     '/api/report/:scanId/export/:format',
     {
       schema: {
+        operationId: 'exportScanIssues',
         summary: "A scan's issues as CSV, JSON, Markdown, SARIF or JUnit XML",
         tags: ['Reports'],
         params: ExportParams,
@@ -237,6 +240,7 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
     '/api/report/:scanId/raw/:engine',
     {
       schema: {
+        operationId: 'getRawEngineOutput',
         summary: "One engine's raw output for a scan",
         tags: ['Reports'],
         params: RawParams,
@@ -257,6 +261,7 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
     '/api/generate-vpat-from-scan',
     {
       schema: {
+        operationId: 'generateVpatFromScan',
         summary: 'A VPAT 2.4 report (Word) filled from a scan',
         tags: ['VPAT'],
         body: ScanIdBody,
@@ -277,6 +282,7 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
     '/api/fill-vpat-template',
     {
       schema: {
+        operationId: 'fillVpatTemplate',
         summary: "The VPAT 2.4 template (Word) with a scan's findings, to finish by hand",
         tags: ['VPAT'],
         body: ScanIdBody,
@@ -321,6 +327,7 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
     }),
   };
   const testOpenAcr = {
+    operationId: 'checkOpenAcr',
     summary: 'Check an OpenACR file and tell what it holds',
     tags: ['VPAT'],
     response: {
@@ -357,6 +364,7 @@ export const documentRoutes: FastifyPluginAsyncZod<DocumentRoutesOptions> = asyn
   );
 
   const generateVpat = {
+    operationId: 'generateVpatFromOpenAcr',
     summary: 'A VPAT 2.4 report (Word) from an OpenACR file',
     tags: ['VPAT'],
     response: { 200: docx, ...uploadErrors },

@@ -78,6 +78,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     {
       schema: {
         ...doc,
+        operationId: 'listDomains',
         summary: "The caller's monitored domains, with scores and prices",
         response: { 200: DomainList, 402: PaymentRequiredResponse },
       },
@@ -91,6 +92,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     {
       schema: {
         ...doc,
+        operationId: 'listDomainNames',
         summary: "The names of the caller's domains",
         response: { 200: DomainNames },
       },
@@ -103,6 +105,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     {
       schema: {
         ...doc,
+        operationId: 'addDomain',
         summary: 'Add a domain to monitoring',
         description: 'Answers 402 with what to pay when the domain is beyond the plan.',
         body: AddDomainBody,
@@ -118,6 +121,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     {
       schema: {
         ...doc,
+        operationId: 'archiveDomain',
         summary: 'Archive a domain (monitoring stops; history is kept)',
         params: DomainPathParams,
         response: { 200: DomainChangeResponse },
@@ -132,6 +136,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     {
       schema: {
         ...doc,
+        operationId: 'reactivateDomain',
         summary: 'Reactivate an archived domain',
         description: 'Answers 402 with what to pay when the domain is beyond the plan.',
         params: DomainPathParams,
@@ -157,6 +162,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     {
       schema: {
         ...doc,
+        operationId: 'getDomainMonitoring',
         summary: "The domain's site audits, newest first, and their settings",
         params: DomainPathParams,
         querystring: z.strictObject({
@@ -179,6 +185,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     {
       schema: {
         ...doc,
+        operationId: 'updateDomainMonitoring',
         summary:
           'Set where site audits start, pages they always include and patterns they leave out',
         params: DomainPathParams,
@@ -200,6 +207,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     {
       schema: {
         ...doc,
+        operationId: 'startSiteAudit',
         summary: 'Scan now: start a site audit of the domain',
         description:
           'One audit of a domain at a time (409) and at most one requested per hour (429 with Retry-After).',
@@ -224,6 +232,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     {
       schema: {
         ...doc,
+        operationId: 'getSiteAudit',
         summary: 'One site audit of the domain with its pages and what changed on each',
         params: SiteAuditParams,
         response: { 200: SiteAuditDetails },

@@ -35,6 +35,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
     '/api/domains/:domain/verification',
     {
       schema: {
+        operationId: 'getDomainVerification',
         summary: "Whether a domain's ownership is proven, and what to publish to prove it",
         tags: ['Domains'],
         security: signedIn,
@@ -68,6 +69,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
         },
       },
       schema: {
+        operationId: 'verifyDomain',
         summary: "Check a domain's ownership now (DNS TXT record, file or meta tag)",
         tags: ['Domains'],
         security: signedIn,

@@ -92,6 +92,7 @@ export const csrfPlugin = fp<CsrfOptions>(
     });
 
     const schema = {
+      operationId: 'getCsrfToken',
       summary: 'The CSRF token to send as X-CSRF-Token on every call other than GET',
       description: "Sets the anonymous visitor's client cookie the token is bound to, if missing.",
       tags: ['Account'],

@@ -35,6 +35,7 @@ afterAll(async () => {
 });
 
 interface Operation {
+  operationId?: string;
   summary?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
@@ -94,6 +95,114 @@ function requiredQuery(operation: Operation): string {
   return required.length ? `?${required.map((p) => `${p.name}=example.com`).join('&')}` : '';
 }
 
+/**
+ * Every call's operationId: the name a client generated from the document gives its method
+ * (`client.listDomains()`), so a rename breaks those clients. Set where each route is declared
+ * (`schema.operationId`); a new route adds its line here.
+ */
+const operationIds: Record<string, string> = {
+  'GET /api/openapi.json': 'getOpenApiDocument',
+  'GET /api/csrf-token': 'getCsrfToken',
+  'POST /api/scans': 'startScan',
+  'GET /api/scans': 'listScans',
+  'GET /api/report/{scanId}': 'getScanReport',
+  'POST /api/scans/{id}/share-link': 'createShareLink',
+  'DELETE /api/scans/{id}/share-link': 'revokeShareLink',
+  'PATCH /api/scans/{id}/visibility': 'setScanVisibility',
+  'POST /api/analyze': 'analyzePage',
+  'POST /api/raw-scan': 'scanPageRaw',
+  'POST /api/real-live-scan/start': 'startLiveScan',
+  'GET /api/real-live-scan/progress': 'getLiveScanProgress',
+  'GET /api/real-live-scan/results': 'getLiveScanResults',
+  'POST /api/real-live-scan/abort': 'abortLiveScan',
+  'POST /api/real-live-scan/reset': 'abortRunningScans',
+  'GET /api/scans/{id}/events': 'streamScanEvents',
+  'POST /api/discover-pages': 'discoverPages',
+  'POST /api/smart-scan': 'runSmartScan',
+  'POST /api/multi-page-audit': 'runMultiPageAudit',
+  'GET /api/audit-progress': 'getAuditProgress',
+  'GET /api/public/scan/{scanId}': 'getPublicScan',
+  'GET /api/audit/{domain}': 'getPublicAudit',
+  'GET /api/public/status/{domain}': 'getPublicStatus',
+  'GET /api/badge/{domain}': 'getBadge',
+  'GET /badge/{domain}': 'getEmbeddedBadge',
+  'GET /api/badges': 'listBadges',
+  'PUT /api/domains/{domain}/badge': 'saveBadgeSettings',
+  'POST /api/auth/register': 'register',
+  'POST /api/auth/signup': 'signUpFromScan',
+  'POST /api/auth/login': 'logIn',
+  'POST /api/auth/logout': 'logOut',
+  'POST /api/auth/reset-password-request': 'requestPasswordReset',
+  'POST /api/auth/verify-reset-code': 'verifyResetCode',
+  'POST /api/auth/reset-password-complete': 'completePasswordReset',
+  'POST /api/auth/reset-password': 'resetPasswordWithLink',
+  'GET /api/auth/providers': 'listSignInProviders',
+  'GET /api/auth/google/initiate': 'startGoogleSignIn',
+  'GET /api/auth/google/callback': 'finishGoogleSignIn',
+  'POST /api/public/submit-complaint': 'submitComplaint',
+  'GET /api/complaints': 'listComplaints',
+  'GET /api/complaints/{id}': 'getComplaint',
+  'PATCH /api/complaints/{id}/status': 'setComplaintStatus',
+  'PATCH /api/complaints/{id}/notes': 'saveComplaintNotes',
+  'PATCH /api/complaints/{id}/assignee': 'assignComplaint',
+  'POST /api/complaints/{id}/reply': 'replyToComplaint',
+  'GET /api/checkout/{scanId}': 'getCheckout',
+  'POST /api/subscribe': 'subscribeDomain',
+  'POST /api/create-payment-intent': 'createPaymentIntent',
+  'POST /api/create-subscription': 'createSubscription',
+  'GET /api/payments/config': 'getPaymentsConfig',
+  'GET /api/subscription-status': 'getSubscriptionStatus',
+  'GET /api/core-plan-status': 'getCorePlanStatus',
+  'POST /api/subscription/cancel': 'cancelSubscription',
+  'GET /api/add-ons/catalogue': 'listAddOnCatalogue',
+  'GET /api/add-ons': 'listAddOns',
+  'GET /api/add-ons/pages': 'listAddOnPages',
+  'POST /api/add-ons/purchase': 'purchaseAddOn',
+  'GET /api/add-ons/{id}/download': 'downloadAddOn',
+  'GET /api/domains': 'listDomains',
+  'POST /api/domains': 'addDomain',
+  'GET /api/domains/list': 'listDomainNames',
+  'DELETE /api/domains/{domain}': 'archiveDomain',
+  'POST /api/domains/{domain}/reactivate': 'reactivateDomain',
+  'GET /api/domains/{domain}/monitoring': 'getDomainMonitoring',
+  'PATCH /api/domains/{domain}/monitoring': 'updateDomainMonitoring',
+  'POST /api/domains/{domain}/audits': 'startSiteAudit',
+  'GET /api/domains/{domain}/audits/{auditId}': 'getSiteAudit',
+  'GET /api/dashboard': 'getDashboard',
+  'GET /api/dashboard/analytics': 'getDashboardAnalytics',
+  'GET /api/dashboard/reports': 'listReports',
+  'GET /api/dashboard/domains/{domain}': 'getDomainHistory',
+  'POST /api/stripe/webhook': 'receiveStripeEvent',
+  'GET /api/domains/{domain}/verification': 'getDomainVerification',
+  'POST /api/domains/{domain}/verify': 'verifyDomain',
+  'GET /api/user/me': 'getCurrentUser',
+  'GET /api/user': 'getUser',
+  'GET /api/account/settings': 'getAccountSettings',
+  'PUT /api/account/profile': 'updateProfile',
+  'POST /api/account/email': 'requestEmailChange',
+  'POST /api/account/email/confirm': 'confirmEmailChange',
+  'POST /api/account/password': 'changePassword',
+  'GET /api/account/sessions': 'listSessions',
+  'DELETE /api/account/sessions/{id}': 'endSession',
+  'PUT /api/account/notifications': 'updateEmailPreferences',
+  'POST /api/account/tour': 'markTourSeen',
+  'GET /api/account/export': 'exportAccountData',
+  'POST /api/account/delete': 'deleteAccount',
+  'GET /api/session': 'getSession',
+  'GET /api/account/unsubscribe': 'openUnsubscribeLink',
+  'POST /api/account/unsubscribe': 'unsubscribe',
+  'GET /api/account/unsubscribe/preview': 'previewUnsubscribe',
+  'GET /api/artifacts/{id}': 'getArtifact',
+  'GET /api/html-report/{scanId}': 'getHtmlReport',
+  'GET /api/report/{scanId}/statement.pdf': 'getStatementPdf',
+  'GET /api/report/{scanId}/export/{format}': 'exportScanIssues',
+  'GET /api/report/{scanId}/raw/{engine}': 'getRawEngineOutput',
+  'POST /api/generate-vpat-from-scan': 'generateVpatFromScan',
+  'POST /api/fill-vpat-template': 'fillVpatTemplate',
+  'POST /api/test-openacr': 'checkOpenAcr',
+  'POST /api/generate-vpat': 'generateVpatFromOpenAcr',
+};
+
 describe('the OpenAPI document at /api/openapi.json', () => {
   it('is an OpenAPI 3.1 document with paths, named schemas and the security schemes', async () => {
     const document = await openApiDocument();
@@ -139,6 +248,19 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     expect(operations(document).length).toBe(described);
   });
 
+  it('names every call with a unique camelCase operationId that stays the same', async () => {
+    const document = await openApiDocument();
+    const named: Record<string, string | undefined> = {};
+    for (const { path, method, operation } of operations(document)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      named[where] = operation.operationId;
+      expect(operation.operationId ?? '', where).toMatch(/^[a-z]+(?:[A-Z0-9][a-z0-9]*)*$/);
+    }
+    const ids = Object.values(named);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+    expect(named).toEqual(operationIds);
+  });
+
   it('gives every call a summary, one area, a success answer and the error body for 4xx', async () => {
     const document = await openApiDocument();
     const areas = document.tags.map((tag) => tag.name);
@@ -173,41 +295,79 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     expect(mediaTypes('/api/artifacts/{id}')).toContain('application/zip');
   });
 
-  it('marks exactly the reads that need a sign-in: those refuse an anonymous caller with 401', async () => {
+  it('asks for a session on exactly the calls that refuse an anonymous caller with 401', async () => {
     const document = await openApiDocument();
+    // An anonymous visitor with its client cookie and CSRF token: only a sign-in is missing.
     const visitor = new TestBrowser(app, '10.77.0.1');
     const token = await visitor.token();
-    const signedIn = operations(document).filter(({ operation }) =>
-      operation.security?.some((requirement) => 'sessionCookie' in requirement),
-    );
-    expect(signedIn.length).toBeGreaterThan(20);
-    for (const { path, method, operation } of signedIn) {
+    const answers: string[] = [];
+    const expected: string[] = [];
+    let signedInCalls = 0;
+    for (const { path, method, operation } of operations(document)) {
+      const security = operation.security ?? [];
+      const needsSession =
+        security.length > 0 && security.every((requirement) => 'sessionCookie' in requirement);
+      if (needsSession) signedInCalls += 1;
       const response = await app.inject({
         method: method.toUpperCase() as 'GET',
         url: concretePath(path) + requiredQuery(operation),
         headers: { cookie: visitor.cookieHeader, 'x-csrf-token': token },
         remoteAddress: '10.77.0.1',
       });
-      expect(`${method.toUpperCase()} ${path} -> ${response.statusCode}`).toBe(
-        `${method.toUpperCase()} ${path} -> 401`,
-      );
-      expect(response.json()).toEqual({ message: expect.any(String) });
-      expect(Object.keys(operation.responses)).toContain('401');
+      const where = `${method.toUpperCase()} ${path}`;
+      const refused = response.statusCode === 401;
+      answers.push(`${where}: ${refused ? 'refused' : 'answered'} anonymously`);
+      expected.push(`${where}: ${needsSession ? 'refused' : 'answered'} anonymously`);
+      if (needsSession) {
+        expect(response.json(), where).toEqual({ message: expect.any(String) });
+        expect(Object.keys(operation.responses), where).toContain('401');
+      } else {
+        expect(Object.keys(operation.responses), where).not.toContain('401');
+      }
     }
-    // And the other reads answer an anonymous caller without asking for a sign-in.
-    const open = operations(document).filter(
-      ({ method, operation }) =>
-        method === 'get' && !signedIn.some((o) => o.operation === operation),
+    expect(answers).toEqual(expected);
+    expect(signedInCalls).toBeGreaterThan(40);
+    expect(answers.length - signedInCalls).toBeGreaterThan(40);
+  });
+
+  it('states the credentials of every call: a session, the CSRF header with its cookie, or none', async () => {
+    const document = await openApiDocument();
+    const schemes = Object.keys(document.components.securitySchemes);
+    expect(schemes.sort()).toEqual(['clientCookie', 'csrfToken', 'sessionCookie']);
+    expect(document.components.securitySchemes.clientCookie).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'conformly_client',
+    });
+    const shapes = new Map<string, string[]>();
+    for (const { path, method, operation } of operations(document)) {
+      expect(operation.security, `${method} ${path}`).toBeDefined();
+      const shape = JSON.stringify(operation.security);
+      shapes.set(shape, [...(shapes.get(shape) ?? []), `${method.toUpperCase()} ${path}`]);
+    }
+    // Public reads, and the two calls that carry their own proof, need nothing.
+    expect(shapes.get('[]')).toEqual(
+      expect.arrayContaining([
+        'GET /api/audit/{domain}',
+        'GET /api/csrf-token',
+        'POST /api/stripe/webhook',
+        'POST /api/account/unsubscribe',
+      ]),
     );
-    for (const { path, operation } of open) {
-      const response = await app.inject({
-        method: 'GET',
-        url: concretePath(path) + requiredQuery(operation),
-        headers: { cookie: visitor.cookieHeader },
-        remoteAddress: '10.77.0.1',
-      });
-      expect(response.statusCode, `GET ${path}`).not.toBe(401);
-    }
+    // A public call that changes state: the CSRF token with the cookie it is bound to.
+    expect(
+      shapes.get(
+        JSON.stringify([
+          { clientCookie: [], csrfToken: [] },
+          { sessionCookie: [], csrfToken: [] },
+        ]),
+      ),
+    ).toEqual(expect.arrayContaining(['POST /api/scans', 'POST /api/auth/login']));
+    expect(shapes.get(JSON.stringify([{ sessionCookie: [] }]))).toContain('GET /api/domains');
+    expect(shapes.get(JSON.stringify([{ sessionCookie: [], csrfToken: [] }]))).toContain(
+      'POST /api/domains',
+    );
+    expect(shapes.size).toBe(4);
   });
 
   it('asks for the CSRF header on every call that changes state, and such a call without it gets 403', async () => {
@@ -216,7 +376,9 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     expect(changing.length).toBeGreaterThan(30);
     for (const { path, method, operation } of changing) {
       const where = `${method.toUpperCase()} ${path}`;
-      const needsToken = operation.security?.every((requirement) => 'csrfToken' in requirement);
+      const security = operation.security ?? [];
+      const needsToken =
+        security.length > 0 && security.every((requirement) => 'csrfToken' in requirement);
       if (path === '/api/stripe/webhook' || path === '/api/account/unsubscribe') {
         // Stripe signs its calls instead, and a mail client's one-click unsubscribe carries a
         // signed token: no CSRF token, and none is asked for.

@@ -17,11 +17,18 @@ import { sessionCookieName } from './session.js';
  * `GET /api/openapi.json`, and Swagger UI reading it at `/api/docs`. Registered before any
  * route, because @fastify/swagger learns the routes as they are added (onRoute).
  *
- * Routes carry their own summary, tags, schemas and, when a sign-in is needed, `security:
- * signedIn`. What every route shares is added here from what the app does, so the document
- * cannot drift from it: the CSRF header on state-changing calls (plugins/csrf.ts), and the error
+ * Routes carry their own operationId, summary, tags, schemas and, when a sign-in is needed,
+ * `security: signedIn`. What every route shares is added here from what the app does, so the
+ * document cannot drift from it: each operation's security requirement (below), and the error
  * body `{message}` (plugins/errors.ts) for 400 (bad input), 401 (sign-in), 403 (CSRF), 429
  * (rate limit) and any other 4xx.
+ *
+ * Security, as the session and CSRF plugins check it: a signed-in route needs the session
+ * cookie, plus the CSRF header when it changes state. A public read needs nothing (`[]`). A
+ * public call that changes state needs the CSRF header with the cookie its token is bound to:
+ * the anonymous visitor's client cookie or a session. A route exempt from CSRF (`config: { csrf:
+ * false }`) proves its caller with a signature in the request itself, described as a parameter
+ * or body field, so it needs nothing from the browser either.
  */
 
 export const openApiPath = '/api/openapi.json';
@@ -43,7 +50,7 @@ export const ErrorResponse = z.object({
   error: z.string().optional().meta({ description: 'The same message (VPAT uploads, spec §7).' }),
 });
 
-/** `security` of a route that needs a signed-in session. */
+/** `security` of a route that needs a signed-in session; a route without one is public. */
 export const signedIn = [{ sessionCookie: [] }];
 
 export const docxMediaType =
@@ -158,10 +165,12 @@ function transform(input: TransformInput) {
   const methods = [route.method].flat();
   const changesState = methods.some((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method));
   const needsCsrf = changesState && route.config?.csrf !== false;
-  const security = schema.security as Security | undefined;
-  if (needsCsrf) {
-    schema.security = (security ?? [{}]).map((requirement) => ({ ...requirement, csrfToken: [] }));
-  }
+  const needsSession = Boolean(
+    (schema.security as Security | undefined)?.some(
+      (requirement) => 'sessionCookie' in requirement,
+    ),
+  );
+  schema.security = securityOf({ needsSession, needsCsrf });
   const responses = { ...(schema.response as Record<string, unknown> | undefined) };
   const add = (status: string, text: string) => {
     responses[status] ??= errorResponse(text);
@@ -169,9 +178,7 @@ function transform(input: TransformInput) {
   if (schema.body || schema.querystring || schema.params) {
     add('400', 'The input is not valid; `message` names each bad field.');
   }
-  if (security?.some((requirement) => 'sessionCookie' in requirement)) {
-    add('401', 'Not signed in.');
-  }
+  if (needsSession) add('401', 'Not signed in.');
   if (needsCsrf) add('403', 'Missing or invalid CSRF token.');
   if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit) {
     add('429', 'Too many calls from this address; `message` says when to try again.');
@@ -193,6 +200,18 @@ function transform(input: TransformInput) {
   }
   schema.response = responses;
   return result;
+}
+
+/** The credentials a call needs, as OpenAPI security requirements (any one of them will do). */
+function securityOf({ needsSession, needsCsrf }: { needsSession: boolean; needsCsrf: boolean }) {
+  const csrf = needsCsrf ? { csrfToken: [] } : {};
+  if (needsSession) return [{ sessionCookie: [], ...csrf }];
+  if (needsCsrf)
+    return [
+      { clientCookie: [], ...csrf },
+      { sessionCookie: [], ...csrf },
+    ];
+  return [];
 }
 
 /**
@@ -298,6 +317,14 @@ export const openApiPlugin = fp<OpenApiOptions>(
               name: 'X-CSRF-Token',
               description: 'The token of GET /api/csrf-token, on every call other than GET.',
             },
+            clientCookie: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: clientCookieName,
+              description:
+                "An anonymous visitor's id (httpOnly), set by GET /api/csrf-token; its CSRF " +
+                'token is bound to it.',
+            },
           },
         },
       },
@@ -310,6 +337,7 @@ export const openApiPlugin = fp<OpenApiOptions>(
       openApiPath,
       {
         schema: {
+          operationId: 'getOpenApiDocument',
           summary: 'This API as an OpenAPI 3.1 document',
           tags: ['Reference'],
           response: { 200: describedJson('The OpenAPI document.') },

@@ -43,6 +43,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (a
     '/api/public/scan/:scanId',
     {
       schema: {
+        operationId: 'getPublicScan',
         summary: 'A public scan, as its public audit page shows it',
         tags: ['Public'],
         params: PublicScanParams,
@@ -57,6 +58,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (a
     '/api/audit/:domain',
     {
       schema: {
+        operationId: 'getPublicAudit',
         summary: "A monitored domain's public audit page",
         tags: ['Public'],
         params: DomainParams,
@@ -79,6 +81,7 @@ export const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (a
     '/api/public/status/:domain',
     {
       schema: {
+        operationId: 'getPublicStatus',
         summary: "A monitored domain's public status page",
         tags: ['Public'],
         params: DomainParams,

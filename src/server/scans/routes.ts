@@ -54,6 +54,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     {
       config: startLimit,
       schema: {
+        operationId: 'startScan',
         summary: 'Start a scan of one page',
         description: 'Queues the scan and answers at once; follow it with the progress calls.',
         tags,
@@ -71,6 +72,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/scans',
     {
       schema: {
+        operationId: 'listScans',
         summary: "The caller's scans, newest first",
         tags,
         response: { 200: ScanListResponse },
@@ -83,6 +85,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/report/:scanId',
     {
       schema: {
+        operationId: 'getScanReport',
         summary: "A scan's report",
         description: 'Readable by its owner, by anyone for a public scan, or with its share link.',
         tags: ['Reports'],
@@ -106,6 +109,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/scans/:id/share-link',
     {
       schema: {
+        operationId: 'createShareLink',
         summary: 'Create a share link for a scan',
         tags,
         params: ScanIdParams,
@@ -123,6 +127,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/scans/:id/share-link',
     {
       schema: {
+        operationId: 'revokeShareLink',
         summary: "Revoke a scan's share link",
         tags,
         params: ScanIdParams,
@@ -140,6 +145,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/scans/:id/visibility',
     {
       schema: {
+        operationId: 'setScanVisibility',
         summary: 'Make a scan public or private',
         tags,
         params: ScanIdParams,
@@ -156,6 +162,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     {
       config: startLimit,
       schema: {
+        operationId: 'analyzePage',
         summary: 'Scan one page and wait for its report',
         tags,
         body: StartScanRequest,
@@ -171,6 +178,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     {
       config: startLimit,
       schema: {
+        operationId: 'scanPageRaw',
         summary: "Scan one page and wait for each engine's raw results",
         tags,
         body: StartScanRequest,
@@ -186,6 +194,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     {
       config: startLimit,
       schema: {
+        operationId: 'startLiveScan',
         summary: 'Start a live scan (the scan screens)',
         tags,
         body: StartLiveScanRequest,
@@ -205,6 +214,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/real-live-scan/progress',
     {
       schema: {
+        operationId: 'getLiveScanProgress',
         summary: "A scan's progress: stage, current engine, percent, log",
         description: "Without `scanId`, the caller's latest scan.",
         tags,
@@ -222,6 +232,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/real-live-scan/results',
     {
       schema: {
+        operationId: 'getLiveScanResults',
         summary: "A live scan's results",
         description: "Without `scanId`, the caller's latest scan.",
         tags,
@@ -239,6 +250,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/real-live-scan/abort',
     {
       schema: {
+        operationId: 'abortLiveScan',
         summary: 'Abort a running scan',
         tags,
         body: AbortScanRequest,
@@ -252,6 +264,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
     '/api/real-live-scan/reset',
     {
       schema: {
+        operationId: 'abortRunningScans',
         summary: "Abort the caller's running scans",
         tags,
         body: NoFieldsRequest,
@@ -262,6 +275,7 @@ export const scanRoutes: FastifyPluginAsyncZod<ScanRoutesOptions> = async (app, 
   );
 
   const eventsSchema = {
+    operationId: 'streamScanEvents',
     summary: "A scan's progress as Server-Sent Events",
     description: 'One `progress` event per change, until the scan ends.',
     tags,

@@ -51,8 +51,13 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
       throw new UnauthorizedError('Not signed in');
     }
   });
-  for (const path of ['/api/user/me', '/api/user']) {
+  const userPaths = [
+    { path: '/api/user/me', operationId: 'getCurrentUser' },
+    { path: '/api/user', operationId: 'getUser' },
+  ];
+  for (const { path, operationId } of userPaths) {
     const schema = {
+      operationId,
       summary: 'The signed-in user',
       tags: ['Account'],
       security: signedIn,
@@ -69,6 +74,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/settings',
     {
       schema: {
+        operationId: 'getAccountSettings',
         summary: "The caller's account settings",
         tags: ['Account'],
         security: signedIn,
@@ -85,6 +91,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/profile',
     {
       schema: {
+        operationId: 'updateProfile',
         summary: 'Change the name and company',
         tags: ['Account'],
         security: signedIn,
@@ -102,6 +109,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/email',
     {
       schema: {
+        operationId: 'requestEmailChange',
         summary: 'Ask to change the e-mail address (confirmed from the new address)',
         tags: ['Account'],
         security: signedIn,
@@ -120,6 +128,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/email/confirm',
     {
       schema: {
+        operationId: 'confirmEmailChange',
         summary: 'Confirm an e-mail change with the token from the link',
         tags: ['Account'],
         body: EmailChangeConfirmRequest,
@@ -137,6 +146,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/password',
     {
       schema: {
+        operationId: 'changePassword',
         summary: 'Change the password (ends every other session)',
         tags: ['Account'],
         security: signedIn,
@@ -155,6 +165,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/sessions',
     {
       schema: {
+        operationId: 'listSessions',
         summary: "The caller's active sessions",
         tags: ['Account'],
         security: signedIn,
@@ -171,6 +182,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/sessions/:id',
     {
       schema: {
+        operationId: 'endSession',
         summary: "End one of the caller's sessions",
         tags: ['Account'],
         security: signedIn,
@@ -190,6 +202,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/notifications',
     {
       schema: {
+        operationId: 'updateEmailPreferences',
         summary: 'Choose which e-mails to receive',
         tags: ['Account'],
         security: signedIn,
@@ -207,6 +220,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/tour',
     {
       schema: {
+        operationId: 'markTourSeen',
         summary: 'Mark the welcome tour as seen',
         tags: ['Account'],
         security: signedIn,
@@ -225,6 +239,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/export',
     {
       schema: {
+        operationId: 'exportAccountData',
         summary: 'Download everything stored about the caller (JSON)',
         tags: ['Account'],
         security: signedIn,
@@ -246,6 +261,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/account/delete',
     {
       schema: {
+        operationId: 'deleteAccount',
         summary: 'Delete the account and its data',
         tags: ['Account'],
         security: signedIn,
@@ -267,6 +283,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     '/api/session',
     {
       schema: {
+        operationId: 'getSession',
         summary: 'Who is signed in (user null for a visitor)',
         tags: ['Account'],
         response: { 200: SessionResponse },
