@@ -1,4 +1,6 @@
 import type Pa11y from 'pa11y';
+// Read at build time: the npm package carries pa11y's code bundled, not pa11y's package.
+import pa11yPackage from 'pa11y/package.json' with { type: 'json' };
 import { emptyRaw, type Pa11yRaw } from '#contract/index.js';
 import type { Engine } from '../engine.js';
 import { packageVersion } from '../package-files.js';
@@ -15,7 +17,8 @@ function loadPa11y() {
   return (loading ??= import('pa11y').then((module) => module.default));
 }
 
-const version = `${packageVersion('pa11y')} (HTML_CodeSniffer ${packageVersion('@pa11y/html_codesniffer', 'pa11y')})`;
+// HTML_CodeSniffer's script is read from the installed @pa11y/html_codesniffer, so is its version.
+const version = `${pa11yPackage.version} (HTML_CodeSniffer ${packageVersion('@pa11y/html_codesniffer')})`;
 
 export const pa11yEngine: Engine<'pa11y'> = {
   id: 'pa11y',
