@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import {
   engineIds,
@@ -6,6 +8,7 @@ import {
   type EngineId,
   type Impact,
 } from '#contract/index.js';
+import type { SarifSourceRoot } from '#reports/sarif-locations.js';
 import type { UrlSafetyOptions } from '#scanner';
 
 export const formats = ['pretty', 'json', 'sarif', 'junit', 'csv', 'markdown', 'html'] as const;
@@ -36,6 +39,10 @@ export interface CommonOptions {
   baseline?: string;
   /** --update-baseline: record today's issues in the baseline file, replacing it. */
   updateBaseline?: boolean;
+  /** --sarif-root-url, repeatable: the repository folder each site's pages come from. */
+  sarifRootUrl?: SarifSourceRoot[];
+  /** --sarif-artifact: the repository file SARIF results of unmapped pages point at. */
+  sarifArtifact?: string;
 }
 
 export { impacts };
@@ -94,4 +101,51 @@ export function targetRules(options: CommonOptions): UrlSafetyOptions {
     allowPrivateNetwork: options.allowPrivate === true,
     allowedPrivateOrigins: options.allowOrigin ?? [],
   };
+}
+
+/**
+ * One --sarif-root-url value, `<url>=<folder>`, added to those before it: pages under the URL are
+ * files under the folder, a path from the repository root (the working directory), which must
+ * exist. GitHub code scanning places a result only at a file of the repository.
+ */
+export function collectSarifRoot(
+  value: string,
+  previous: SarifSourceRoot[] = [],
+): SarifSourceRoot[] {
+  const at = value.indexOf('=');
+  const example = 'such as http://localhost:3000/=public';
+  if (at < 0) throw new InvalidArgumentError(`Expected <url>=<folder>, ${example}.`);
+  let url: URL;
+  try {
+    url = new URL(value.slice(0, at).trim());
+  } catch {
+    throw new InvalidArgumentError(`Expected an http(s) URL before "=", ${example}.`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new InvalidArgumentError(
+      `Expected an http(s) URL without query or fragment, ${example}.`,
+    );
+  }
+  const dir = repositoryPath(value.slice(at + 1).trim() || '.', 'folder');
+  return [...previous, { url: url.href, dir }];
+}
+
+/** --sarif-artifact: a file of the repository (a path from the working directory) that exists. */
+export function sarifArtifactPath(value: string): string {
+  return repositoryPath(value.trim(), 'file');
+}
+
+/** A path inside the working directory, written relative to it with forward slashes. */
+function repositoryPath(path: string, kind: 'file' | 'folder'): string {
+  const full = resolve(path);
+  const inside = relative(process.cwd(), full);
+  if (inside.startsWith('..') || isAbsolute(inside)) {
+    throw new InvalidArgumentError(
+      `${path} is outside the working directory; run conformly from the repository root and give a path inside it.`,
+    );
+  }
+  const stats = statSync(full, { throwIfNoEntry: false });
+  const isKind = kind === 'file' ? stats?.isFile() : stats?.isDirectory();
+  if (!isKind) throw new InvalidArgumentError(`No ${kind} ${path} in ${process.cwd()}.`);
+  return inside.split(/[\\/]/).join('/') || '.';
 }

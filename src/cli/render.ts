@@ -9,6 +9,7 @@ import { toJson } from '#reports/json.js';
 import { toJunit } from '#reports/junit.js';
 import { toMarkdown } from '#reports/markdown.js';
 import { reportModelOf } from '#reports/model.js';
+import type { PageSource } from '#reports/sarif-locations.js';
 import { toSarif } from '#reports/sarif.js';
 import type { PageFailure } from '#reports/scan-issues.js';
 import type { Format } from './options.js';
@@ -21,6 +22,8 @@ export interface RenderOptions {
   color?: boolean;
   toolVersion?: string;
   failures: PageFailure[];
+  /** SARIF only: the pages' files in the repository (see sarif-sources.ts). */
+  sarif?: { sources: ReadonlyMap<string, PageSource>; artifact?: PageSource };
 }
 
 /** The results in the chosen format, as the text that goes to stdout or --output. */
@@ -36,7 +39,7 @@ export function render(results: readonly PageScanResult[], options: RenderOption
     case 'json':
       return toJson(models, { includeRaw: options.includeRaw });
     case 'sarif':
-      return toSarif(models, { ...common, toolVersion: options.toolVersion });
+      return toSarif(models, { ...common, ...options.sarif, toolVersion: options.toolVersion });
     case 'junit':
       return toJunit(models, common);
     case 'csv':

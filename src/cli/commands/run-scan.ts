@@ -27,6 +27,7 @@ import { writeHtmlReports } from '../html-dir.js';
 import { targetRules, type CommonOptions } from '../options.js';
 import { createProgress, type Progress } from '../progress.js';
 import { render } from '../render.js';
+import { readSarifSources } from '../sarif-sources.js';
 import { errorMessage, scanPages, type ScanOutcome } from '../scan-pages.js';
 
 export interface CliContext {
@@ -226,7 +227,13 @@ export async function finish(
   const format = options.format ?? 'pretty';
   const htmlInDir = format === 'html' && options.outputDir !== undefined && !options.output;
   if (!htmlInDir && rules.writeResults !== false) {
+    const sarif =
+      format === 'sarif'
+        ? await readSarifSources(outcome.results, options.sarifRootUrl ?? [], options.sarifArtifact)
+        : undefined;
+    for (const warning of sarif?.warnings ?? []) context.stderr.write(`Warning: ${warning}\n`);
     const text = render(outcome.results, {
+      sarif,
       format,
       includeReview: options.includeReview,
       includeRaw: options.includeRaw,
