@@ -12,6 +12,8 @@ import {
   impacts,
   parseEngines,
   positiveInteger,
+  sarifArtifactPath,
+  collectSarifRoot,
   type CommonOptions,
 } from './options.js';
 
@@ -68,7 +70,17 @@ function addOutputOptions(command: Command, shortFormat = true): Command {
       "also allow this private origin, beside the named pages' own, e.g. http://localhost:4000 (repeatable)",
       collectOrigin,
     )
-    .option('--include-review', 'also report needs-review items and best practices');
+    .option('--include-review', 'also report needs-review items and best practices')
+    .option(
+      '--sarif-root-url <url=folder>',
+      'SARIF: pages under the URL are files in this repository folder, e.g. http://localhost:3000/=public (repeatable)',
+      collectSarifRoot,
+    )
+    .option(
+      '--sarif-artifact <file>',
+      'SARIF: the repository file that results of pages without a mapped file point at',
+      sarifArtifactPath,
+    );
 }
 
 function addCommonOptions(command: Command): Command {
