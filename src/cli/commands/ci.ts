@@ -23,7 +23,9 @@ export interface CiOptions extends CommonOptions {
   sitemap?: string;
   sitemapFind?: string;
   sitemapReplace?: string;
-  sitemapExclude?: string;
+  /** Every --sitemap-exclude given: a URL matching any of them is left out. */
+  sitemapExclude?: string[];
+  /** -j: pa11y-ci's JSON report on stdout. */
   json?: boolean;
   threshold?: number;
   reporter?: string;
@@ -45,9 +47,18 @@ export async function ciCommand(
       `Reporter "${flags.reporter}" is not available; use --format (pretty, json, sarif, junit, csv, markdown, html).`,
     );
   }
-  // As pa11y-ci: --reporter replaces the config's reporters; `json` is pa11y-ci's report.
-  const pa11yJson = flags.reporter ? (flags.reporter === 'json' ? {} : undefined) : plan.pa11yJson;
-  const format = flags.format ?? (flags.json ? 'json' : undefined);
+  // As pa11y-ci: --reporter replaces the config's reporters; `json` is pa11y-ci's report, and
+  // -j prints that report on stdout besides (once, when a json reporter already takes stdout).
+  const reporter = flags.reporter ? (flags.reporter === 'json' ? {} : undefined) : plan.pa11yJson;
+  const pa11yReports = [...(reporter ? [reporter] : [])];
+  if (flags.json && !pa11yReports.some((report) => !report.fileName)) pa11yReports.push({});
+  const pa11yOnStdout = pa11yReports.some((report) => !report.fileName);
+  if (flags.json && flags.format && !flags.output) {
+    throw new CliError(
+      `-j prints pa11y-ci's JSON report on stdout; write --format ${flags.format} to a file with -o.`,
+    );
+  }
+  const format = flags.format;
 
   // As pa11y-ci: the paths given (globs expanded), then the config's URLs, then the sitemap's
   // pages; each read as pa11y reads a URL (a file path, else http:// when it has no scheme).
@@ -64,7 +75,7 @@ export async function ciCommand(
     named.push(flags.sitemapReplace);
   }
   const options = withNamedOrigins(withConfig({ ...flags, format }, plan.config), named);
-  const fromSitemap = flags.sitemap ? await sitemapUrls(flags, options) : [];
+  const fromSitemap = flags.sitemap ? await sitemapUrls(flags, options, context) : [];
   const config: ConformlyConfig = {
     ...plan.config,
     urls: [...given, ...own, ...fromSitemap],
@@ -87,15 +98,17 @@ export async function ciCommand(
       context,
     );
     local.restore(outcome);
-    if (pa11yJson && !outcome.interrupted) {
-      await writePa11yCiReport(pa11yJson, outcome, checked.length, thresholds, options, context);
+    if (!outcome.interrupted) {
+      for (const report of pa11yReports) {
+        await writePa11yCiReport(report, outcome, checked.length, thresholds, options, context);
+      }
     }
     return await finish(outcome, options, context, {
       failIfAnyPageFailed: true,
       threshold: (index) => thresholds[index] ?? 0,
       runThreshold: flags.threshold,
-      // pa11y-ci's json reporter without a file takes stdout, unless conformly's output was asked for.
-      writeResults: !(pa11yJson && !pa11yJson.fileName && !format && !options.output),
+      // pa11y-ci's report on stdout takes it, unless conformly's output was asked for.
+      writeResults: !(pa11yOnStdout && !format && !options.output),
     });
   } finally {
     await local.close();
@@ -158,8 +171,17 @@ async function fileExists(path: string): Promise<boolean> {
   );
 }
 
-/** The sitemap's pages (indexes followed), less --sitemap-exclude, with --sitemap-find replaced. */
-async function sitemapUrls(flags: CiOptions, options: CommonOptions): Promise<string[]> {
+/**
+ * The sitemap's pages (indexes followed), less those matching any --sitemap-exclude, with
+ * --sitemap-find replaced. pa11y-ci 4 keeps only the last --sitemap-exclude given (its README:
+ * write several patterns as one, "a|b"); a user who wrote several meant all of them, so all
+ * apply here, and the difference is said once.
+ */
+async function sitemapUrls(
+  flags: CiOptions,
+  options: CommonOptions,
+  context: CliContext,
+): Promise<string[]> {
   const sitemap = flags.sitemap as string;
   const pattern = (source: string, flag: string, option: string) => {
     try {
@@ -169,9 +191,14 @@ async function sitemapUrls(flags: CiOptions, options: CommonOptions): Promise<st
     }
   };
   const find = flags.sitemapFind ? pattern(flags.sitemapFind, 'gi', '--sitemap-find') : undefined;
-  const exclude = flags.sitemapExclude
-    ? pattern(flags.sitemapExclude, 'i', '--sitemap-exclude')
-    : undefined;
+  const excludes = (flags.sitemapExclude ?? []).map((source) =>
+    pattern(source, 'i', '--sitemap-exclude'),
+  );
+  if (excludes.length > 1) {
+    context.stderr.write(
+      `Note: all ${excludes.length} --sitemap-exclude patterns apply (pa11y-ci 4 applies only the last one).\n`,
+    );
+  }
   let start: URL;
   try {
     start = normalizeTargetUrl(sitemap);
@@ -190,6 +217,6 @@ async function sitemapUrls(flags: CiOptions, options: CommonOptions): Promise<st
   }
   return harvest.pages
     .map((page) => page.url)
-    .filter((url) => !exclude || !exclude.test(url))
+    .filter((url) => !excludes.some((exclude) => exclude.test(url)))
     .map((url) => (find ? url.replace(find, flags.sitemapReplace ?? '') : url));
 }
