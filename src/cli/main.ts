@@ -164,14 +164,21 @@ Examples:
         '-c, --config <path>',
         'the path to a JSON or JavaScript config file (default: .pa11yci)',
       )
-      .option('-s, --sitemap <url>', "test the sitemap's pages instead of the config's urls")
+      .option('-s, --sitemap <url>', "also test the sitemap's pages, after the config's urls")
       .option(
         '-f, --sitemap-find <pattern>',
         'a pattern to find in sitemap URLs; use with --sitemap-replace',
       )
       .option('-r, --sitemap-replace <string>', 'the replacement for --sitemap-find')
-      .option('-x, --sitemap-exclude <pattern>', 'leave out sitemap URLs that match this pattern')
-      .option('-j, --json', 'output results as JSON (--format json)')
+      .option(
+        '-x, --sitemap-exclude <pattern>',
+        'leave out sitemap URLs that match this pattern (repeatable: all apply)',
+        (pattern: string, previous: string[] = []) => [...previous, pattern],
+      )
+      .option(
+        '-j, --json',
+        "print pa11y-ci's JSON report {total, passes, errors, results} on stdout",
+      )
       .option(
         '-T, --threshold <number>',
         'fail only when the failing pages hold at least this many violations in all',
