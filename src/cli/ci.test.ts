@@ -150,7 +150,8 @@ describe('conformly ci with a pa11y-ci config', () => {
       'axe',
       '--allow-origin',
       site.url,
-      '--json',
+      '--format',
+      'json',
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
     const pages = (JSON.parse(run.stdout) as { url: string; finalUrl: string }[]).map((page) => [
