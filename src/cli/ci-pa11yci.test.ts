@@ -102,6 +102,13 @@ function allotments(report: (result: string) => void) {
 <url><loc>${site.url}/contact</loc></url>
 </urlset>`,
       );
+    } else if (path === '/sitemap-all.xml') {
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(
+        `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${['/contact', '/plots', '/news'].map((page) => `<url><loc>${site.url}${page}</loc></url>`).join('\n')}
+</urlset>`,
+      );
     } else if (path === '/probe-done') {
       res.writeHead(204).end();
       report(query ?? '');
@@ -226,5 +233,69 @@ describe('conformly ci with a config in the shapes real pa11y-ci configs use', (
   it('takes the screen capture into a folder that did not exist', async () => {
     const shot = await stat(join(folder, 'shots', 'new', 'plots.png'));
     expect(shot.size).toBeGreaterThan(0);
+  });
+});
+
+describe('conformly ci with several --sitemap-exclude and -j', () => {
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = join(work, 'excludes');
+    await mkdir(folder);
+    await writeFile(join(folder, '.pa11yci'), JSON.stringify({ urls: [] }));
+  });
+
+  it("leaves out the sitemap URLs matching any exclude, and prints pa11y-ci's report on stdout", async () => {
+    // /plots has an image without a text alternative: tested, it would fail the run.
+    const run = await conformly(
+      folder,
+      'ci',
+      '--sitemap',
+      `${site.url}/sitemap-all.xml`,
+      '-x',
+      '/plots$',
+      '-x',
+      '/news$',
+      '-j',
+      '--engines',
+      'axe',
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).toContain(
+      'Note: all 2 --sitemap-exclude patterns apply (pa11y-ci 4 applies only the last one).',
+    );
+    expect(run.code).toBe(0);
+    // stdout holds the report alone, as pa11y-ci's -j leaves it.
+    const report = JSON.parse(run.stdout) as Pa11yCiReport;
+    expect(report).toEqual({
+      total: 1,
+      passes: 1,
+      errors: 0,
+      results: { [`${site.url}/contact`]: [] },
+    });
+  });
+
+  it('refuses -j beside another --format on stdout, before any page is loaded', async () => {
+    const run = await conformly(folder, 'ci', `${site.url}/plots`, '-j', '--format', 'sarif');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "-j prints pa11y-ci's JSON report on stdout; write --format sarif to a file with -o.",
+    );
+    expect(run.stdout).toBe('');
+  });
+
+  it('names a --sitemap-exclude that is not a regular expression', async () => {
+    const run = await conformly(
+      folder,
+      'ci',
+      '--sitemap',
+      `${site.url}/sitemap-all.xml`,
+      '-x',
+      '/news$',
+      '-x',
+      '(plots',
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--sitemap-exclude: not a regular expression: .*\(plots/);
   });
 });
