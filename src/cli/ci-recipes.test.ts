@@ -4,11 +4,11 @@
  * the bakery fixture site, and the SARIF and JUnit files they write are read back.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
+import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,11 +81,14 @@ afterAll(async () => {
 
 /**
  * A project folder with its conformly.config.json: the bakery's pages, its origin allowed, and
- * axe alone (what is tested here is the recipe, not the engines).
+ * axe alone (what is tested here is the recipe, not the engines); the site's files in public/.
  */
 async function projectFolder(name: string): Promise<string> {
   const folder = join(work, name);
   await mkdir(folder);
+  await cp(fileURLToPath(new URL('test/fixtures/cli/site/', repo)), join(folder, 'public'), {
+    recursive: true,
+  });
   await writeFile(
     join(folder, 'conformly.config.json'),
     JSON.stringify({
@@ -140,8 +143,10 @@ describe('docs/ci.md', () => {
     // The scan step fails on violations; the upload must still run.
     expect(steps[upload]?.if).toMatch(/always\(\)|!cancelled\(\)/);
 
+    // The recipe's site runs on localhost:3000; the fixture site answers elsewhere.
+    expect(optionValue(command, '--sarif-root-url')).toBe('http://localhost:3000/=public');
     const folder = await projectFolder('github');
-    const run = await runRecipeCommand(command, folder);
+    const run = await runRecipeCommand(command.replace('http://localhost:3000', site.url), folder);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     // The menu's loaf picture has no text alternative: critical, so --fail-on serious fails.
     expect(run.code).toBe(1);
@@ -151,23 +156,34 @@ describe('docs/ci.md', () => {
           level: string;
           partialFingerprints: Record<string, string>;
           locations: {
-            physicalLocation: { artifactLocation: { uri: string } };
+            physicalLocation: {
+              artifactLocation: { uri: string };
+              region: { startLine: number; snippet: { text: string } };
+            };
             logicalLocations: { fullyQualifiedName?: string }[];
           }[];
         }[];
       }[];
     };
-    const ajv = new Ajv({ strict: false });
+    // The OASIS schema its $schema names (test/data/schemas/README.md).
+    const ajv = new AjvDraft04.default({ strict: false });
     addFormats.default(ajv);
     const schema = JSON.parse(
-      await readFile(new URL('test/fixtures/cli/sarif-schema-2.1.0.json', repo), 'utf8'),
+      await readFile(new URL('test/data/schemas/sarif-schema-2.1.0.json', repo), 'utf8'),
     ) as object;
-    expect(ajv.validate(schema, log)).toBe(true);
+    expect(ajv.validate(schema, log), JSON.stringify(ajv.errors)).toBe(true);
     const loaf = log.runs[0]?.results.find(
       (result) => result.locations[0]?.logicalLocations[0]?.fullyQualifiedName === '#loaf',
     );
     expect(loaf?.level).toBe('error');
-    expect(loaf?.locations[0]?.physicalLocation.artifactLocation.uri).toBe(`${site.url}/menu.html`);
+    // In the repository: public/menu.html, at the line of the picture's tag.
+    const physical = loaf?.locations[0]?.physicalLocation;
+    expect(physical?.artifactLocation.uri).toBe('public/menu.html');
+    const menu = (await readFile(join(folder, 'public/menu.html'), 'utf8')).split('\n');
+    expect(physical?.region.startLine).toBe(
+      menu.findIndex((line) => line.includes('<img id="loaf"')) + 1,
+    );
+    expect(physical?.region.snippet.text).toContain('id="loaf"');
     expect(loaf?.partialFingerprints['conformlyElement/v1']).toMatch(
       /^\/menu\.html \S+ main > img#loaf ~[0-9a-f]{8}$/,
     );

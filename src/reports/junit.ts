@@ -19,25 +19,30 @@ const builder = new XMLBuilder({
 });
 
 /**
- * JUnit XML for CI dashboards: a testsuite per page, a testcase per rule key with a failure
- * listing every element that breaks it, a testcase per engine that errors when the engine
- * failed, and a suite with an error for each page that could not be scanned at all.
+ * JUnit XML for CI dashboards (GitLab's test report, Jenkins' JUnit and xUnit plugins), valid
+ * against Jenkins xUnit's junit-10.xsd: a testsuite per page, a testcase per rule key with a
+ * failure listing every element that breaks it (a skipped one for a rule with needs-review items
+ * only, when they are asked for), an error case per engine that failed on the page, and a suite
+ * with an error for each page that could not be scanned at all. No passing filler: a clean page
+ * is a suite without failures.
  */
 export function toJunit(results: readonly ReportModel[], options: ScanFormatOptions = {}): string {
   const suites = [
     ...results.map((result) => pageSuite(result, options)),
     ...(options.failures ?? []).map(failedPageSuite),
   ];
-  const total = (key: '@_tests' | '@_failures' | '@_errors' | '@_skipped') =>
+  const total = (key: '@_tests' | '@_failures' | '@_errors') =>
     suites.reduce((sum, suite) => sum + Number(suite[key]), 0);
+  const time = results.reduce((sum, result) => sum + result.processingTimes.total, 0);
   const document = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
+    // junit-10.xsd allows no `skipped` here (the suites count their own).
     testsuites: {
       '@_name': 'Conformly accessibility scan',
       '@_tests': total('@_tests'),
       '@_failures': total('@_failures'),
       '@_errors': total('@_errors'),
-      '@_skipped': total('@_skipped'),
+      '@_time': seconds(time),
       testsuite: suites,
     },
   };
@@ -47,15 +52,12 @@ export function toJunit(results: readonly ReportModel[], options: ScanFormatOpti
 function pageSuite(result: ReportModel, options: ScanFormatOptions): XmlNode {
   const issues = reportedIssues(result, options.kinds);
   const ruleCases = [...issuesByRule(issues).values()].map((group) => ruleCase(result, group));
-  const engineCases = result.engines.map((engine) => {
-    const error = result.engineErrors[engine];
-    return {
-      '@_classname': attr(result.url),
-      '@_name': `engine ${engine} ran`,
-      '@_time': seconds(result.processingTimes[engine] ?? 0),
-      ...(error ? { error: { '@_message': attr(error), '@_type': 'EngineError' } } : {}),
-    };
-  });
+  const engineCases = Object.entries(result.engineErrors).map(([engine, error]) => ({
+    '@_classname': attr(result.url),
+    '@_name': `${engine} could not test the page`,
+    '@_time': seconds(result.processingTimes[engine as keyof typeof result.processingTimes] ?? 0),
+    error: { '@_message': attr(error), '@_type': 'EngineError' },
+  }));
   const testcase = [...ruleCases, ...engineCases];
   const count = (key: string) => testcase.filter((test) => key in test).length;
   return {
@@ -72,6 +74,7 @@ function pageSuite(result: ReportModel, options: ScanFormatOptions): XmlNode {
         { '@_name': 'finalUrl', '@_value': attr(result.finalUrl) },
         { '@_name': 'score', '@_value': result.score.value },
         { '@_name': 'scoreLabel', '@_value': result.score.label },
+        { '@_name': 'engines', '@_value': result.engines.join(',') },
       ],
     },
     testcase,

@@ -373,19 +373,25 @@ describe('SARIF of a real scan', () => {
     expect(physical.region?.snippet?.text).toContain('id="hero"');
     // The page and the element also as a logical location: page URL and CSS selector.
     expect(hero!.locations![0]!.logicalLocations).toEqual([
-      { name: '#hero', fullyQualifiedName: `${site.url}/missing-alt #hero`, kind: 'element' },
+      { name: '#hero', fullyQualifiedName: '#hero', kind: 'element', parentIndex: 0 },
     ]);
+    expect(log.runs[0]!.logicalLocations?.[0]).toEqual({
+      name: '/missing-alt',
+      fullyQualifiedName: `${site.url}/missing-alt`,
+      kind: 'resource',
+    });
     expect(hero!.message.text).toContain('/missing-alt, #hero.');
     expect(hero!.level).toBe('error');
   });
 
   it('without a mapping names the page only logically, or points at the file given instead', async () => {
     const plain = expectValid(toSarif(models)).runs[0]!.results!;
+    const pages = expectValid(toSarif(models)).runs[0]!.logicalLocations!;
     for (const result of plain) {
       expect(result.locations?.[0]?.physicalLocation).toBeUndefined();
-      expect(result.locations?.[0]?.logicalLocations?.[0]?.fullyQualifiedName).toMatch(
-        new RegExp(`^${site.url}/`),
-      );
+      const element = result.locations?.[0]?.logicalLocations?.[0];
+      expect(element?.kind).toBe('element');
+      expect(pages[element!.parentIndex!]?.fullyQualifiedName).toBe(result.properties?.pageUrl);
     }
     // The CLI says why code scanning will not show them.
     const { warnings } = await readSarifSources(scans, [], undefined, repo);

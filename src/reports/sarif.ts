@@ -72,7 +72,7 @@ export function toSarif(results: readonly ReportModel[], options: SarifOptions =
   const rules = buildRules(pageIssues.flatMap(({ issues }) => issues));
   const ruleIndex = new Map(rules.map((rule, index) => [rule.id, index]));
 
-  const sarifResults: Sarif.Result[] = pageIssues.flatMap(({ result, issues }) => {
+  const sarifResults: Sarif.Result[] = pageIssues.flatMap(({ result, issues }, pageIndex) => {
     const seen = new Map<string, number>();
     return issues.map((issue) => {
       const hash = primaryHash(issue, result);
@@ -80,6 +80,7 @@ export function toSarif(results: readonly ReportModel[], options: SarifOptions =
       seen.set(hash, occurrence);
       return toResult(issue, result, {
         ruleIndex: ruleIndex.get(issue.ruleKey) ?? -1,
+        pageIndex,
         lineHash: `${hash}:${occurrence}`,
         options,
       });
@@ -108,6 +109,12 @@ export function toSarif(results: readonly ReportModel[], options: SarifOptions =
             toolExecutionNotifications: notifications,
           },
         ],
+        // The pages, each the parent of its results' elements.
+        logicalLocations: results.map((result) => ({
+          name: pathOf(result.url),
+          fullyQualifiedName: result.url,
+          kind: 'resource',
+        })),
         results: sarifResults,
         columnKind: 'utf16CodeUnits',
         properties: {
@@ -238,6 +245,7 @@ function fixGuidance(group: readonly Issue[]): string[] {
 
 interface ResultContext {
   ruleIndex: number;
+  pageIndex: number;
   lineHash: string;
   options: SarifOptions;
 }
@@ -255,7 +263,7 @@ function toResult(issue: Issue, page: ReportModel, context: ResultContext): Sari
     message: {
       text: `${sentence(issue.title)} On ${pageLabel(page.url)}, ${where}. ${sentence(issue.description)} (${sentence(agreement)})`,
     },
-    locations: [location(issue, page, context.options)],
+    locations: [location(issue, page, context.pageIndex, context.options)],
     partialFingerprints: {
       // The only fingerprint code scanning reads; computed from the page, rule and element, so
       // an alert keeps its identity when the line moves or another element's selector changes.
@@ -282,12 +290,19 @@ function toResult(issue: Issue, page: ReportModel, context: ResultContext): Sari
   };
 }
 
-function location(issue: Issue, page: ReportModel, options: SarifOptions): Sarif.Location {
+function location(
+  issue: Issue,
+  page: ReportModel,
+  pageIndex: number,
+  options: SarifOptions,
+): Sarif.Location {
+  // The element by its CSS selector, inside its page (run.logicalLocations[pageIndex]).
   const logicalLocations: Sarif.LogicalLocation[] = [
     {
       name: issue.selector || 'html',
-      fullyQualifiedName: `${page.url} ${issue.selector || 'html'}`,
+      fullyQualifiedName: issue.selector || 'html',
       kind: 'element',
+      parentIndex: pageIndex,
     },
   ];
   const message = { text: `${issue.selector || 'The page'} on ${page.url}` };
