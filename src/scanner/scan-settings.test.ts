@@ -199,15 +199,19 @@ describe("pa11y's actions inside a scan", () => {
     const stop = new AbortController();
     await pool.withPage(async (page) => {
       await page.goto(`${site.url}/offers`);
-      const waiting = runPageActions(
-        page,
-        [parsePageAction('wait for element #never to be added')!],
-        {
-          signal: stop.signal,
-        },
-      );
-      stop.abort(new Error('scan stopped'));
-      await expect(waiting).rejects.toThrow('scan stopped');
+      // No default time limit: only the scan's signal can end this wait.
+      page.setDefaultTimeout(0);
+      try {
+        const waiting = runPageActions(
+          page,
+          [parsePageAction('wait for element #never to be added')!],
+          { signal: stop.signal },
+        );
+        stop.abort(new Error('scan stopped'));
+        await expect(waiting).rejects.toThrow('scan stopped');
+      } finally {
+        page.setDefaultTimeout(30_000);
+      }
     });
   });
 });
