@@ -279,7 +279,7 @@ describe('conformly ci with several --sitemap-exclude and -j', () => {
     const run = await conformly(folder, 'ci', `${site.url}/plots`, '-j', '--format', 'sarif');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      "-j prints pa11y-ci's JSON report on stdout; write --format sarif to a file with -o.",
+      "pa11y-ci's JSON report (-j, or a json reporter without fileName) takes stdout; write --format sarif to a file with -o.",
     );
     expect(run.stdout).toBe('');
   });

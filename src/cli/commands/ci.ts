@@ -53,12 +53,6 @@ export async function ciCommand(
   const pa11yReports = [...(reporter ? [reporter] : [])];
   if (flags.json && !pa11yReports.some((report) => !report.fileName)) pa11yReports.push({});
   const pa11yOnStdout = pa11yReports.some((report) => !report.fileName);
-  if (flags.json && flags.format && !flags.output) {
-    throw new CliError(
-      `-j prints pa11y-ci's JSON report on stdout; write --format ${flags.format} to a file with -o.`,
-    );
-  }
-  const format = flags.format;
 
   // As pa11y-ci: the paths given (globs expanded), then the config's URLs, then the sitemap's
   // pages; each read as pa11y reads a URL (a file path, else http:// when it has no scheme).
@@ -74,7 +68,12 @@ export async function ciCommand(
   if (flags.sitemapReplace && /^https?:\/\//i.test(flags.sitemapReplace)) {
     named.push(flags.sitemapReplace);
   }
-  const options = withNamedOrigins(withConfig({ ...flags, format }, plan.config), named);
+  const options = withNamedOrigins(withConfig(flags, plan.config), named);
+  if (pa11yOnStdout && options.format && !options.output) {
+    throw new CliError(
+      `pa11y-ci's JSON report (-j, or a json reporter without fileName) takes stdout; write --format ${options.format} to a file with -o.`,
+    );
+  }
   const fromSitemap = flags.sitemap ? await sitemapUrls(flags, options, context) : [];
   const config: ConformlyConfig = {
     ...plan.config,
@@ -107,8 +106,8 @@ export async function ciCommand(
       failIfAnyPageFailed: true,
       threshold: (index) => thresholds[index] ?? 0,
       runThreshold: flags.threshold,
-      // pa11y-ci's report on stdout takes it, unless conformly's output was asked for.
-      writeResults: !(pa11yOnStdout && !format && !options.output),
+      // pa11y-ci's report on stdout takes it; conformly's own output, if asked for, goes to -o.
+      writeResults: !(pa11yOnStdout && !options.format && !options.output),
     });
   } finally {
     await local.close();
