@@ -1,10 +1,11 @@
 /**
  * The npm package as a user gets it: packs packages/cli (the build runs first), installs the
- * tarball into a folder of its own per Node version, then runs `npx conformly --version` and a
- * real `npx conformly scan` of a fixture page on 127.0.0.1 from there, with the machine's
- * Chromium found as the CLI finds it. Fails when the install needs a browser download or an
- * install script, pulls in full `puppeteer`, weighs more than a third of the 384 MB the app's
- * package pulled in, or when the scan misses an engine's findings.
+ * tarball into a folder of its own per Node version, then runs from there `npx conformly
+ * --version`, a real `npx conformly scan` of a fixture page on 127.0.0.1 and `npx conformly ci` on
+ * a pa11y-ci config with page actions, the machine's Chromium found as the CLI finds it. Fails
+ * when the install needs a browser download or an install script, pulls in full `puppeteer`,
+ * weighs more than a third of the 384 MB the app's package pulled in, or when a run misses an
+ * engine's findings or the actions' screenshot.
  *
  *   npx tsx scripts/pack-check.ts            # Node 20 (this one), 22 and 24
  *   npx tsx scripts/pack-check.ts 22         # the versions given
@@ -269,6 +270,21 @@ async function checkOn(major: string, tarball: string, pageUrl: string): Promise
     (engine) => `${engine} ${page.issues.filter((issue) => issue.engines.includes(engine)).length}`,
   );
   if (!page.issues.some((issue) => issue.engines.includes('axe'))) fail('axe found nothing');
+
+  // `conformly ci` on a pa11y-ci config with actions: pa11y's action module, bundled, runs them;
+  // the screen capture proves they ran. The page has errors, so the run fails it (exit 1).
+  const shot = join(app, 'shots/duplicate-ids.png');
+  rmSync(join(app, 'shots'), { recursive: true, force: true });
+  writeFileSync(
+    join(app, '.pa11yci'),
+    `${JSON.stringify({ urls: [{ url: pageUrl, actions: ['set field input.confirm to someone@example.com', `screen capture ${shot}`] }] }, null, 2)}\n`,
+  );
+  const ci = await run('npx', ['--no-install', 'conformly', 'ci'], { cwd: app, nodeBin });
+  if (ci.status !== 1 || !existsSync(shot)) {
+    fail(
+      `conformly ci with actions exited ${ci.status} (expected 1), screenshot ${existsSync(shot) ? 'taken' : 'missing'}\n${ci.stdout}\n${ci.stderr}`,
+    );
+  }
 
   return {
     node: nodeVersion,
