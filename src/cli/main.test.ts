@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
+import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,11 +98,11 @@ describe('conformly scan', () => {
 
     const schema = JSON.parse(
       await readFile(
-        new URL('../../test/fixtures/cli/sarif-schema-2.1.0.json', import.meta.url),
+        new URL('../../test/data/schemas/sarif-schema-2.1.0.json', import.meta.url),
         'utf8',
       ),
     ) as object;
-    const ajv = new Ajv({ strict: false });
+    const ajv = new AjvDraft04.default({ strict: false });
     addFormats.default(ajv);
     const log = JSON.parse(await readFile(output, 'utf8')) as {
       runs: {
