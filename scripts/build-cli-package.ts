@@ -26,6 +26,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -179,8 +180,22 @@ function writeNotices(metafiles: Metafile[]): number {
   return sections.length;
 }
 
+/**
+ * The library's type declarations, as tsc writes them for src/library/index.ts and what it
+ * imports (dist/types, mirroring src/); the package's "imports" resolve their #contract/... and
+ * #scanner specifiers there, and zod and puppeteer-core, which they name, are dependencies.
+ */
+function writeLibraryTypes(): void {
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', join(packageDir, 'tsconfig.types.json')],
+    { cwd: repo, stdio: 'inherit' },
+  );
+}
+
 rmSync(dist, { recursive: true, force: true });
 const metafiles = [await buildCli(), await buildPa11y()];
+if (existsSync(libraryEntry)) writeLibraryTypes();
 const bundled = writeNotices(metafiles);
 const outputs = metafiles.flatMap((metafile) => Object.entries(metafile.outputs));
 const bytes = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
