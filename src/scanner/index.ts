@@ -39,6 +39,7 @@ export {
 export {
   scanPage,
   scanPageUnlessUnchanged,
+  scanLoadedPage,
   engineVersionsOf,
   scanDefaults,
   BrowserCrashError,

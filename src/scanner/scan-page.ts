@@ -150,25 +150,7 @@ async function runScan(
   options: ScanOptions,
 ): Promise<ScannedPage | PageUnchanged> {
   const url = normalizeTargetUrl(input);
-  const state: ScanState = {
-    url,
-    options,
-    engines: (options.engineRegistry ?? builtInEngines).runOrder(options.engines),
-    scanId: options.scanId ?? randomUUID(),
-    startedAt: new Date(),
-    started: performance.now(),
-    signal: options.signal ?? new AbortController().signal,
-    finalUrl: url.href,
-    title: '',
-    renderHash: '',
-    unchanged: false,
-    times: { load: 0, axe: 0, pa11y: 0, ibm: 0, total: 0 },
-    engineVersions: {},
-    engineErrors: {},
-    raw: {},
-    screenshots: [],
-    boxes: new Map(),
-  };
+  const state = newState(url, options);
   throwIfAborted(state.signal);
   report(state, { stage: 'loading', percent: 0, message: `Checking ${url.href}` });
   await assertPublicTarget(url, safetyOptions(options));
@@ -178,6 +160,7 @@ async function runScan(
     const budget = startBudget(state, options.timeoutMs ?? scanDefaults.timeoutMs);
     Object.assign(state, { page, browser });
     try {
+      await step(state, watchTab);
       await step(state, prepareTab);
       await step(state, navigate);
       await step(state, settle);
@@ -206,15 +189,75 @@ async function runScan(
       times: { load: state.times.load, total: state.times.total },
     };
   }
+  return finish(state);
+}
+
+/**
+ * The engines, facts and result part of a scan, on a page its caller loaded (a test's page, after
+ * its own navigation, login and clicks): no navigation, settling, actions, address rules, headers,
+ * cookies or screenshots, and the page keeps its viewport (`options.viewport` must be the one it
+ * has). For the library API (src/library); `options.screenshots`, `actions` and the load options
+ * are ignored.
+ */
+export async function scanLoadedPage(
+  page: Page,
+  browser: Browser,
+  options: ScanOptions & { viewport: { width: number; height: number } },
+): Promise<ScannedPage> {
+  const state = newState(new URL(page.url()), options);
+  throwIfAborted(state.signal);
+  const budget = startBudget(state, options.timeoutMs ?? scanDefaults.timeoutMs);
+  Object.assign(state, { page, browser });
+  try {
+    await step(state, watchTab);
+    await step(state, readPage);
+    await step(state, hashRendering);
+    await step(state, runEngines);
+    await step(state, readFacts);
+  } finally {
+    budget.stop();
+    await cleanUp(state);
+  }
+  return finish(state);
+}
+
+function newState(url: URL, options: ScanOptions): ScanState {
+  return {
+    url,
+    options,
+    engines: (options.engineRegistry ?? builtInEngines).runOrder(options.engines),
+    scanId: options.scanId ?? randomUUID(),
+    startedAt: new Date(),
+    started: performance.now(),
+    signal: options.signal ?? new AbortController().signal,
+    finalUrl: url.href,
+    title: '',
+    renderHash: '',
+    unchanged: false,
+    times: { load: 0, axe: 0, pa11y: 0, ibm: 0, total: 0 },
+    engineVersions: {},
+    engineErrors: {},
+    raw: {},
+    screenshots: [],
+    boxes: new Map(),
+  };
+}
+
+function finish(state: ScanState): ScannedPage {
   report(state, { stage: 'analyzing', percent: 95, message: 'Merging and scoring findings' });
   const result = buildResult(state);
   report(state, { stage: 'done', percent: 100, message: `Scanned ${state.finalUrl}` });
   return result;
 }
 
-async function prepareTab(state: ScanState): Promise<void> {
+/**
+ * Listens for the tab's and the browser's end, and opens the session that can stop a script
+ * looping in the page. A crashed renderer answers nothing; without this every engine would wait
+ * for its timeout. The session is opened before any engine runs: it cannot attach to a renderer
+ * stuck in a loop.
+ */
+async function watchTab(state: ScanState): Promise<void> {
   const page = state.page!;
-  // A crashed renderer answers nothing; without this every engine would wait for its timeout.
   const crashed = new AbortController();
   state.onCrash = () =>
     crashed.abort(new BrowserCrashError('The page crashed its browser tab (out of memory?).'));
@@ -222,10 +265,14 @@ async function prepareTab(state: ScanState): Promise<void> {
   page.once('error', state.onCrash);
   state.browser!.once('disconnected', state.onDisconnect);
   state.signal = AbortSignal.any([state.signal, crashed.signal]);
+  state.cdp = await page.createCDPSession();
+}
+
+async function prepareTab(state: ScanState): Promise<void> {
+  const page = state.page!;
   await page.setViewport(viewportOf(state.options));
   // Engines are injected as page scripts; a strict Content-Security-Policy must not stop them.
   await page.setBypassCSP(true);
-  state.cdp = await page.createCDPSession();
   state.guard = await installRequestGuard(page, safetyOptions(state.options));
   const { headers, cookies } = state.options;
   if (headers && Object.keys(headers).length > 0) {

@@ -1,0 +1,43 @@
+/**
+ * The fixture shop the library's tests and examples scan: its static pages, plus a sign-in that
+ * sets a session cookie and an account page only a signed-in visitor sees (with one known
+ * barrier: the avatar has no text alternative).
+ */
+import { fileURLToPath } from 'node:url';
+import { startStaticServer, type TestServer } from '../../../test/support/static-server.js';
+
+const pages = fileURLToPath(new URL('.', import.meta.url));
+
+export const accountPage = `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8" /><title>Your account</title></head>
+  <body>
+    <main>
+      <h1>Your account</h1>
+      <img id="avatar" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="48" height="48" />
+      <p>Signed in.</p>
+    </main>
+  </body>
+</html>`;
+
+export function startShop(): Promise<TestServer> {
+  return startStaticServer(pages, {
+    routes: {
+      '/login': (request, response) => {
+        request.resume();
+        response.writeHead(303, {
+          location: '/account',
+          'set-cookie': 'session=signed-in; Path=/; HttpOnly; SameSite=Lax',
+        });
+        response.end();
+      },
+      '/account': (request, response) => {
+        if (!/(^|;\s*)session=signed-in(;|$)/.test(request.headers.cookie ?? '')) {
+          response.writeHead(303, { location: '/login.html' }).end();
+          return;
+        }
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(accountPage);
+      },
+    },
+  });
+}
