@@ -69,6 +69,14 @@ export function toHaveNoViolations(
   };
 }
 
+/**
+ * The matcher's type for `expect`, e.g. in Vitest:
+ * `declare module 'vitest' { interface Matchers<T> extends AccessibilityMatchers<T> {} }`.
+ */
+export interface AccessibilityMatchers<R = unknown> {
+  toHaveNoViolations(options?: ViolationOptions): R;
+}
+
 /** The readable list both assertions print. */
 export function describeViolations(
   result: ScanResultLike,

@@ -12,6 +12,7 @@ export {
   violationsOf,
   describeViolations,
   AccessibilityViolationsError,
+  type AccessibilityMatchers,
   type ViolationOptions,
   type ScanResultLike,
 } from './assertions.js';

@@ -144,6 +144,28 @@ describe('scanPage on a Playwright page', () => {
     }
   });
 
+  it('runs every engine on a page whose Content-Security-Policy forbids eval and inline scripts', async () => {
+    const page = await playwrightBrowser.newPage({ viewport });
+    try {
+      await page.goto(`${shop.url}/strict-csp`);
+      // The page's own policy holds for its scripts.
+      await expect(
+        page.evaluate(() =>
+          document.body.append(
+            Object.assign(document.createElement('script'), { textContent: 'window.ran = 1' }),
+          ),
+        ),
+      ).resolves.toBeUndefined();
+      expect(await page.evaluate(() => 'ran' in window)).toBe(false);
+
+      const result = await scanPage(page);
+      expect(result.engineErrors).toEqual({});
+      expect(keysOf(result)).toEqual(cliFindings);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('scans a page behind a sign-in with the test’s own session, after its clicks', async () => {
     const context = await playwrightBrowser.newContext({ viewport });
     try {

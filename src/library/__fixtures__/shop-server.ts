@@ -1,8 +1,10 @@
 /**
  * The fixture shop the library's tests and examples scan: its static pages, plus a sign-in that
  * sets a session cookie and an account page only a signed-in visitor sees (with one known
- * barrier: the avatar has no text alternative).
+ * barrier: the avatar has no text alternative), and the barriers page again under a strict
+ * Content-Security-Policy (no script may run but the page's own, none of them inline).
  */
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { startStaticServer, type TestServer } from '../../../test/support/static-server.js';
 
@@ -30,6 +32,17 @@ export function startShop(): Promise<TestServer> {
           'set-cookie': 'session=signed-in; Path=/; HttpOnly; SameSite=Lax',
         });
         response.end();
+      },
+      '/strict-csp': (_request, response) => {
+        void readFile(`${pages}/barriers.html`, 'utf8').then((html) =>
+          response
+            .writeHead(200, {
+              'content-type': 'text/html; charset=utf-8',
+              'content-security-policy':
+                "default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; img-src data:",
+            })
+            .end(html),
+        );
       },
       '/account': (request, response) => {
         if (!/(^|;\s*)session=signed-in(;|$)/.test(request.headers.cookie ?? '')) {
