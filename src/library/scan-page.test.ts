@@ -170,6 +170,27 @@ describe('scanPage on a Playwright page', () => {
     }
   });
 
+  it('works beside the test’s own routes, which see the page’s requests as before', async () => {
+    const page = await playwrightBrowser.newPage({ viewport });
+    try {
+      const routed: string[] = [];
+      await page.route('**/*', (route) => {
+        routed.push(new URL(route.request().url()).pathname);
+        return route.continue();
+      });
+      await page.goto(`${shop.url}/barriers.html`);
+      const result = await scanPage(page, { engines: ['axe', 'keyboard'] });
+      expect(result.engineErrors).toEqual({});
+      expect(result.issues.map((issue) => issue.selector)).toContain('#hero');
+
+      await page.goto(`${shop.url}/login.html`);
+      expect(await page.title()).toBe('Sign in');
+      expect(routed).toEqual(['/barriers.html', '/login.html']);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('scans a page behind a sign-in with the test’s own session, after its clicks', async () => {
     const context = await playwrightBrowser.newContext({ viewport });
     try {
