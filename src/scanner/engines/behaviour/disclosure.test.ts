@@ -1,0 +1,120 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedPagePool } from '../../../../test/support/browser.js';
+import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
+import type { OwnCheckResult } from '#contract/index.js';
+import type { PagePool } from '../../types.js';
+import { run } from './disclosure.js';
+import type { BehaviourSession } from './session.js';
+
+const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
+
+let site: TestServer;
+let pool: PagePool;
+
+beforeAll(async () => {
+  site = await startStaticServer(fixtures);
+  pool = createSharedPagePool({ size: 1 });
+});
+afterAll(async () => {
+  await pool?.close();
+  await site?.close();
+});
+
+/** Loads a fixture and runs the disclosure checks on it with a plain session. */
+async function disclose(file: string): Promise<OwnCheckResult[]> {
+  return pool.withPage(async (page) => {
+    await page.setViewport({ width: 1280, height: 1024 });
+    await page.goto(`${site.url}/${file}`, { waitUntil: 'load' });
+    const cdp = await page.createCDPSession();
+    let left = 60;
+    const session = {
+      page,
+      cdp,
+      context: { level: 'AA' } as BehaviourSession['context'],
+      spend: (n = 1) => (left -= n) >= 0,
+      timeUp: () => false,
+      note: (entry: unknown) => {
+        if (process.env.DEBUG_BEHAVIOUR) console.log(JSON.stringify(entry));
+      },
+      restore: async () => undefined,
+    } satisfies BehaviourSession;
+    try {
+      const started = Date.now();
+      const results = await run(session);
+      if (process.env.DEBUG_BEHAVIOUR) console.log(file, Date.now() - started, 'ms', 60 - left);
+      return results;
+    } finally {
+      await cdp.detach();
+    }
+  });
+}
+
+const summary = (results: readonly OwnCheckResult[]) =>
+  results.map(({ check, kind, wcag, selector, details }) => ({
+    check,
+    kind,
+    wcag,
+    selector,
+    state: details?.state,
+  }));
+
+describe('disclosure states', () => {
+  it('finds a modal dialog that focus does not reach (F85)', async () => {
+    const results = await disclose('disclosure/dialog-focus-stays.html');
+    expect(summary(results)).toEqual([
+      {
+        check: 'dialog-focus-not-moved',
+        kind: 'violation',
+        wcag: ['2.4.3'],
+        selector: '#open',
+        state: "after opening 'Read the privacy notice'",
+      },
+    ]);
+  });
+
+  it('finds a modal dialog that Tab leaves for the page it covers', async () => {
+    const results = await disclose('disclosure/modal-focus-escapes.html');
+    expect(summary(results)).toEqual([
+      {
+        check: 'modal-focus-escapes',
+        kind: 'violation',
+        wcag: ['2.4.3', '2.4.11'],
+        selector: '#backdrop > div',
+        state: "after opening 'Change language'",
+      },
+    ]);
+  });
+
+  it('finds an accordion only a click opens, and the unlabelled field inside it', async () => {
+    const results = await disclose('disclosure/accordion-mouse-only.html');
+    expect(summary(results)).toEqual([
+      expect.objectContaining({
+        check: 'mouse-only-control',
+        kind: 'violation',
+        wcag: ['2.1.1'],
+        state: "after opening 'How do I track my order?'",
+      }),
+      expect.objectContaining({
+        check: 'state:label',
+        kind: 'violation',
+        wcag: ['4.1.2'],
+        state: "after opening 'How do I track my order?'",
+      }),
+    ]);
+  });
+
+  it('finds the barriers inside a lightbox that a delegated click opens', async () => {
+    const results = await disclose('disclosure/lightbox.html');
+    const found = summary(results).map(({ check, kind }) => `${check} ${kind}`);
+    expect(found).toEqual(
+      expect.arrayContaining(['dialog-focus-not-moved violation', 'state:image-alt violation']),
+    );
+    expect(results.every((r) => r.details?.state === "after opening 'The garden'")).toBe(true);
+  });
+
+  it('reports nothing on a native dialog and an accordion built right', async () => {
+    expect(summary(await disclose('disclosure/dialog-ok.html'))).toEqual([]);
+    expect(summary(await disclose('disclosure/accordion-ok.html'))).toEqual([]);
+  });
+});
