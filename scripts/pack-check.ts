@@ -191,10 +191,16 @@ interface Row {
   seconds: number;
 }
 
-/** A test's use of the library: its own puppeteer-core page, scanned once by `scanPage`. */
+/**
+ * A test's use of the library: its own page, scanned once by `scanPage` from the installed
+ * package; a puppeteer-core page (installed with conformly), then a Playwright one (playwright-core
+ * is not: this repository's copy is imported by its path).
+ */
 const libraryCheck = `import puppeteer from 'puppeteer-core';
 import { scanPage } from 'conformly';
 
+const [url] = process.argv.slice(2);
+const results = {};
 const browser = await puppeteer.launch({
   executablePath: process.env.CHECK_CHROMIUM,
   headless: process.env.CHECK_HEADLESS === 'shell' ? 'shell' : true,
@@ -202,12 +208,21 @@ const browser = await puppeteer.launch({
 });
 try {
   const page = await browser.newPage();
-  await page.goto(process.argv[2]);
-  const result = await scanPage(page);
-  console.log(JSON.stringify(result));
+  await page.goto(url);
+  results.puppeteer = await scanPage(page);
 } finally {
   await browser.close();
 }
+const { chromium } = await import(process.env.CHECK_PLAYWRIGHT);
+const playwright = await chromium.launch({ executablePath: process.env.CHECK_CHROMIUM });
+try {
+  const page = await playwright.newPage();
+  await page.goto(url);
+  results.playwright = await scanPage(page);
+} finally {
+  await playwright.close();
+}
+console.log(JSON.stringify(results));
 `;
 
 /** The same use, type-checked: scanPage's result is typed, not \`any\`. */
@@ -250,13 +265,21 @@ async function checkLibrary(app: string, nodeBin: string, pageUrl: string): Prom
   writeFileSync(join(app, 'library-check.mjs'), libraryCheck);
   const output = await mustRun(nodeBin, ['library-check.mjs', pageUrl], {
     cwd: app,
-    env: { CHECK_CHROMIUM: chromium, CHECK_HEADLESS: isHeadlessShell(chromium) ? 'shell' : 'new' },
+    env: {
+      CHECK_CHROMIUM: chromium,
+      CHECK_HEADLESS: isHeadlessShell(chromium) ? 'shell' : 'new',
+      CHECK_PLAYWRIGHT: import.meta.resolve('playwright-core'),
+    },
   });
-  const result = JSON.parse(output) as PageResult;
-  const email = result.issues.find((issue) => issue.selector === '#email');
-  if (!email?.engines.includes('pa11y') || !email.engines.includes('ibm')) {
-    fail(`scanPage from the package found no pa11y and IBM finding on #email: ${output}`);
+  const results = JSON.parse(output) as Record<'puppeteer' | 'playwright', PageResult>;
+  for (const [framework, result] of Object.entries(results)) {
+    const email = result.issues.find((issue) => issue.selector === '#email');
+    if (!email?.engines.includes('pa11y') || !email.engines.includes('ibm')) {
+      fail(`scanPage on a ${framework} page found no pa11y and IBM finding on #email: ${output}`);
+    }
   }
+  const found = `scanPage found ${results.puppeteer.issues.length} (Puppeteer), ${results.playwright.issues.length} (Playwright)`;
+
   writeFileSync(join(app, 'types-check.ts'), typesCheck);
   writeFileSync(
     join(app, 'tsconfig.json'),
@@ -282,7 +305,7 @@ async function checkLibrary(app: string, nodeBin: string, pageUrl: string): Prom
   await mustRun(nodeBin, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
     cwd: app,
   });
-  return `scanPage found ${result.issues.length}, its types check`;
+  return `${found}, its types check`;
 }
 
 async function checkOn(major: string, tarball: string, pageUrl: string): Promise<Row> {
