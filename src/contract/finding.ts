@@ -1,12 +1,22 @@
 import { z } from 'zod';
 
 /**
- * The engines Conformly runs on every page, in the order they run: the three bought-in engines,
- * then its own link and presentation checks and its keyboard walk (src/scanner/engines).
+ * The engines Conformly knows, in the order they run: the three bought-in engines, then its own
+ * link and presentation checks, its keyboard walk, and the behaviour engine that operates the
+ * page (src/scanner/engines). The behaviour engine runs only when asked for (defaultEngineIds).
  */
-export const engineIds = ['axe', 'pa11y', 'ibm', 'checks', 'keyboard'] as const;
+export const engineIds = ['axe', 'pa11y', 'ibm', 'checks', 'keyboard', 'behaviour'] as const;
 export const EngineId = z.enum(engineIds);
 export type EngineId = z.infer<typeof EngineId>;
+
+/** The engines a scan runs when none are named: all but the behaviour engine (ADR 0023). */
+export const defaultEngineIds = [
+  'axe',
+  'pa11y',
+  'ibm',
+  'checks',
+  'keyboard',
+] as const satisfies readonly EngineId[];
 
 /** Impact levels, most severe first. */
 export const impacts = ['critical', 'serious', 'moderate', 'minor'] as const;

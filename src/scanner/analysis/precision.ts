@@ -28,7 +28,7 @@ export function precisionEntry(engine: EngineId, key: string): PrecisionEntry | 
  * Conformly's own engines report a violation only where their check is precise by construction
  * and ask for review otherwise (ADR 0015), so their violations are trusted like a precise rule's.
  */
-const ownEngines: ReadonlySet<EngineId> = new Set(['checks', 'keyboard']);
+const ownEngines: ReadonlySet<EngineId> = new Set(['checks', 'keyboard', 'behaviour']);
 
 /** The first key with a measurement decides; unmeasured pairs take the engine's default. */
 export function isPrecise(engine: EngineId, keys: readonly string[]): boolean {

@@ -16,6 +16,7 @@ export interface RawParts {
   ibm: IbmRaw;
   checks: OwnEngineRaw;
   keyboard: OwnEngineRaw;
+  behaviour: OwnEngineRaw;
 }
 
 /** What every engine's raw output carries: null, or why the engine produced nothing. */

@@ -30,7 +30,7 @@ export interface OwnCheckDefinition {
 }
 
 /** The ids of Conformly's own engines (their raw output is an OwnEngineRaw). */
-export type OwnEngineId = Extract<EngineId, 'keyboard' | 'checks'>;
+export type OwnEngineId = Extract<EngineId, 'keyboard' | 'checks' | 'behaviour'>;
 
 export interface OwnEngineSpec<Id extends OwnEngineId> {
   id: Id;

@@ -1,5 +1,6 @@
-import type { EngineId } from '#contract/index.js';
+import { defaultEngineIds, type EngineId } from '#contract/index.js';
 import { axeEngine } from './axe/index.js';
+import { behaviourEngine } from './behaviour/index.js';
 import { checksEngine } from './checks/index.js';
 import type { AnyEngine, Engine, EngineCounts, EngineRaw } from './engine.js';
 import { ibmEngine } from './ibm/index.js';
@@ -15,9 +16,11 @@ export const engines: { [Id in EngineId]: Engine<Id> } = {
   axe: axeEngine,
   pa11y: pa11yEngine,
   ibm: ibmEngine,
-  // Conformly's own: the checks read the page as loaded; the keyboard walk moves focus, so last.
+  // Conformly's own: the checks read the page as loaded; the keyboard walk moves focus; the
+  // behaviour engine operates the page (hover, keys, clicks), so it runs last of all.
   checks: checksEngine,
   keyboard: keyboardEngine,
+  behaviour: behaviourEngine,
 };
 
 export function getEngine<Id extends EngineId>(id: Id): Engine<Id> {
@@ -28,21 +31,39 @@ export function getEngine<Id extends EngineId>(id: Id): Engine<Id> {
 export interface EngineRegistry {
   readonly all: readonly AnyEngine[];
   get(id: EngineId): AnyEngine | undefined;
-  /** The selected engines in run order, without duplicates. */
+  /**
+   * The selected engines in run order, without duplicates; with none selected, the registry's
+   * defaults.
+   */
   runOrder(selected?: readonly EngineId[]): AnyEngine[];
 }
 
-export function createEngineRegistry(list: readonly AnyEngine[]): EngineRegistry {
+/**
+ * A registry of these engines; `defaults` are the ones a scan runs when it names none (every
+ * engine unless given).
+ */
+export function createEngineRegistry(
+  list: readonly AnyEngine[],
+  defaults: readonly EngineId[] = list.map((engine) => engine.id),
+): EngineRegistry {
   return {
     all: list,
     get: (id) => list.find((engine) => engine.id === id),
-    runOrder: (selected) =>
-      selected ? list.filter((engine) => selected.includes(engine.id)) : [...list],
+    runOrder: (selected) => {
+      const wanted = selected ?? defaults;
+      return list.filter((engine) => wanted.includes(engine.id));
+    },
   };
 }
 
-/** The engines the product runs. */
-export const builtInEngines: EngineRegistry = createEngineRegistry(Object.values(engines));
+/**
+ * The engines the product has. A scan that names none runs the defaults: the behaviour engine
+ * operates other people's pages and runs only when asked for (`--engines …,behaviour`).
+ */
+export const builtInEngines: EngineRegistry = createEngineRegistry(
+  Object.values(engines),
+  defaultEngineIds,
+);
 
 /** The selected built-in engines' ids in run order, without duplicates. */
 export function engineRunOrder(selected?: readonly EngineId[]): EngineId[] {
