@@ -63,6 +63,7 @@ export const AuditPageResult = z.object({
   /** Conformly's own engines' output; absent for pages scanned before they ran. */
   checksRaw: OwnEngineRaw.nullable().optional(),
   keyboardRaw: OwnEngineRaw.nullable().optional(),
+  behaviourRaw: OwnEngineRaw.nullable().optional(),
   /** An engine that failed on the page; the others still count. */
   engineErrors: z.partialRecord(EngineId, z.string()),
   /**

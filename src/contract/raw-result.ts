@@ -13,6 +13,7 @@ export const ProcessingTimes = z.object({
   /** Conformly's own engines; absent in scans stored before they ran. */
   checks: z.number().optional(),
   keyboard: z.number().optional(),
+  behaviour: z.number().optional(),
   total: z.number(),
 });
 export type ProcessingTimes = z.infer<typeof ProcessingTimes>;
@@ -113,6 +114,7 @@ export interface RawByEngine {
   /** Conformly's own engines: absent in scans stored before they ran. */
   checks?: OwnEngineRaw;
   keyboard?: OwnEngineRaw;
+  behaviour?: OwnEngineRaw;
 }
 
 /** The spec's field name of each engine's raw output. */
@@ -122,6 +124,7 @@ export const specRawName = {
   ibm: 'ibmRaw',
   checks: 'checksRaw',
   keyboard: 'keyboardRaw',
+  behaviour: 'behaviourRaw',
 } as const satisfies Record<keyof RawByEngine, string>;
 
 type SpecRaw = {
@@ -130,6 +133,7 @@ type SpecRaw = {
   ibmRaw: IbmRaw;
   checksRaw?: OwnEngineRaw;
   keyboardRaw?: OwnEngineRaw;
+  behaviourRaw?: OwnEngineRaw;
 };
 
 /** The spec's named outputs (a PageScanResult's raw) keyed by engine id. */
@@ -140,6 +144,7 @@ export function rawByEngine(raw: SpecRaw): RawByEngine {
     ibm: raw.ibmRaw,
     ...(raw.checksRaw ? { checks: raw.checksRaw } : {}),
     ...(raw.keyboardRaw ? { keyboard: raw.keyboardRaw } : {}),
+    ...(raw.behaviourRaw ? { behaviour: raw.behaviourRaw } : {}),
   };
 }
 
@@ -151,6 +156,7 @@ export function specRaw(raw: RawByEngine): SpecRaw {
     ibmRaw: raw.ibm,
     ...(raw.checks ? { checksRaw: raw.checks } : {}),
     ...(raw.keyboard ? { keyboardRaw: raw.keyboard } : {}),
+    ...(raw.behaviour ? { behaviourRaw: raw.behaviour } : {}),
   };
 }
 
@@ -167,5 +173,6 @@ export const RawScanResult = z.object({
   /** Conformly's own engines (beyond the spec's three); absent when not run. */
   checksRaw: OwnEngineRaw.optional(),
   keyboardRaw: OwnEngineRaw.optional(),
+  behaviourRaw: OwnEngineRaw.optional(),
 });
 export type RawScanResult = z.infer<typeof RawScanResult>;

@@ -171,6 +171,7 @@ export const ReportResponse = z.object({
   ibm: IbmRaw.optional(),
   checks: OwnEngineRaw.optional(),
   keyboard: OwnEngineRaw.optional(),
+  behaviour: OwnEngineRaw.optional(),
 });
 export type ReportResponse = z.infer<typeof ReportResponse>;
 

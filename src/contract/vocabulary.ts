@@ -135,6 +135,7 @@ export const engineNames = {
   ibm: 'IBM Equal Access',
   checks: 'Conformly link and presentation checks',
   keyboard: 'Conformly keyboard walk',
+  behaviour: 'Conformly behaviour checks',
 } as const;
 
 /**

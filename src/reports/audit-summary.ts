@@ -20,6 +20,7 @@ export function engineIssueCount(page: AuditPageResult, engine: EngineId): numbe
     ibm: page.ibmRaw,
     checks: page.checksRaw,
     keyboard: page.keyboardRaw,
+    behaviour: page.behaviourRaw,
   }[engine];
   return countEngineRaw(engine, raw).issues;
 }

@@ -583,6 +583,7 @@ function buildResult(state: ScanState): ScannedPage {
     // Conformly's own engines appear only when they ran.
     ...(state.raw.checks ? { checksRaw: state.raw.checks as OwnEngineRaw } : {}),
     ...(state.raw.keyboard ? { keyboardRaw: state.raw.keyboard as OwnEngineRaw } : {}),
+    ...(state.raw.behaviour ? { behaviourRaw: state.raw.behaviour as OwnEngineRaw } : {}),
   };
   const engines = state.engines.map((engine) => engine.id);
   const { issues, summary, score } = analyzeFindings(

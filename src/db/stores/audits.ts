@@ -182,6 +182,7 @@ export function toAuditPageResult(
     ibmRaw: (raw('ibm') as IbmRaw | undefined) ?? null,
     checksRaw: (raw('checks') as OwnEngineRaw | undefined) ?? null,
     keyboardRaw: (raw('keyboard') as OwnEngineRaw | undefined) ?? null,
+    behaviourRaw: (raw('behaviour') as OwnEngineRaw | undefined) ?? null,
     engineErrors: page.engineErrors,
   };
 }

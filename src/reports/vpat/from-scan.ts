@@ -198,6 +198,7 @@ const engineNames: Record<EngineId, string> = {
   // Without the brand: white-labelled reports name no product.
   checks: 'link and presentation checks',
   keyboard: 'keyboard walk',
+  behaviour: 'behaviour checks (hover, keys, clicks)',
 };
 
 function wcagRow(

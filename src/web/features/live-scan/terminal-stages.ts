@@ -36,7 +36,7 @@ type StageInput = Pick<ScanProgress, 'stage' | 'currentTool' | 'logs' | 'engineE
 
 /** Conformly's own engines share one stage. */
 const stageOfTool = (tool: string | null | undefined) =>
-  tool === 'checks' || tool === 'keyboard' ? 'conformly' : tool;
+  tool === 'checks' || tool === 'keyboard' || tool === 'behaviour' ? 'conformly' : tool;
 
 const indexOfTool = (tool: string | null | undefined): number =>
   terminalStages.findIndex((stage) => stage.id === stageOfTool(tool));
@@ -83,7 +83,10 @@ export function terminalStageStates(progress: StageInput): TerminalStageView[] {
       stage.id === 'synthesis'
         ? undefined
         : stage.id === 'conformly'
-          ? progress.engineErrors.checks || progress.engineErrors.keyboard || undefined
+          ? progress.engineErrors.checks ||
+            progress.engineErrors.keyboard ||
+            progress.engineErrors.behaviour ||
+            undefined
           : progress.engineErrors[stage.id] || undefined;
     return { ...stage, state, engineError };
   });

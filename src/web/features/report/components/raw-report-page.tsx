@@ -17,7 +17,7 @@ import { documentHrefs } from '../api/documents';
 import { isUnfinished, useRawReport } from '../api/get-report';
 import { formatDateTime, formatScoreWithLabel } from '#contract/vocabulary.js';
 
-const ownEngines: ReadonlySet<string> = new Set(['checks', 'keyboard']);
+const ownEngines: ReadonlySet<string> = new Set(['checks', 'keyboard', 'behaviour']);
 
 /** The JSON panels of the page: the merged issues, then each engine's own output. */
 const panels = [
@@ -68,6 +68,14 @@ const panels = [
     name: 'keyboard output',
     pick: (r: ReportResponse) => r.keyboard,
     count: (r: ReportResponse) => r.keyboard?.results.length,
+  },
+  {
+    id: 'behaviour',
+    engine: 'behaviour',
+    heading: 'Behaviour checks',
+    name: 'behaviour output',
+    pick: (r: ReportResponse) => r.behaviour,
+    count: (r: ReportResponse) => r.behaviour?.results.length,
   },
 ] as const;
 
@@ -196,6 +204,7 @@ function Metadata({ data }: { data: ReportResponse }) {
         `IBM ${times.ibm} ms`,
         ...(times.checks === undefined ? [] : [`link and presentation checks ${times.checks} ms`]),
         ...(times.keyboard === undefined ? [] : [`keyboard walk ${times.keyboard} ms`]),
+        ...(times.behaviour === undefined ? [] : [`behaviour checks ${times.behaviour} ms`]),
         `total ${times.total} ms`,
       ].join(' · '),
     ]);
