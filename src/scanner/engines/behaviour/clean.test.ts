@@ -1,0 +1,47 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedPagePool } from '../../../../test/support/browser.js';
+import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
+import { scanPage } from '../../scan-page.js';
+import type { PagePool } from '../../types.js';
+
+/**
+ * Pages built the accessible way (a dialog that manages focus, a carousel with buttons, a
+ * dismissible tooltip, a live-region status, a labelled form, a skip link, a sortable table, a
+ * disclosure menu): operating them must not produce a single violation.
+ */
+const clean = fileURLToPath(new URL('./__fixtures__/clean/', import.meta.url));
+const pages = readdirSync(clean).filter((file) => file.endsWith('.html'));
+
+let site: TestServer;
+let pool: PagePool;
+
+beforeAll(async () => {
+  site = await startStaticServer(clean);
+  pool = createSharedPagePool({ size: 1 });
+});
+afterAll(async () => {
+  await pool?.close();
+  await site?.close();
+});
+
+describe('behaviour engine on clean pattern pages', () => {
+  it('has the eight pattern pages', () => {
+    expect(pages).toHaveLength(8);
+  });
+
+  it.each(pages)('reports no violation on %s and leaves the page usable', async (file) => {
+    const scan = await scanPage(pool, `${site.url}/${file}`, {
+      allowPrivateNetwork: true,
+      engines: ['behaviour'],
+      screenshots: false,
+      networkQuietCapMs: 0,
+    });
+    expect(scan.engineErrors).toEqual({});
+    const raw = scan.raw.behaviourRaw;
+    expect(raw?.details.failed).toBeUndefined();
+    const violations = (raw?.results ?? []).filter((result) => result.kind === 'violation');
+    expect(violations).toEqual([]);
+  });
+});
