@@ -1,5 +1,7 @@
 import type { OwnCheckResult } from '#contract/index.js';
 import type { OwnCheckDefinition } from '../own-engine.js';
+import * as disclosure from './disclosure.js';
+import * as hover from './hover.js';
 import type { BehaviourSession } from './session.js';
 
 /**
@@ -13,7 +15,10 @@ export interface BehaviourTopic {
 }
 
 /** The topics in the order they run: each one a module beside this file and one line here. */
-export const behaviourTopics: readonly BehaviourTopic[] = [];
+export const behaviourTopics: readonly BehaviourTopic[] = [
+  { id: 'hover', definitions: hover.definitions, run: hover.run },
+  { id: 'disclosure', definitions: disclosure.definitions, run: disclosure.run },
+];
 
 /** Every check of the behaviour engine, by check id. */
 export const behaviourChecks: Readonly<Record<string, OwnCheckDefinition>> = Object.assign(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool } from '../../../../test/support/browser.js';
 import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
 import type { OwnCheckResult } from '#contract/index.js';
+import { scanPage } from '../../scan-page.js';
 import type { PagePool } from '../../types.js';
 import { run } from './disclosure.js';
 import type { BehaviourSession } from './session.js';
@@ -116,5 +117,43 @@ describe('disclosure states', () => {
   it('reports nothing on a native dialog and an accordion built right', async () => {
     expect(summary(await disclose('disclosure/dialog-ok.html'))).toEqual([]);
     expect(summary(await disclose('disclosure/accordion-ok.html'))).toEqual([]);
+  });
+
+  it('reports through the scanner, each finding naming the state it was found in', async () => {
+    const options = {
+      allowPrivateNetwork: true,
+      engines: ['axe' as const, 'behaviour' as const],
+      screenshots: false,
+      networkQuietCapMs: 0,
+    };
+    const scan = await scanPage(pool, `${site.url}/disclosure/accordion-mouse-only.html`, options);
+    expect(scan.engineErrors).toEqual({});
+    const state = "after opening 'How do I track my order?'";
+    // The field is hidden when the page loads: axe alone does not see it.
+    const label = scan.issues.find(
+      (i) => i.engines.includes('behaviour') && i.wcag.includes('4.1.2'),
+    );
+    // It carries axe's rule key (the ACT rule), so it merges with axe's finding on the element.
+    expect(label).toMatchObject({
+      kind: 'violation',
+      ruleKey: 'e086e5',
+      title: 'Form field has non-empty accessible name',
+    });
+    expect(label?.engines).toEqual(['behaviour']);
+    expect(label?.findings[0]?.extras.details).toMatchObject({
+      state,
+      engine: 'axe',
+      ruleId: 'label',
+    });
+    const opener = scan.issues.find((i) => i.ruleKey === 'mouse-only-control');
+    expect(opener).toMatchObject({ kind: 'violation', wcag: ['2.1.1'] });
+    expect(opener?.findings[0]?.extras.details).toMatchObject({ state });
+    expect(scan.raw.behaviourRaw?.details.interactions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ check: 'disclosure' })]),
+    );
+
+    const clean = await scanPage(pool, `${site.url}/disclosure/accordion-ok.html`, options);
+    expect(clean.engineErrors).toEqual({});
+    expect(clean.issues.filter((i) => i.engines.includes('behaviour'))).toEqual([]);
   });
 });

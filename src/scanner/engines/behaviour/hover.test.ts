@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool } from '../../../../test/support/browser.js';
 import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
 import type { OwnCheckResult } from '#contract/index.js';
+import { scanPage } from '../../scan-page.js';
 import type { PagePool } from '../../types.js';
 import { run } from './hover.js';
 import type { BehaviourSession } from './session.js';
@@ -105,5 +106,24 @@ describe('content on hover or focus', () => {
   it('reports nothing on a tooltip and a menu built right', async () => {
     expect(await hover('hover/tooltip-ok.html')).toEqual([]);
     expect(await hover('hover/menu-hover-ok.html')).toEqual([]);
+  });
+
+  it('reports through the scanner when the behaviour engine is asked for', async () => {
+    const options = {
+      allowPrivateNetwork: true,
+      engines: ['behaviour' as const],
+      screenshots: false,
+      networkQuietCapMs: 0,
+    };
+    const scan = await scanPage(pool, `${site.url}/hover/tooltip-focus-no-escape.html`, options);
+    expect(scan.engineErrors).toEqual({});
+    const issue = scan.issues.find((i) => i.ruleKey === 'hover-content-not-dismissible');
+    expect(issue).toMatchObject({ kind: 'violation', wcag: ['1.4.13'], impact: 'serious' });
+    expect(issue?.findings).toEqual([
+      expect.objectContaining({ engine: 'behaviour', kind: 'violation', selector: '#user' }),
+    ]);
+    const clean = await scanPage(pool, `${site.url}/hover/tooltip-ok.html`, options);
+    expect(clean.engineErrors).toEqual({});
+    expect(clean.issues.filter((i) => i.engines.includes('behaviour'))).toEqual([]);
   });
 });

@@ -71,6 +71,8 @@ interface Candidate extends Described {
   focusTarget: number;
   /** Enter may be pressed on it safely: a button or a same-page link, not a link elsewhere. */
   enterSafe: boolean;
+  /** A button inside the trigger that may open the content instead (a submenu toggle), or -1. */
+  toggle: number;
 }
 
 /**
@@ -162,7 +164,9 @@ const CANDIDATES_IN_PAGE = String.raw`(() => {
     const enterSafe = Boolean(target) && (target.localName === 'button' && target.type !== 'submit' ||
       target.getAttribute('role') === 'button' || (target.localName === 'a' && (href === '' || href.startsWith('#'))));
     return { ...api.describe(node), hover: e.hover, focus: e.focus || Boolean(target), via: e.via.join(', '),
-      focusTarget: target ? api.idOf(target) : -1, enterSafe };
+      focusTarget: target ? api.idOf(target) : -1, enterSafe,
+      toggle: api.idOf(Array.from(node.querySelectorAll('button:not([type=submit]), [role=button], [aria-expanded]'))
+        .find((n) => n !== target && api.focusable(n) && api.shown(n)) || null) };
   });
 })()`;
 
@@ -417,17 +421,37 @@ async function tryHover(trial: Trial): Promise<boolean> {
     await settle(page, 50);
     shown = await showsNow();
   }
-  if (!shown && trigger.enterSafe && session.spend(2)) {
-    tried.push('Enter', 'Space');
-    await reveal(page, 'focus', trigger.focusTarget);
+  /** Opened with a key: pressed again after, so the page is left closed. */
+  let undo: (() => Promise<void>) | null = null;
+  const activate = async (id: number): Promise<boolean> => {
+    await reveal(page, 'focus', id);
     await pressKey(cdp, 'enter');
     await settle(page, 50);
-    shown = await showsNow();
-    if (!shown) {
-      await press(cdp, space);
-      await settle(page, 50);
-      shown = await showsNow();
+    if (await showsNow()) {
+      undo = async () => {
+        await reveal(page, 'focus', id);
+        await pressKey(cdp, 'enter');
+      };
+      return true;
     }
+    await press(cdp, space);
+    await settle(page, 50);
+    if (await showsNow()) {
+      undo = async () => {
+        await reveal(page, 'focus', id);
+        await press(cdp, space);
+      };
+      return true;
+    }
+    return false;
+  };
+  if (!shown && trigger.enterSafe && session.spend(2)) {
+    tried.push('Enter', 'Space');
+    shown = await activate(trigger.focusTarget);
+  }
+  if (!shown && trigger.toggle >= 0 && session.spend(2)) {
+    tried.push('Enter and Space on its toggle button');
+    shown = await activate(trigger.toggle);
   }
   if (!shown && session.spend(1)) {
     tried.push('Tab');
@@ -436,6 +460,7 @@ async function tryHover(trial: Trial): Promise<boolean> {
     await settle(page, 50);
     shown = await showsNow();
   }
+  if (undo) await (undo as () => Promise<void>)();
   session.note({
     check: 'hover',
     action: tried.join(', '),
