@@ -52,8 +52,12 @@ export async function installGuard(
       events.push({ kind: 'navigation-refused', url: request.url });
       refuse = true;
     }
+    // An aborted navigation leaves the page as it was; a blocked one would show an error page.
     const answer = refuse
-      ? cdp.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' })
+      ? cdp.send('Fetch.failRequest', {
+          requestId,
+          errorReason: resourceType === 'Document' ? 'Aborted' : 'BlockedByClient',
+        })
       : cdp.send('Fetch.continueRequest', { requestId });
     answer.catch(() => undefined);
   };
