@@ -12,6 +12,22 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * pa11y-ci 4's exit codes, which `conformly ci` uses by default for a pa11y-ci config, so the
+ * wrapper scripts of a team that replaced `pa11y-ci` keep branching right. pa11y-ci exits 2 when
+ * a page failed (over its threshold, or not tested at all, unless -T forgives it), 1 when the
+ * run could not happen (config, sitemap, browser), and 0 with no URLs at all.
+ */
+export const Pa11yCiExitCode = {
+  passed: 0,
+  couldNotRun: 1,
+  pageFailed: 2,
+} as const satisfies Record<string, ExitCode>;
+
+/** `conformly ci --exit-codes`: whose exit codes the run uses. */
+export const exitCodeSets = ['pa11y-ci', 'conformly'] as const;
+export type ExitCodeSet = (typeof exitCodeSets)[number];
+
 /** An error whose message is written for the person at the terminal, as one line. */
 export class CliError extends Error {
   override name = 'CliError';

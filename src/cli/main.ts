@@ -5,7 +5,7 @@ import { conformanceLevels, engineIds } from '#contract/index.js';
 import type { CiOptions } from './commands/ci.js';
 import type { CrawlOptions } from './commands/crawl.js';
 import type { CliContext } from './commands/run-scan.js';
-import { CliError, ExitCode } from './exit-codes.js';
+import { CliError, ExitCode, exitCodeSets } from './exit-codes.js';
 import {
   collectOrigin,
   formats,
@@ -120,6 +120,7 @@ Exit codes:
   1  a violation at or above the --fail-on impact was found (with --baseline: a new one; ci: a
      page has more violations than its threshold)
   2  bad input, a refused or unreachable URL, or no page could be scanned
+  (ci with a pa11y-ci config: pa11y-ci's codes instead, see conformly ci --help)
   130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM; the pages that had finished are written
 
 Examples:
@@ -189,6 +190,25 @@ Examples:
         '--concurrency <n>',
         'browser tabs working at once (default: auto)',
         positiveInteger(1),
+      )
+      .addOption(
+        new Option(
+          '--exit-codes <set>',
+          "whose exit codes: pa11y-ci's (default with a pa11y-ci config) or conformly's (default with conformly.config.* or URLs only)",
+        ).choices(exitCodeSets),
+      )
+      .addHelpText(
+        'after',
+        `
+Exit codes with pa11y-ci's (the run's last line then says so):
+  0  every page passed, or there were no URLs to test (as pa11y-ci)
+  1  the run could not happen: config file, sitemap, pattern, browser, report file
+  2  a page failed its threshold, or could not be tested (with -T: only when the failing
+     pages hold at least that many violations, as pa11y-ci counts)
+Exit codes with conformly's:
+  0  every page passed; 1  a page failed its threshold; 2  bad input, or a page not tested
+Either way: 130/143 on SIGINT/SIGTERM, and a mistake in the flags themselves (an unknown
+option, a bad --exit-codes value) exits 2, found before any config file is read.`,
       ),
     false,
   ).action((paths: string[], options: CiOptions) => {

@@ -1,14 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { createTargetPolicy, normalizeTargetUrl, readSitemaps } from '#scanner';
+import { createTargetPolicy, findChromium, normalizeTargetUrl, readSitemaps } from '#scanner';
 import { findConfigFile, loadConformlyConfig, readConfigFile } from '../config/load.js';
 import { translatePa11yCi, pa11yCiFileNames, type Pa11yCiPlan } from '../config/pa11yci.js';
 import { pageTargets, withConfig, withNamedOrigins } from '../config/plan.js';
 import type { ConformlyConfig } from '../config/schema.js';
-import { CliError, type ExitCode } from '../exit-codes.js';
+import { CliError, ExitCode, Pa11yCiExitCode, type ExitCodeSet } from '../exit-codes.js';
 import { targetRules, type CommonOptions } from '../options.js';
-import { errorMessage } from '../scan-pages.js';
+import { errorMessage, type ScanOutcome } from '../scan-pages.js';
 import {
   createScreenCaptureFolders,
   expandPaths,
@@ -16,7 +16,15 @@ import {
   serveLocalFiles,
 } from '../local-files.js';
 import { writePa11yCiReport } from '../pa11yci-report.js';
-import { checkTargets, finish, scanTargets, withPool, type CliContext } from './run-scan.js';
+import {
+  checkTargets,
+  finish,
+  scanTargets,
+  withPool,
+  type CheckedTarget,
+  type CliContext,
+  type FinishRules,
+} from './run-scan.js';
 
 /** pa11y-ci's own flags, beside conformly's. */
 export interface CiOptions extends CommonOptions {
@@ -29,19 +37,69 @@ export interface CiOptions extends CommonOptions {
   json?: boolean;
   threshold?: number;
   reporter?: string;
+  /** Whose exit codes: default pa11y-ci's for a pa11y-ci config, else conformly's. */
+  exitCodes?: ExitCodeSet;
+}
+
+/** The exit-code set of this run: the flag's, else known once the config file is found. */
+interface CodeChoice {
+  codes: ExitCodeSet;
 }
 
 /**
  * `conformly ci [paths...]`: pa11y-ci's command, reading its `.pa11yci` (or `--config`), with
  * every page tested by all three engines after its actions ran. A page fails when it has more
- * violations than its `threshold` (default 0), and the run exits 1 when one does.
+ * violations than its `threshold` (default 0). With a pa11y-ci config the run exits as pa11y-ci
+ * does (2 when a page failed, 1 when it could not run) and says so on its last line; with
+ * conformly's own config or URLs only, with conformly's codes (1 and 2), unless --exit-codes
+ * chooses.
  */
 export async function ciCommand(
   paths: string[],
   flags: CiOptions,
   context: CliContext,
 ): Promise<ExitCode> {
-  const plan = await loadCiConfig(flags.config, context);
+  const choice: CodeChoice = {
+    codes: flags.exitCodes ?? (flags.config ? codesForFile(flags.config) : 'conformly'),
+  };
+  let code: ExitCode;
+  try {
+    code = await runCi(paths, flags, context, choice);
+  } catch (error) {
+    // Ctrl-C and SIGTERM keep 130 and 143 under either set.
+    if (choice.codes === 'conformly' || context.signal.aborted) throw error;
+    context.stderr.write(`conformly: ${error instanceof Error ? error.message : String(error)}\n`);
+    code =
+      error instanceof PageNotTestedError
+        ? Pa11yCiExitCode.pageFailed
+        : Pa11yCiExitCode.couldNotRun;
+  }
+  if (choice.codes === 'pa11y-ci') {
+    context.stderr.write(
+      `Exit code ${code}, in pa11y-ci's codes (2 = a page failed, 1 = could not run).\n`,
+    );
+  }
+  return code;
+}
+
+/** pa11y-ci's configs are any file but conformly's own. */
+function codesForFile(file: string): ExitCodeSet {
+  return basename(file).startsWith('conformly.config.') ? 'conformly' : 'pa11y-ci';
+}
+
+/** A page that could not be tested: pa11y-ci counts it as a failed page (2), not a failed run. */
+class PageNotTestedError extends CliError {}
+
+async function runCi(
+  paths: string[],
+  flags: CiOptions,
+  context: CliContext,
+  choice: CodeChoice,
+): Promise<ExitCode> {
+  const plan = await loadCiConfig(flags.config, context, (file) => {
+    if (!flags.exitCodes) choice.codes = codesForFile(file);
+  });
+  const pa11yCodes = choice.codes === 'pa11y-ci';
   if (flags.reporter && flags.reporter !== 'cli' && flags.reporter !== 'json') {
     throw new CliError(
       `Reporter "${flags.reporter}" is not available; use --format (pretty, json, sarif, junit, csv, markdown, html).`,
@@ -88,7 +146,35 @@ export async function ciCommand(
   const local = await serveLocalFiles(pageTargets([], config, options));
   try {
     const scanning = withNamedOrigins(options, local.origins);
-    const checked = await checkTargets(local.targets, scanning);
+    if (pa11yCodes && local.targets.length === 0) {
+      // pa11y-ci tests nothing, reports 0/0 and exits 0; conformly's codes call this bad input.
+      const none: ScanOutcome = {
+        results: [],
+        failures: [],
+        resultIndexes: [],
+        failureIndexes: [],
+      };
+      for (const report of pa11yReports) {
+        await writePa11yCiReport(report, none, 0, [], options, context);
+      }
+      context.stderr.write(
+        '0/0 URLs passed: no URLs to test (the config has no "urls", and no paths or sitemap pages were given).\n',
+      );
+      return Pa11yCiExitCode.passed;
+    }
+    if (pa11yCodes && options.updateBaseline && !options.baseline) {
+      // A flag error, not a page: checked before the pages are.
+      throw new CliError('--update-baseline needs the baseline file: add --baseline <file>.');
+    }
+    let checked: CheckedTarget[];
+    try {
+      checked = await checkTargets(local.targets, scanning);
+    } catch (error) {
+      // A page refused or unreadable before any loads: pa11y-ci would have tried and failed it.
+      if (!pa11yCodes || !(error instanceof CliError)) throw error;
+      throw new PageNotTestedError(error.message);
+    }
+    if (pa11yCodes) browserOrFail();
     await createScreenCaptureFolders(checked.map((target) => target.settings));
     const outcome = await withPool(
       checked.length,
@@ -102,15 +188,68 @@ export async function ciCommand(
         await writePa11yCiReport(report, outcome, checked.length, thresholds, options, context);
       }
     }
-    return await finish(outcome, options, context, {
-      failIfAnyPageFailed: true,
-      threshold: (index) => thresholds[index] ?? 0,
+    const rules = {
+      failIfAnyPageFailed: !pa11yCodes,
+      threshold: (index: number) => thresholds[index] ?? 0,
       runThreshold: flags.threshold,
       // pa11y-ci's report on stdout takes it; conformly's own output, if asked for, goes to -o.
       writeResults: !(pa11yOnStdout && !options.format && !options.output),
-    });
+    };
+    if (!pa11yCodes) return await finish(outcome, options, context, rules);
+    return await judgeAsPa11yCi(outcome, options, context, rules, flags.threshold ?? 0);
   } finally {
     await local.close();
+  }
+}
+
+/**
+ * pa11y-ci's exit code for a finished run: 2 when a page failed, where a page that could not be
+ * tested fails with no violations counted, so under -T the run fails only when the pages over
+ * their thresholds hold at least that many violations (pa11y-ci's `errors >= threshold`).
+ */
+async function judgeAsPa11yCi(
+  outcome: ScanOutcome,
+  options: CommonOptions,
+  context: CliContext,
+  rules: FinishRules,
+  runThreshold: number,
+): Promise<ExitCode> {
+  let judged: ExitCode;
+  try {
+    judged = await finish(outcome, options, context, rules);
+  } catch (error) {
+    // With every page failed, finish names them and throws after writing the results; anything
+    // else it throws (a file it could not write, a signal) is not a page's failure.
+    const noPageScanned =
+      !outcome.interrupted &&
+      outcome.results.length === 0 &&
+      error instanceof CliError &&
+      /^(Could not scan |None of the )/.test(error.message);
+    if (!noPageScanned) throw error;
+    context.stderr.write(`${(error as CliError).message}\n`);
+    judged = ExitCode.ok;
+  }
+  if (judged === ExitCode.thresholdMet) return Pa11yCiExitCode.pageFailed;
+  if (outcome.failures.length === 0) return Pa11yCiExitCode.passed;
+  if (outcome.results.length > 0) {
+    for (const failure of outcome.failures) {
+      context.stderr.write(`  ${failure.url}: could not be tested (${failure.error})\n`);
+    }
+  }
+  if (runThreshold === 0) return Pa11yCiExitCode.pageFailed;
+  const failed = outcome.failures.length;
+  context.stderr.write(
+    `${failed} page${failed === 1 ? '' : 's'} could not be tested, yet pa11y-ci's -T ${runThreshold} passes the run: such a page counts no violations (--exit-codes conformly exits 2).\n`,
+  );
+  return Pa11yCiExitCode.passed;
+}
+
+/** pa11y-ci exits 1 when its browser does not start; the scanner would fail each page instead. */
+function browserOrFail(): void {
+  try {
+    findChromium();
+  } catch (error) {
+    throw new CliError(errorMessage(error));
   }
 }
 
@@ -121,6 +260,7 @@ export async function ciCommand(
 async function loadCiConfig(
   explicit: string | undefined,
   context: CliContext,
+  found: (file: string) => void,
 ): Promise<Pa11yCiPlan> {
   let file: string | undefined;
   if (explicit) {
@@ -137,6 +277,7 @@ async function loadCiConfig(
     file = await findConfigFile(process.cwd(), pa11yCiFileNames);
   }
   if (!file) return { config: { urls: [] }, thresholds: [], warnings: [] };
+  found(file);
   context.stderr.write(`Using ${file}\n`);
 
   if (basename(file).startsWith('conformly.config.')) {
