@@ -24,6 +24,10 @@ interface Run {
 }
 
 function conformly(cwd: string, ...args: string[]): Promise<Run> {
+  return conformlyWith({}, cwd, ...args);
+}
+
+function conformlyWith(env: NodeJS.ProcessEnv, cwd: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -32,7 +36,7 @@ function conformly(cwd: string, ...args: string[]): Promise<Run> {
         cwd,
         timeout: 150_000,
         maxBuffer: 20 * 1024 * 1024,
-        env: { ...process.env, NO_COLOR: '1' },
+        env: { ...process.env, NO_COLOR: '1', ...env },
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
@@ -201,7 +205,8 @@ describe('conformly ci with a config in the shapes real pa11y-ci configs use', (
       new RegExp(`  ${site.url}/plots: \\d+ violations? \\(threshold 0\\)`),
     );
     expect(run.stderr).not.toContain('(threshold 5)');
-    expect(run.code).toBe(1);
+    // pa11y-ci's code for a failed page, as the config is pa11y-ci's.
+    expect(run.code).toBe(2);
   });
 
   it("writes pa11y-ci's JSON report to the reporter's fileName, creating its folder", async () => {
@@ -277,7 +282,8 @@ describe('conformly ci with several --sitemap-exclude and -j', () => {
 
   it('refuses -j beside another --format on stdout, before any page is loaded', async () => {
     const run = await conformly(folder, 'ci', `${site.url}/plots`, '-j', '--format', 'sarif');
-    expect(run.code).toBe(2);
+    // pa11y-ci's code for a run that could not happen: the folder's config is a .pa11yci.
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain(
       "pa11y-ci's JSON report (-j, or a json reporter without fileName) takes stdout; write --format sarif to a file with -o.",
     );
@@ -295,7 +301,151 @@ describe('conformly ci with several --sitemap-exclude and -j', () => {
       '-x',
       '(plots',
     );
-    expect(run.code).toBe(2);
+    expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/--sitemap-exclude: not a regular expression: .*\(plots/);
+  });
+});
+
+/** The line a run under pa11y-ci's exit codes ends with. */
+const pa11yCiCodesLine =
+  /^Exit code \d, in pa11y-ci's codes \(2 = a page failed, 1 = could not run\)\.$/;
+
+function lastLine(run: Run): string {
+  return run.stderr.trimEnd().split('\n').at(-1) ?? '';
+}
+
+describe("conformly ci's exit codes: pa11y-ci's for a pa11y-ci config, else conformly's", () => {
+  // /plots has an image without a text alternative: over the default threshold 0.
+  let pa11yCiFolder: string;
+  let conformlyFolder: string;
+  let plots: string;
+
+  beforeAll(async () => {
+    plots = `${site.url}/plots`;
+    pa11yCiFolder = join(work, 'codes-pa11yci');
+    conformlyFolder = join(work, 'codes-conformly');
+    await mkdir(pa11yCiFolder);
+    await mkdir(conformlyFolder);
+    await writeFile(join(pa11yCiFolder, '.pa11yci'), JSON.stringify({ urls: [plots] }));
+    await writeFile(
+      join(conformlyFolder, 'conformly.config.json'),
+      JSON.stringify({ urls: [plots] }),
+    );
+  });
+
+  it('exits 2 for a failing page of a .pa11yci, as pa11y-ci, and says so on its last line', async () => {
+    const run = await conformly(pa11yCiFolder, 'ci', '--engines', 'axe');
+    expect(run.stderr).toMatch(new RegExp(`^  ${plots}: \\d+ violations? \\(threshold 0\\)$`, 'm'));
+    expect(run.code).toBe(2);
+    expect(lastLine(run)).toMatch(pa11yCiCodesLine);
+    expect(lastLine(run)).toContain('Exit code 2');
+  });
+
+  it("exits 1 for the same page read from conformly's own config, with no pa11y-ci line", async () => {
+    const run = await conformly(
+      conformlyFolder,
+      'ci',
+      '--config',
+      'conformly.config.json',
+      '--engines',
+      'axe',
+    );
+    expect(run.stderr).toContain('0/1 URLs passed');
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toContain("pa11y-ci's codes");
+  });
+
+  it('exits 1 for the same page given as a URL only, with no config', async () => {
+    const run = await conformly(conformlyFolder, 'ci', plots, '--engines', 'axe');
+    expect(run.stderr).not.toContain('Using ');
+    expect(run.stderr).toContain('0/1 URLs passed');
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toContain("pa11y-ci's codes");
+  });
+
+  it('--exit-codes conformly makes a .pa11yci run exit 1', async () => {
+    const run = await conformly(
+      pa11yCiFolder,
+      'ci',
+      '--engines',
+      'axe',
+      '--exit-codes',
+      'conformly',
+    );
+    expect(run.stderr).toContain('0/1 URLs passed');
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toContain("pa11y-ci's codes");
+  });
+
+  it('--exit-codes pa11y-ci makes a conformly.config.json run exit 2', async () => {
+    const run = await conformly(
+      conformlyFolder,
+      'ci',
+      '--config',
+      'conformly.config.json',
+      '--engines',
+      'axe',
+      '--exit-codes',
+      'pa11y-ci',
+    );
+    expect(run.stderr).toContain('0/1 URLs passed');
+    expect(run.code).toBe(2);
+    expect(lastLine(run)).toMatch(pa11yCiCodesLine);
+  });
+
+  it('refuses a bad --exit-codes value with exit 2, before reading the config', async () => {
+    // The config here is not even JSON: reading it would fail differently.
+    const folder = join(work, 'codes-bad-value');
+    await mkdir(folder);
+    await writeFile(join(folder, '.pa11yci'), '{ not json');
+    const run = await conformly(folder, 'ci', '--exit-codes', 'pa11y');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "option '--exit-codes <set>' argument 'pa11y' is invalid. Allowed choices are pa11y-ci, conformly.",
+    );
+    expect(run.stderr).not.toContain('Using ');
+    expect(run.stderr).not.toContain('not valid JSON');
+    expect(run.stdout).toBe('');
+  });
+
+  it("exits 1 under pa11y-ci's codes when the run cannot happen: config unreadable, missing, no browser", async () => {
+    const folder = join(work, 'codes-cannot-run');
+    await mkdir(folder);
+    await writeFile(join(folder, '.pa11yci'), '{ not json');
+    const unreadable = await conformly(folder, 'ci');
+    expect(unreadable.stderr).toContain('is not valid JSON');
+    expect(unreadable.code).toBe(1);
+    expect(lastLine(unreadable)).toMatch(pa11yCiCodesLine);
+
+    const missing = await conformly(folder, 'ci', '-c', 'nowhere.json');
+    expect(missing.stderr).toContain('could not be found');
+    expect(missing.code).toBe(1);
+
+    const noBrowser = await conformlyWith(
+      { CHROMIUM_PATH: join(folder, 'no-such-browser') },
+      pa11yCiFolder,
+      'ci',
+    );
+    expect(noBrowser.stderr).toContain('CHROMIUM_PATH is set to');
+    expect(noBrowser.code).toBe(1);
+    expect(lastLine(noBrowser)).toMatch(pa11yCiCodesLine);
+    // conformly's codes call the same runs bad input.
+    const ours = await conformly(folder, 'ci', '--exit-codes', 'conformly');
+    expect(ours.code).toBe(2);
+  });
+
+  it("exits 0 with no URLs under pa11y-ci's codes, writing its empty report; 2 under conformly's", async () => {
+    const folder = join(work, 'codes-no-urls');
+    await mkdir(folder);
+    await writeFile(join(folder, '.pa11yci'), JSON.stringify({ urls: [] }));
+    const run = await conformly(folder, 'ci', '-j');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ total: 0, passes: 0, errors: 0, results: {} });
+    expect(run.stderr).toContain('0/0 URLs passed');
+    expect(lastLine(run)).toMatch(pa11yCiCodesLine);
+
+    const strict = await conformly(folder, 'ci', '--exit-codes', 'conformly');
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain('No pages to scan');
   });
 });
