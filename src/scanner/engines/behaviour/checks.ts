@@ -1,5 +1,6 @@
 import type { OwnCheckResult } from '#contract/index.js';
 import type { OwnCheckDefinition } from '../own-engine.js';
+import * as contextChange from './context-change.js';
 import * as disclosure from './disclosure.js';
 import * as hover from './hover.js';
 import type { BehaviourSession } from './session.js';
@@ -18,6 +19,7 @@ export interface BehaviourTopic {
 export const behaviourTopics: readonly BehaviourTopic[] = [
   { id: 'hover', definitions: hover.definitions, run: hover.run },
   { id: 'disclosure', definitions: disclosure.definitions, run: disclosure.run },
+  { id: 'context-change', definitions: contextChange.definitions, run: contextChange.run },
 ];
 
 /** Every check of the behaviour engine, by check id. */
