@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import type { CDPSession, Protocol } from 'puppeteer-core';
+import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { AxeRaw, type OwnCheckResult } from '#contract/index.js';
 import { isPrecise } from '../../analysis/precision.js';
 import { axeTags } from '../axe/index.js';
@@ -9,7 +11,7 @@ import axeTable from '../../data/axe-rules.json' with { type: 'json' };
 import { keyboardChecks } from '../keyboard/checks.js';
 import { pressKey } from '../keyboard/keys.js';
 import { walkKeyboard } from '../keyboard/walk.js';
-import { loadPackageScript } from '../package-files.js';
+import { loadPackageScript, packageVersion } from '../package-files.js';
 import { checkResult, type OwnCheckDefinition } from '../own-engine.js';
 import { installReveal, reveal, settle, type Described, type RevealedRegion } from './reveal.js';
 import type { BehaviourSession } from './session.js';
@@ -142,7 +144,7 @@ interface Candidate extends Described {
  */
 const CANDIDATES_IN_PAGE = String.raw`(() => {
   const api = window.__conformlyReveal;
-  const RISKY = /\b(delete|remove|log ?out|sign ?out|abmelden|ausloggen|l[oö]schen|entfernen|supprimer|d[ée]connexion|eliminar|borrar|buy|pay|checkout|check out|place order|order now|purchase|subscribe|unsubscribe|submit|send|publish|save|kaufen|bestellen|senden|speichern|acheter|payer|envoyer|comprar|pagar|enviar|reset)\b/i;
+  const RISKY = /\b(delete|remove|log ?out|sign ?out|abmelden|ausloggen|l[oö]schen|entfernen|supprimer|d[ée]connexion|eliminar|borrar|buy|pay|checkout|check out|place order|order now|purchase|subscribe|unsubscribe|submit|send|publish|save|kaufen|bestellen|senden|speichern|acheter|payer|envoyer|comprar|pagar|enviar|reset|add to (cart|basket|bag|wishlist)|in den warenkorb|ajouter au panier|like|vote|follow|rate|accept|reject|agree|decline|allow|consent|akzeptieren|ablehnen|accepter|refuser|aceptar|rechazar)\b/i;
   const found = new Map();
   const groups = new Map();
   const eligible = (node) => {
@@ -348,18 +350,23 @@ async function open(session: BehaviourSession, control: Candidate): Promise<Open
     );
   if (control.keySafe && session.spend(1)) {
     await reveal(page, 'focus', control.id);
+    await reveal(page, 'markChanges');
     await pressKey(cdp, 'enter');
     keysTried.push('Enter');
     await settle(page, 100);
     const regions = await look();
     if (regions.length) return done({ regions, by: 'Enter', keysTried });
+    // Enter did something else (sorted a table, changed a slide): it works, and is no disclosure.
+    if (await reveal<boolean>(page, 'changed')) return done(null);
     if (control.tag !== 'a' && session.spend(1)) {
       await reveal(page, 'focus', control.id);
+      await reveal(page, 'markChanges');
       await pressSpace(cdp);
       keysTried.push('Space');
       await settle(page, 100);
       const spaced = await look();
       if (spaced.length) return done({ regions: spaced, by: 'Space', keysTried });
+      if (await reveal<boolean>(page, 'changed')) return done(null);
     }
   }
   if (keysTried.length > 0) {
@@ -383,10 +390,12 @@ async function open(session: BehaviourSession, control: Candidate): Promise<Open
   });
   return regions.length ? { regions, by: 'click', keysTried } : null;
 
-  function done(opened: Opened): Opened {
+  function done(opened: Opened | null): Opened | null {
     session.note({
       check: 'disclosure',
-      action: `open (${opened.by})`,
+      action: opened
+        ? `open (${opened.by})`
+        : `${keysTried.join(', ')} changed the page, opened nothing`,
       target: control.selector,
       ms: Math.round(performance.now() - started),
     });
@@ -604,6 +613,21 @@ async function close(
   return (await open()) ? null : 'control';
 }
 
+const axeVersion = packageVersion('axe-core');
+let axeSource: string | undefined;
+
+/**
+ * axe-core as the axe engine runs it: pa11y puts its own, older axe on `window.axe` when it runs
+ * (before this engine), so the version is checked and the product's axe loaded again if needed.
+ */
+async function ensureAxe(page: Page): Promise<void> {
+  await loadPackageScript(page, 'axe-core/axe.min.js');
+  const version = await page.evaluate('window.axe ? window.axe.version : null');
+  if (version === axeVersion) return;
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+}
+
 /** Keys of axe rules that another own check implements, to that check's id. */
 const takenKeys = new Map<string, string>(
   Object.entries(keyboardChecks as Record<string, OwnCheckDefinition>).flatMap(([id, d]) =>
@@ -618,7 +642,7 @@ const takenKeys = new Map<string, string>(
 async function axeInState(session: BehaviourSession, ids: number[]): Promise<OwnCheckResult[]> {
   const { page } = session;
   const started = performance.now();
-  await loadPackageScript(page, 'axe-core/axe.min.js');
+  await ensureAxe(page);
   const tags = session.context.level === 'AAA' ? [...axeTags, 'wcag2aaa'] : [...axeTags];
   const result = (await page.evaluate(
     `(async () => {

@@ -105,22 +105,28 @@ const REVEAL_IN_PAGE = String.raw`(() => {
   };
 
   let hidden = new Set();
+  let known = new WeakSet();
   let added = [];
+  let mutations = 0;
   let observer = null;
   const SKIP = /^(script|style|template|noscript|head|meta|link|title|br|option|optgroup)$/;
   /** Notes everything that is not shown now, and watches for elements added after. */
   const baseline = () => {
     hidden = new Set();
+    known = new WeakSet();
     added = [];
+    mutations = 0;
     for (const node of document.querySelectorAll('body *')) {
+      known.add(node);
       if (SKIP.test(node.localName)) continue;
       if (!shownFully(node)) hidden.add(node);
     }
     if (observer) observer.disconnect();
     observer = new MutationObserver((records) => {
+      mutations += records.length;
       for (const record of records) for (const node of record.addedNodes) if (node.nodeType === 1) added.push(node);
     });
-    observer.observe(document.body, { childList: true, subtree: true });
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
     return hidden.size;
   };
   /** The outermost elements hidden (or absent) at the baseline and shown now, with content. */
@@ -133,10 +139,13 @@ const REVEAL_IN_PAGE = String.raw`(() => {
       if (shownFully(node)) now.add(node);
     };
     for (const node of hidden) consider(node);
+    // Added since the baseline; an element that was shown before and only moved (a table
+    // re-sorted, a list re-ordered) is not new content.
+    const fresh = (node) => !known.has(node) || hidden.has(node);
     for (const node of added) {
       if (!node.isConnected) continue;
-      consider(node);
-      for (const child of node.querySelectorAll('*')) if (!hidden.has(child)) consider(child);
+      if (fresh(node)) consider(node);
+      for (const child of node.querySelectorAll('*')) if (!hidden.has(child) && fresh(child)) consider(child);
     }
     const roots = [];
     for (const node of now) {
@@ -325,9 +334,13 @@ const REVEAL_IN_PAGE = String.raw`(() => {
   });
 
   const describeId = (id) => (el(id) ? describe(el(id)) : null);
+  /** Whether the page changed at all since the baseline (beyond focus). */
+  const changed = () => mutations > 0;
+  /** Starts counting changes afresh (after focus moved, before a key is pressed). */
+  const markChanges = () => { mutations = 0; return true; };
 
   window.__conformlyReveal = {
-    describeId, closeButton, closeDetails, selectorsInside,
+    describeId, changed, markChanges, closeButton, closeDetails, selectorsInside,
     idOf, el, describe, selectorOf, nameOf, focusable, shown, shownFully, baseline, revealed,
     isShown, anyShown, pointIn, restingPoint, obscures, settle, active, inside, focus, tabbablesIn,
     coveredBy, FOCUSABLE,
