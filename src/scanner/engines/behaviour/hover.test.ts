@@ -106,6 +106,7 @@ describe('content on hover or focus', () => {
   it('reports nothing on a tooltip and a menu built right', async () => {
     expect(await hover('hover/tooltip-ok.html')).toEqual([]);
     expect(await hover('hover/menu-hover-ok.html')).toEqual([]);
+    expect(await hover('hover/menu-toggle-ok.html')).toEqual([]);
   });
 
   it('reports through the scanner when the behaviour engine is asked for', async () => {

@@ -460,6 +460,11 @@ async function tryHover(trial: Trial): Promise<boolean> {
     await settle(page, 50);
     shown = await showsNow();
   }
+  if (!shown) {
+    // Menus with a hover-intent delay may open late on focus too: one more look before judging.
+    await settle(page, 300);
+    shown = await showsNow();
+  }
   if (undo) await (undo as () => Promise<void>)();
   session.note({
     check: 'hover',
