@@ -24,7 +24,16 @@ const lowerLayerBoundary = {
 };
 
 export default tseslint.config(
-  { ignores: ['**/dist/', 'node_modules/', 'data/', 'bench/results/', 'coverage/', 'test/fixtures/'] },
+  {
+    ignores: [
+      '**/dist/',
+      'node_modules/',
+      'data/',
+      'bench/results/',
+      'coverage/',
+      'test/fixtures/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
