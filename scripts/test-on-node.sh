@@ -38,6 +38,13 @@ left_out=(
   src/cli/ci.test.ts
   src/cli/ci-recipes.test.ts
   src/cli/ci-pa11yci.test.ts
+  # pa11y-ci beside conformly ci: both CLIs spawned on the same site; the package's own Node 22
+  # and 24 runs are npm run pack:check's
+  src/cli/pa11yci-side-by-side.test.ts
+  # the API description linted and a client compiled with tsc: Node only runs the tools
+  src/server/plugins/openapi-clients.test.ts
+  # SARIF through Microsoft's validator binary: the renderer is pure and kept in sarif's unit tests
+  src/reports/sarif.test.ts
 )
 # The smoke set (--smoke): PGlite and the migrations, pg-boss, argon2 and sessions, puppeteer and
 # Chromium, the CLI as a child process.
