@@ -231,8 +231,78 @@ describe('one pa11y-ci config through pa11y-ci and conformly ci', () => {
     );
   });
 
-  it('fails the run as pa11y-ci does (pa11y-ci exits 2, conformly 1: ADR 0010)', () => {
+  it('fails the run with the same exit code as pa11y-ci: 2, a page failed', () => {
     expect(pa11yCi.code).toBe(2);
-    expect(ours.code).toBe(1);
+    expect(ours.code).toBe(pa11yCi.code);
+    expect(ours.stderr.trimEnd().split('\n').at(-1)).toBe(
+      "Exit code 2, in pa11y-ci's codes (2 = a page failed, 1 = could not run).",
+    );
+  });
+});
+
+/**
+ * More configs through both tools, compared by exit code alone: one that passes, and those that
+ * cannot run where pa11y-ci 4.1.1's code is deterministic (measured: an unreachable page 2, or 0
+ * under -T, since such a page counts no errors; no URLs 0; a config file that is not there 1).
+ */
+describe('the same exit code as pa11y-ci for passing configs and configs that cannot run', () => {
+  const codes: Record<string, { theirs: number; ours: number }> = {};
+
+  beforeAll(async () => {
+    const folder = join(work, 'codes');
+    await cp(join(fixtures, 'demo'), join(folder, 'demo'), { recursive: true });
+    const base = JSON.parse(await readFile(join(work, '.pa11yci'), 'utf8')) as {
+      defaults: Record<string, unknown>;
+    };
+    // A port that was just free: nothing listens there.
+    const closed = await startStaticServer(join(fixtures, 'site'));
+    const unreachable = closed.url;
+    await closed.close();
+    const configs: Record<string, { urls: unknown[]; args?: string[] }> = {
+      passing: { urls: [page('/'), page('/contact'), './demo/index.html'] },
+      unreachable: { urls: [page('/contact'), `${unreachable}/`] },
+      'unreachable -T 3': { urls: [page('/contact'), `${unreachable}/`], args: ['-T', '3'] },
+      'no URLs': { urls: [] },
+      'config not found': { urls: [], args: ['-c', 'nowhere.json'] },
+    };
+    const chromium = findChromium(undefined, { fullBrowser: true });
+    for (const [name, { urls, args = [] }] of Object.entries(configs)) {
+      const defaults = { ...base.defaults, reporters: ['cli'] };
+      const file = `${name.replaceAll(' ', '-')}.json`;
+      await writeFile(join(folder, file), JSON.stringify({ defaults, urls }));
+      await writeFile(
+        join(folder, `pa11yci-only-${file}`),
+        JSON.stringify({
+          defaults: { ...defaults, chromeLaunchConfig: { args: ['--no-sandbox'] } },
+          urls,
+        }),
+      );
+      const config = args.includes('-c') ? [] : ['-c'];
+      const theirs = await run(
+        folder,
+        [pa11yCiBin, ...config, ...(config.length ? [`pa11yci-only-${file}`] : []), ...args],
+        { PUPPETEER_EXECUTABLE_PATH: chromium },
+      );
+      const ours = await run(folder, [
+        conformlyBin,
+        'ci',
+        ...config,
+        ...(config.length ? [file] : []),
+        ...args,
+        '--engines',
+        'axe',
+      ]);
+      codes[name] = { theirs: theirs.code, ours: ours.code };
+    }
+  }, 900_000);
+
+  it.each([
+    ['passing', 0],
+    ['unreachable', 2],
+    ['unreachable -T 3', 0],
+    ['no URLs', 0],
+    ['config not found', 1],
+  ])('%s: pa11y-ci and conformly ci both exit %i', (name, expected) => {
+    expect(codes[name]).toEqual({ theirs: expected, ours: expected });
   });
 });
