@@ -156,4 +156,41 @@ describe('disclosure states', () => {
     expect(clean.engineErrors).toEqual({});
     expect(clean.issues.filter((i) => i.engines.includes('behaviour'))).toEqual([]);
   });
+
+  it('a page with a hover menu, an accordion and a lightbox gets findings inside each state', async () => {
+    const scan = await scanPage(pool, `${site.url}/site/cottage.html`, {
+      allowPrivateNetwork: true,
+      engines: ['axe', 'behaviour'],
+      screenshots: false,
+      networkQuietCapMs: 0,
+    });
+    expect(scan.engineErrors).toEqual({});
+    const behaviour = scan.issues
+      .filter((issue) => issue.engines.includes('behaviour'))
+      .map((issue) => ({
+        ruleKey: issue.ruleKey,
+        kind: issue.kind,
+        state: (issue.findings[0]?.extras.details as { state?: string } | undefined)?.state,
+      }));
+    if (process.env.DEBUG_BEHAVIOUR) console.log(JSON.stringify(scan.raw.behaviourRaw?.details));
+    expect(behaviour).toEqual(
+      expect.arrayContaining([
+        { ruleKey: 'hover-only-content', kind: 'violation', state: undefined },
+        {
+          ruleKey: 'mouse-only-control',
+          kind: 'violation',
+          state: "after opening 'Can I bring my dog?'",
+        },
+        { ruleKey: 'e086e5', kind: 'violation', state: "after opening 'Can I bring my dog?'" },
+        {
+          ruleKey: 'dialog-focus-not-moved',
+          kind: 'violation',
+          state: "after opening 'The lake at dawn'",
+        },
+        { ruleKey: '23a2a8', kind: 'violation', state: "after opening 'The lake at dawn'" },
+      ]),
+    );
+    // The page is as it was: nothing left open.
+    expect(scan.raw.behaviourRaw?.details.failed).toBeUndefined();
+  });
 });

@@ -314,8 +314,14 @@ const REVEAL_IN_PAGE = String.raw`(() => {
   const closeButton = (id) => {
     const box = el(id);
     if (!box) return null;
-    const found = Array.from(box.querySelectorAll('button, [role=button], a, [aria-label], [title]'))
-      .find((n) => shown(n) && CLOSE.test(nameOf(n)));
+    const controls = Array.from(box.querySelectorAll('*')).filter((n) => {
+      if (!shown(n)) return false;
+      const name = nameOf(n);
+      if (name.length > 24 || !CLOSE.test(name)) return false;
+      return focusable(n) || n.matches('button, [role=button], a, [aria-label], [title]') ||
+        getComputedStyle(n).cursor === 'pointer';
+    });
+    const found = controls.find(focusable) || controls[0];
     return found ? { ...describe(found), focusable: focusable(found) } : null;
   };
   const closeDetails = (id) => {
