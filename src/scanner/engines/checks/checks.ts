@@ -19,6 +19,109 @@ export const checks = {
     kind: 'violation',
     impact: 'serious',
   },
+  /*
+   * Violation when nothing tied to the link explains it (as for vague text): screen readers skip
+   * or spell out punctuation, so "." or "»" alone says nothing about the destination (2.4.4,
+   * F84/F63); needs-review where its sentence or description may explain it, and for symbols
+   * such as arrows, which people may read as "next" or "back" in their place.
+   */
+  'link-text-punctuation': {
+    title: 'Link text is only punctuation or a symbol',
+    description:
+      'A link whose whole text is a full stop, a dash or an arrow is read as nothing, or as "dot", by screen readers, and is hard to see and to hit. Link words that name the destination instead.',
+    wcag: ['2.4.4', '2.4.9'],
+    kind: 'violation',
+    impact: 'serious',
+  },
+  /*
+   * Best practice: a title that repeats the text adds nothing (H33 asks it to supplement the
+   * text) and some screen readers read it twice; no criterion fails for it.
+   */
+  'link-title-redundant': {
+    title: 'Link title only repeats the link text',
+    description:
+      'The title attribute says the same as the link text, so some screen readers announce it twice and mouse users get a tooltip that adds nothing. Remove the title, or use it for information the text lacks.',
+    wcag: [],
+    kind: 'best-practice',
+    impact: 'minor',
+  },
+  /*
+   * Needs-review: an audio or video file linked without a transcript, captions or audio
+   * description offered beside it (1.2.1 for audio or video alone, 1.2.2 and 1.2.3 for video
+   * with sound); the alternative may sit elsewhere, and only a person can judge it.
+   */
+  'link-media-no-alternative': {
+    title: 'Link to audio or video without an alternative nearby',
+    description:
+      'People who cannot hear or see the recording need its content another way: a transcript for audio, captions and a transcript or audio description for video. Link the alternative right beside the recording.',
+    wcag: ['1.2.1', '1.2.2', '1.2.3'],
+    kind: 'needs-review',
+    impact: 'serious',
+  },
+  /*
+   * Violation when the field asks for the user's own name, e-mail, phone, address, postal code,
+   * birthday or organisation (by its type or label; the label or its legend says it is the
+   * user's: "your", "my") and no autocomplete names that purpose (1.3.5; H98 is the technique).
+   * Needs-review when whose data it is stays open (1.3.5 does not apply to data about someone
+   * else) or only the field's name tells its purpose.
+   */
+  'autocomplete-missing': {
+    title: 'Field for personal data does not name its purpose (autocomplete)',
+    description:
+      'Fields that ask for the user\'s own name, e-mail, phone or address need an autocomplete attribute naming their purpose (for example autocomplete="email"), so browsers can fill them in and assistive technology can show familiar icons or words. This helps people with memory, motor and language disabilities.',
+    wcag: ['1.3.5'],
+    kind: 'violation',
+    impact: 'serious',
+  },
+  /*
+   * Violation when the page's text, long enough and in every part, is clearly in another language
+   * than its lang attribute names (3.1.1; H57 gets the language wrong): measured with the eld
+   * language detector, thresholds in language.ts. Needs-review when the text is short or mixed.
+   */
+  'language-page-mismatch': {
+    title: 'Page language does not match its text',
+    description:
+      'The lang attribute of the page names another language than the one its text is written in, so screen readers read it with the wrong voice and pronunciation, and translation tools are misled. Set lang on the html element to the language of the page.',
+    wcag: ['3.1.1'],
+    kind: 'violation',
+    impact: 'serious',
+  },
+  /*
+   * Violation only for a long passage that is clearly, in every part, in another language than
+   * the one declared for it (3.1.2, H58); shorter passages are needs-review: names, quotations and
+   * borrowed words are exempt, and a detector misjudges short text.
+   */
+  'language-part-mismatch': {
+    title: 'Passage in another language is not marked',
+    description:
+      'This passage is in another language than the one declared for it. Mark it with a lang attribute (for example <span lang="fr">), so screen readers switch to the right pronunciation.',
+    wcag: ['3.1.2'],
+    kind: 'violation',
+    impact: 'moderate',
+  },
+  /*
+   * Needs-review: in the served source a link, button, label, heading, list or table is not
+   * closed where it should be (the old 4.1.1 failure F70). 4.1.1 is obsolete in WCAG 2.2; what
+   * counts is whether the browser's repair changed a name (4.1.2) or the structure (1.3.1),
+   * which a person confirms on the page. Each result names the one criterion at stake.
+   */
+  'markup-tree-changed': {
+    title: 'Broken markup may change a name or the page structure',
+    description:
+      'An element is not closed where it should be in the HTML the server sends. Browsers repair this, and the repair can pull the text that follows into a link, button or heading, or cut a list or table short, so assistive technology reads another structure than the one shown. Close every element in the right place (an HTML validator finds them).',
+    wcag: ['1.3.1', '4.1.2'],
+    kind: 'needs-review',
+    impact: 'moderate',
+  },
+  /* Best practice: 4.1.1 Parsing is obsolete in WCAG 2.2 and these repairs do not change meaning. */
+  'markup-invalid': {
+    title: 'Markup is malformed',
+    description:
+      'Elements closed out of order or attributes written twice are repaired by browsers, each in its own way. Valid HTML is read the same by every browser and assistive technology.',
+    wcag: [],
+    kind: 'best-practice',
+    impact: 'minor',
+  },
   /* A web address can be a fine link text (a reference list); a person must judge. */
   'link-text-url': {
     title: 'Link text is a bare web address',

@@ -50,8 +50,11 @@ describe('checks engine', () => {
 
   it('names the criteria its violations can fail (VPAT coverage)', () => {
     expect(checksEngine.coverage()).toEqual({
-      '2.4.4': ['link-text-generic'],
-      '2.4.9': ['link-text-generic'],
+      '2.4.4': ['link-text-generic', 'link-text-punctuation'],
+      '2.4.9': ['link-text-generic', 'link-text-punctuation'],
+      '1.3.5': ['autocomplete-missing'],
+      '3.1.1': ['language-page-mismatch'],
+      '3.1.2': ['language-part-mismatch'],
       '1.4.4': ['text-viewport-units'],
       '1.4.10': ['reflow-horizontal-scroll', 'reflow-text-clipped'],
       '1.4.12': ['text-spacing-clipped'],

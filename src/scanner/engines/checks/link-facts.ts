@@ -29,6 +29,14 @@ export interface LinkFacts {
   nearby: string;
   /** A little of the text right after the link, e.g. " (PDF, 2 MB)". */
   after: string;
+  /** The title attribute, cleaned ('' when none). */
+  title: string;
+  /**
+   * For a link to an audio or video file: text or a link near it that offers an alternative
+   * (transcript, captions, text version, audio description, sign language). '' when none or when
+   * the link is to another kind of resource.
+   */
+  mediaAlternative: string;
   /** Taken out of the tab order and the accessibility tree (aria-hidden or tabindex=-1). */
   skipped: boolean;
   /** No text and no other control between the previous link and this one. */
@@ -98,6 +106,34 @@ function collectLinks(limit: number, h: PageHelpers): LinkFacts[] {
     return h.clean(text).slice(0, 60);
   };
 
+  const mediaFile = /\.(mp3|wav|ogg|oga|m4a|flac|aac|opus|mp4|m4v|mov|webm|avi|mkv|wmv|ogv)$/i;
+  const alternativeWords =
+    /transcri|caption|subtitle|text version|text alternative|audio description|described version|sign language|untertitel|textfassung|audiodeskription|gebärdensprache|sous-titr|version texte|audiodescription|subtítulo|versión (de )?texto|audiodescripción|sottotitol|trascrizione|audiodescrizione|ondertit|uitgeschreven|legenda|transcrição/i;
+  /** Up to three containers up (not past main or body): an alternative's words or link. */
+  const mediaAlternativeOf = (link: Element): string => {
+    let node = link.parentElement;
+    for (let level = 0; node && level < 3; level++, node = node.parentElement) {
+      if (node === document.body || node.localName === 'main') break;
+      const text = h.clean(node.textContent);
+      const words = alternativeWords.exec(text);
+      if (words) return text.slice(Math.max(0, words.index - 40), words.index + 60);
+      const track = node.querySelector('track[kind="captions"], track[kind="subtitles"]');
+      if (track) return h.htmlOf(track);
+    }
+    // A paragraph or list right after the link's block that offers one ("Transcript: ...").
+    const next = (link.closest('p, li, div, figure') ?? link).nextElementSibling;
+    const text = h.clean(next?.textContent).slice(0, 200);
+    return alternativeWords.test(text) ? text : '';
+  };
+  const mediaPath = (link: Element): boolean => {
+    if (!(link instanceof HTMLAnchorElement || link instanceof HTMLAreaElement)) return false;
+    try {
+      return mediaFile.test(new URL(link.href).pathname);
+    } catch {
+      return false;
+    }
+  };
+
   const links = Array.from(document.querySelectorAll('a[href], area[href], [role="link"]')).filter(
     (link) => h.isRendered(link) || link.localName === 'area',
   );
@@ -135,6 +171,8 @@ function collectLinks(limit: number, h: PageHelpers): LinkFacts[] {
       // Only a short text can be a vague one; the walk up the tree is spared for the rest.
       nearby: name.split(' ').length <= 5 ? nearbyOf(link) : '',
       after: afterOf(link),
+      title,
+      mediaAlternative: mediaPath(link) ? mediaAlternativeOf(link) : '',
       skipped: h.isAriaHidden(link) || link.getAttribute('tabindex') === '-1',
       adjacentToPrevious,
     });

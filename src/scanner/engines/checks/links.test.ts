@@ -58,4 +58,21 @@ describe('link checks', () => {
   it('finds nothing on links that say where they go', async () => {
     expect(summary(await linkResults('links-good.html'))).toEqual([]);
   });
+
+  it('finds links that are only a sign, repeat their title, or open media with no alternative', async () => {
+    expect(summary(await linkResults('links-content-bad.html'))).toEqual(
+      [
+        'link-text-punctuation violation 2.4.4,2.4.9 #dot',
+        'link-text-punctuation needs-review 2.4.4,2.4.9 #dot-in-sentence',
+        'link-text-punctuation needs-review 2.4.4,2.4.9 #arrow',
+        'link-title-redundant best-practice  #titled',
+        'link-media-no-alternative needs-review 1.2.1 #audio',
+        'link-media-no-alternative needs-review 1.2.1,1.2.2,1.2.3 #video',
+      ].sort(),
+    );
+  });
+
+  it('finds nothing on links that name their destination and media with alternatives', async () => {
+    expect(summary(await linkResults('links-content-good.html'))).toEqual([]);
+  });
 });

@@ -141,6 +141,7 @@ const fileTypes: Readonly<Record<string, string>> = {
   m4a: 'audio',
   flac: 'audio',
   aac: 'audio',
+  opus: 'audio',
   mp4: 'video',
   m4v: 'video',
   mov: 'video',
@@ -148,6 +149,7 @@ const fileTypes: Readonly<Record<string, string>> = {
   avi: 'video',
   mkv: 'video',
   wmv: 'video',
+  ogv: 'video',
   exe: 'program',
   msi: 'program',
   dmg: 'disk image',
@@ -215,6 +217,75 @@ function result(
   options: { kind?: OwnCheckResult['kind']; details?: Record<string, unknown> } = {},
 ): OwnCheckResult {
   return checkResult(checks, check, link, message, options);
+}
+
+/**
+ * Punctuation only ("." or "…" or "-"): read as nothing or as "dot". Quotation marks and brackets
+ * ("»", "›") are left to the signs below: pagers use them as arrows.
+ */
+const punctuationOnly = /^[\p{Po}\p{Pd}\p{Pc}\s]+$/u;
+/** Punctuation and symbols only ("»", "→", "+"): a sign some people may read as "next" or "add". */
+const signsOnly = /^[\p{P}\p{S}\s]+$/u;
+
+/** A link whose whole name is punctuation or symbols. */
+function punctuationFindings(link: LinkFacts): OwnCheckResult[] {
+  const name = link.name;
+  if (!name || !signsOnly.test(name)) return [];
+  const explained = link.context || link.description;
+  const kind =
+    explained || link.nearby || !punctuationOnly.test(name) ? 'needs-review' : 'violation';
+  const why = explained
+    ? `its sentence, list item, table cell or description ("${explained.slice(0, 80)}") may explain it; check that it does`
+    : link.nearby
+      ? `only nearby text ("${link.nearby.slice(0, 80)}") that is not programmatically tied to the link explains it`
+      : punctuationOnly.test(name)
+        ? 'nothing around it says where it goes'
+        : 'a symbol may be read as a word ("next", "close"), but nothing around it says where it goes';
+  return [
+    result(
+      'link-text-punctuation',
+      link,
+      `The link text is only "${name}": screen readers skip it or read it as a sign, so it says nothing about where the link goes; ${why}.`,
+      { kind, details: { name, context: link.context, nearby: link.nearby } },
+    ),
+  ];
+}
+
+/** A title that says what the text says. */
+function titleFindings(link: LinkFacts): OwnCheckResult[] {
+  if (!link.title || !link.name || linkTextKey(link.title) !== linkTextKey(link.name)) return [];
+  if (!linkTextKey(link.name)) return [];
+  return [
+    result(
+      'link-title-redundant',
+      link,
+      `The link's title ("${link.title.slice(0, 80)}") only repeats its text: it adds nothing, and some screen readers read it twice.`,
+      { details: { name: link.name, title: link.title } },
+    ),
+  ];
+}
+
+/** Audio and video files get an alternative beside them (1.2.1-1.2.3), checked by a person. */
+function mediaFindings(link: LinkFacts): OwnCheckResult[] {
+  if (!link.href) return [];
+  let path: string;
+  try {
+    path = new URL(link.href).pathname.toLowerCase();
+  } catch {
+    return [];
+  }
+  const extension = /\.([a-z0-9]{2,4})$/.exec(path)?.[1];
+  const type = extension ? fileTypes[extension] : undefined;
+  if ((type !== 'audio' && type !== 'video') || link.mediaAlternative) return [];
+  const found = result(
+    'link-media-no-alternative',
+    link,
+    type === 'audio'
+      ? `This link opens an audio file (.${extension}) and no transcript is offered beside it: check that one exists and is easy to find.`
+      : `This link opens a video file (.${extension}) and no captions, transcript or audio description is offered beside it: check that the video has them.`,
+    { details: { extension, type } },
+  );
+  return [{ ...found, wcag: type === 'audio' ? ['1.2.1'] : found.wcag }];
 }
 
 /** Text that says nothing out of context; a bare URL. */
@@ -388,6 +459,9 @@ export function linkFindings(links: readonly LinkFacts[]): OwnCheckResult[] {
     if (link.skipped) continue;
     found.push(
       ...textFindings(link),
+      ...punctuationFindings(link),
+      ...titleFindings(link),
+      ...mediaFindings(link),
       ...buttonFindings(link),
       ...fileFindings(link),
       ...newWindowFindings(link),

@@ -4,7 +4,7 @@ import type { OwnCheckResult } from '#contract/index.js';
 import { createSharedPagePool } from '../../../../test/support/browser.js';
 import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
 import type { PagePool } from '../../types.js';
-import { runChecks, type CheckGroup } from './run.js';
+import { runChecks, type CheckGroupEntry } from './run.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
 const viewport = { width: 1280, height: 1024 };
@@ -79,7 +79,7 @@ describe('link and presentation checks together', () => {
       html: '<p>',
       message: 'small',
     };
-    const groups: Array<readonly [string, CheckGroup]> = [
+    const groups: CheckGroupEntry[] = [
       ['throws', () => Promise.reject(new Error('page went away'))],
       // Narrows the page, then waits until it is told to stop.
       [
@@ -91,6 +91,12 @@ describe('link and presentation checks together', () => {
         },
       ],
       ['works', () => Promise.resolve([found])],
+      // Its library cannot load: it never runs.
+      [
+        'unloadable',
+        () => Promise.reject(new Error('ran without its library')),
+        () => Promise.reject(new Error('Cannot find package')),
+      ],
     ];
     await pool.withPage(async (page) => {
       await page.setViewport(viewport);
@@ -100,6 +106,7 @@ describe('link and presentation checks together', () => {
       expect(raw.details.errors).toEqual({
         throws: 'page went away',
         hangs: 'hangs checks did not finish within 200 ms',
+        unloadable: 'Cannot find package',
       });
       expect(page.viewport()).toMatchObject(viewport);
       expect(await page.evaluate(() => innerWidth)).toBe(1280);
