@@ -156,7 +156,18 @@ const CANDIDATES_IN_PAGE = String.raw`(() => {
     // A dialog or disclosure control is tried by the disclosure checks, not here.
     .filter((e) => !e.node.closest('[aria-expanded], [aria-controls], dialog, [role=dialog]') || e.node.matches('[aria-haspopup]'))
     .sort((a, b) => a.priority - b.priority);
-  return entries.slice(0, 24).map((e) => {
+  // Items of one menu, cells of one table: the first of a kind stands for the rest (they share
+  // one script or style rule), which keeps a page's cost to one trial per menu.
+  const groups = new Map();
+  const grouped = entries.filter((e) => {
+    const node = e.node;
+    const key = (node.parentElement ? api.selectorOf(node.parentElement) : '') + '|' + node.localName + '.' +
+      (node.getAttribute('class') || '');
+    const count = groups.get(key) || 0;
+    groups.set(key, count + 1);
+    return count < 1;
+  });
+  return grouped.slice(0, 24).map((e) => {
     const node = e.node;
     const target = api.focusable(node) ? node :
       Array.from(node.querySelectorAll(api.FOCUSABLE)).find((n) => api.focusable(n) && api.shown(n)) || null;
@@ -462,7 +473,7 @@ async function tryHover(trial: Trial): Promise<boolean> {
   }
   if (!shown) {
     // Menus with a hover-intent delay may open late on focus too: one more look before judging.
-    await settle(page, 300);
+    await settle(page, 150);
     shown = await showsNow();
   }
   if (undo) await (undo as () => Promise<void>)();
