@@ -1,8 +1,10 @@
 import type { OwnCheckResult } from '#contract/index.js';
 import type { OwnCheckDefinition } from '../own-engine.js';
+import * as auth from './auth.js';
 import * as contextChange from './context-change.js';
 import * as disclosure from './disclosure.js';
 import * as hover from './hover.js';
+import * as keys from './keys.js';
 import type { BehaviourSession } from './session.js';
 
 /**
@@ -20,6 +22,8 @@ export const behaviourTopics: readonly BehaviourTopic[] = [
   { id: 'hover', definitions: hover.definitions, run: hover.run },
   { id: 'disclosure', definitions: disclosure.definitions, run: disclosure.run },
   { id: 'context-change', definitions: contextChange.definitions, run: contextChange.run },
+  { id: 'keys', definitions: keys.definitions, run: keys.run },
+  { id: 'auth', definitions: auth.definitions, run: auth.run },
 ];
 
 /** Every check of the behaviour engine, by check id. */

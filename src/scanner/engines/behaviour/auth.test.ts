@@ -1,0 +1,43 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedPagePool } from '../../../../test/support/browser.js';
+import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
+import type { PagePool } from '../../types.js';
+import * as auth from './auth.js';
+import { runTopics, summary } from './topic-test-kit.js';
+
+const fixtures = fileURLToPath(new URL('./__fixtures__/auth/', import.meta.url));
+const topic = { id: 'auth', ...auth };
+
+let site: TestServer;
+let pool: PagePool;
+
+beforeAll(async () => {
+  site = await startStaticServer(fixtures);
+  pool = createSharedPagePool({ size: 1 });
+});
+afterAll(async () => {
+  await pool?.close();
+  await site?.close();
+});
+
+describe('paste into password and one-time-code fields (3.3.8)', () => {
+  it('finds a password field that cancels paste and a code field that empties itself', async () => {
+    const raw = await runTopics(pool, `${site.url}/paste-bad.html`, [topic], async (page) => {
+      // The fields are left as they were found.
+      expect(await page.$eval('#password', (el) => (el as HTMLInputElement).value)).toBe('');
+    });
+    expect(summary(raw.results)).toEqual([
+      { check: 'paste-blocked', kind: 'violation', wcag: ['3.3.8'], selector: '#password' },
+      { check: 'paste-blocked', kind: 'violation', wcag: ['3.3.8'], selector: '#code' },
+    ]);
+    expect(raw.results[0]!.details).toMatchObject({ pasteCancelled: true, autocomplete: 'off' });
+    expect(raw.results[1]!.details).toMatchObject({ pasteCancelled: false, valueAfterPaste: '' });
+  });
+
+  it('finds nothing where the fields accept paste (H100)', async () => {
+    const raw = await runTopics(pool, `${site.url}/paste-good.html`, [topic]);
+    expect(raw.results).toEqual([]);
+    expect((raw.details.interactions as unknown[]).length).toBe(2);
+  });
+});

@@ -1,0 +1,48 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedPagePool } from '../../../../test/support/browser.js';
+import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
+import type { PagePool } from '../../types.js';
+import * as keys from './keys.js';
+import { runTopics, summary } from './topic-test-kit.js';
+
+const fixtures = fileURLToPath(new URL('./__fixtures__/keys/', import.meta.url));
+const topic = { id: 'keys', ...keys };
+
+let site: TestServer;
+let pool: PagePool;
+
+beforeAll(async () => {
+  site = await startStaticServer(fixtures);
+  pool = createSharedPagePool({ size: 1 });
+});
+afterAll(async () => {
+  await pool?.close();
+  await site?.close();
+});
+
+describe('keys tried for real', () => {
+  it("finds the 's' shortcut (F99) and a custom button that ignores Enter and Space (F54)", async () => {
+    const raw = await runTopics(pool, `${site.url}/keys-bad.html`, [topic], async (page) => {
+      // The click worked (it is no toggle to undo), and focus is back on the page.
+      expect(await page.$eval('#saved', (el) => el.textContent)).toBe('Saved to your list.');
+      expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    });
+    expect(summary(raw.results)).toEqual([
+      { check: 'character-key-shortcut', kind: 'violation', wcag: ['2.1.4'], selector: '' },
+      { check: 'custom-control-keys', kind: 'violation', wcag: ['2.1.1'], selector: '#save' },
+    ]);
+    expect(raw.results[0]!.details).toMatchObject({ key: 's', reaction: ['moves focus to #q'] });
+    expect(raw.results[1]!.details).toMatchObject({ keysWithoutEffect: ['Enter', 'Space'] });
+  });
+
+  it('finds nothing where the shortcut needs a modifier and the button answers Enter and Space', async () => {
+    const raw = await runTopics(pool, `${site.url}/keys-good.html`, [topic]);
+    expect(raw.results).toEqual([]);
+    // The keys were pressed: the page has a key listener.
+    const pressed = (raw.details.interactions as { check: string }[]).filter(
+      (i) => i.check === 'character-key-shortcut',
+    );
+    expect(pressed.length).toBeGreaterThanOrEqual(4);
+  });
+});
