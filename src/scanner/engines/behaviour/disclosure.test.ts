@@ -87,6 +87,20 @@ describe('disclosure states', () => {
     ]);
   });
 
+  it('asks for a review when focus is lost after the dialog closes', async () => {
+    const results = await disclose('disclosure/dialog-focus-lost.html');
+    expect(summary(results)).toEqual([
+      {
+        check: 'dialog-focus-not-returned',
+        kind: 'needs-review',
+        wcag: ['2.4.3'],
+        selector: '#open',
+        state: "after opening 'Read the privacy notice'",
+      },
+    ]);
+    expect(results[0]?.details).toMatchObject({ closedBy: 'Escape', focusAfterClose: null });
+  });
+
   it('finds an accordion only a click opens, and the unlabelled field inside it', async () => {
     const results = await disclose('disclosure/accordion-mouse-only.html');
     expect(summary(results)).toEqual([
