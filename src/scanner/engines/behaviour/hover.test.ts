@@ -79,6 +79,19 @@ describe('content on hover or focus', () => {
     ]);
   });
 
+  it('finds a tooltip shown by CSS on hover that Escape does not close', async () => {
+    const results = await hover('hover/tooltip-css-no-escape.html');
+    expect(summary(results)).toEqual([
+      {
+        check: 'hover-content-not-dismissible',
+        kind: 'violation',
+        wcag: ['1.4.13'],
+        selector: '#hours',
+      },
+    ]);
+    expect(results[0]?.details).toMatchObject({ via: 'css :hover, css :focus-within' });
+  });
+
   it('finds a tooltip that hides itself while hovered', async () => {
     const results = await hover('hover/tooltip-timeout.html');
     expect(summary(results)).toEqual([
