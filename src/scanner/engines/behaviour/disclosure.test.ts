@@ -131,6 +131,7 @@ describe('disclosure states', () => {
   it('reports nothing on a native dialog and an accordion built right', async () => {
     expect(summary(await disclose('disclosure/dialog-ok.html'))).toEqual([]);
     expect(summary(await disclose('disclosure/accordion-ok.html'))).toEqual([]);
+    expect(summary(await disclose('disclosure/tabs-ok.html'))).toEqual([]);
   });
 
   it('reports through the scanner, each finding naming the state it was found in', async () => {

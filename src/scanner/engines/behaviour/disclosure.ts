@@ -131,6 +131,10 @@ interface Candidate extends Described {
    * widget that arrow keys move through): a click-only opening asks for review, not a violation.
    */
   roving: boolean;
+  /** For a tab: the tab selected before, which is selected again to put the page back; or -1. */
+  selectedTab: number;
+  /** Inside a composite widget (tabs, menu, listbox...) that Tab reaches: arrow keys move in it. */
+  widgetReachable: boolean;
   /** aria-haspopup=menu or role=menu inside: Escape is tried before the control. */
   menu: boolean;
 }
@@ -245,6 +249,13 @@ const CANDIDATES_IN_PAGE = String.raw`(() => {
     out.push({
       ...api.describe(node),
       tag: node.localName,
+      selectedTab: role === 'tab' && node.closest('[role=tablist]')
+        ? api.idOf(node.closest('[role=tablist]').querySelector('[role=tab][aria-selected=true]'))
+        : -1,
+      widgetReachable: (() => {
+        const widget = node.closest('[role=tablist], [role=menu], [role=menubar], [role=listbox], [role=tree], [role=grid], [role=radiogroup], [role=toolbar]');
+        return Boolean(widget) && Array.from(widget.querySelectorAll(api.FOCUSABLE)).some((n) => api.focusable(n) && api.shown(n));
+      })(),
       roving: node.getAttribute('tabindex') === '-1' ||
         /^(tab|menuitem|menuitemcheckbox|menuitemradio|option|treeitem|gridcell|radio|row)$/.test(role || ''),
       via: entry.via,
@@ -418,7 +429,7 @@ async function checkState(
   const what = main.text ? `"${main.text.slice(0, 60)}"` : 'new content';
 
   // Opened by a click only: the keyboard cannot open it (measured, not guessed from listeners).
-  if (opened.by === 'click' && control.looksLikeControl) {
+  if (opened.by === 'click' && control.looksLikeControl && !control.widgetReachable) {
     if (!control.focusable && !control.holdsFocusable) {
       results.push(
         checkResult(
@@ -596,6 +607,16 @@ async function close(
       }
       if (await closedBy('close button')) return 'close button';
     }
+  }
+  if (control.selectedTab >= 0 && session.spend(1)) {
+    // Tabs close by selecting the tab that was selected before.
+    const point = await reveal<{ x: number; y: number } | null>(
+      page,
+      'pointIn',
+      control.selectedTab,
+    );
+    if (point) await page.mouse.click(point.x, point.y);
+    if (await closedBy('control')) return 'control';
   }
   if (session.spend(1)) {
     if (opened.by === 'click') {
