@@ -5,7 +5,9 @@ import * as contextChange from './context-change.js';
 import * as disclosure from './disclosure.js';
 import * as hover from './hover.js';
 import * as keys from './keys.js';
+import * as pointer from './pointer.js';
 import type { BehaviourSession } from './session.js';
+import * as status from './status.js';
 
 /**
  * One topic of the behaviour engine (hover content, disclosures, keys...): its checks, and a run
@@ -23,7 +25,9 @@ export const behaviourTopics: readonly BehaviourTopic[] = [
   { id: 'disclosure', definitions: disclosure.definitions, run: disclosure.run },
   { id: 'context-change', definitions: contextChange.definitions, run: contextChange.run },
   { id: 'keys', definitions: keys.definitions, run: keys.run },
+  { id: 'pointer', definitions: pointer.definitions, run: pointer.run },
   { id: 'auth', definitions: auth.definitions, run: auth.run },
+  { id: 'status', definitions: status.definitions, run: status.run },
 ];
 
 /** Every check of the behaviour engine, by check id. */

@@ -67,12 +67,13 @@ const PROBE_IN_PAGE = String.raw`(() => {
   const startWatch = (targetId) => {
     if (watch) watch.observer.disconnect();
     const target = el(targetId);
-    const record = { mutations: 0, before: 0, texts: [], url: location.href, target };
+    const record = { mutations: 0, before: 0, outside: 0, texts: [], url: location.href, target };
     const observer = new MutationObserver((list) => {
       for (const m of list) {
         if (m.type === 'attributes' && (m.attributeName === 'style' || m.attributeName === 'class') && m.target === target) continue;
         record.mutations += 1;
         const node = m.type === 'childList' ? m.target : m.target.parentElement || m.target;
+        if (target && node && !target.contains(node)) record.outside += 1;
         if (target && node && node !== target && target.isConnected &&
             (node.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING) &&
             !(node.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_CONTAINED_BY) &&
@@ -111,7 +112,7 @@ const PROBE_IN_PAGE = String.raw`(() => {
       texts.push({ text, live: Boolean(live), id: idOf(host), selector: selectorOf(host), html: htmlOf(host),
         dialog: Boolean(host.closest('dialog,[role=dialog],[role=alertdialog]')) });
     }
-    return { mutations: record.mutations, before: record.before, texts, urlChanged: record.url !== location.href };
+    return { mutations: record.mutations, before: record.before, outside: record.outside, texts, urlChanged: record.url !== location.href };
   };
   window.__conformlyProbe = { idOf, el, describe, selectorOf, htmlOf, nameOf, shown, find, active, startWatch, stopWatch };
   return true;
@@ -128,6 +129,8 @@ export interface WatchResult {
   mutations: number;
   /** Nodes added or removed before the watched element in document order. */
   before: number;
+  /** Changes outside the watched element. */
+  outside: number;
   /** Text that appeared while watching, and whether it sits in a live region. */
   texts: {
     text: string;
