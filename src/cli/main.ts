@@ -1,7 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { conformanceLevels, engineIds } from '#contract/index.js';
+import { conformanceLevels, defaultEngineIds, engineIds } from '#contract/index.js';
 import type { CiOptions } from './commands/ci.js';
 import type { CrawlOptions } from './commands/crawl.js';
 import type { CliContext } from './commands/run-scan.js';
@@ -52,7 +52,7 @@ function addOutputOptions(command: Command, shortFormat = true): Command {
     .option('--update-baseline', "record today's issues in the --baseline file, replacing it")
     .option(
       '--engines <list>',
-      `engines to run, comma-separated (default: ${engineIds.join(',')})`,
+      `engines to run, comma-separated, from ${engineIds.join(',')} (default: ${defaultEngineIds.join(',')})`,
       parseEngines,
     )
     .addOption(
