@@ -1,7 +1,26 @@
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedPagePool } from '../../../../test/support/browser.js';
+import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
 import { defaultEngineIds, engineIds } from '#contract/index.js';
+import { scanPage } from '../../scan-page.js';
+import type { PagePool } from '../../types.js';
 import { builtInEngines, engineRunOrder } from '../registry.js';
 import { behaviourEngine } from './index.js';
+
+const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
+
+let site: TestServer;
+let pool: PagePool;
+
+beforeAll(async () => {
+  site = await startStaticServer(fixtures);
+  pool = createSharedPagePool({ size: 1 });
+});
+afterAll(async () => {
+  await pool?.close();
+  await site?.close();
+});
 
 describe('behaviour engine registration', () => {
   it('is a known engine that a scan runs only when asked for', () => {
@@ -10,5 +29,36 @@ describe('behaviour engine registration', () => {
     expect(builtInEngines.get('behaviour')).toBe(behaviourEngine);
     expect(engineRunOrder()).toEqual(['axe', 'pa11y', 'ibm', 'checks', 'keyboard']);
     expect(engineRunOrder(['behaviour', 'axe'])).toEqual(['axe', 'behaviour']);
+  });
+});
+
+describe('behaviour engine in a page scan', () => {
+  it('reports a change of context on input as a violation issue with the state it was found in', async () => {
+    const scan = await scanPage(pool, `${site.url}/context/on-input-bad.html`, {
+      allowPrivateNetwork: true,
+      engines: ['behaviour'],
+      screenshots: false,
+      networkQuietCapMs: 0,
+    });
+    expect(scan.engines).toEqual(['behaviour']);
+    expect(scan.engineErrors).toEqual({});
+    expect(scan.processingTimes.behaviour).toBeGreaterThan(0);
+    const findings = scan.issues
+      .filter((i) => i.ruleKey === 'input-changes-context')
+      .flatMap((i) => i.findings);
+    expect(findings.map((f) => [f.engine, f.kind, f.selector])).toEqual(
+      expect.arrayContaining([
+        ['behaviour', 'violation', '#region'],
+        ['behaviour', 'violation', '#map'],
+        ['behaviour', 'violation', '#open-now'],
+      ]),
+    );
+    expect(findings).toHaveLength(3);
+    expect(findings.find((f) => f.selector === '#region')?.extras).toMatchObject({
+      details: { state: "after choose 'south'" },
+    });
+    const raw = scan.raw.behaviourRaw;
+    expect(raw?.details.interactionsUsed).toBeGreaterThan(0);
+    expect(raw?.details.refused).toContainEqual({ kind: 'form-submit-refused', form: '#search' });
   });
 });
