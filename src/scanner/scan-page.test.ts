@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool, sharedBrowserEndpoint } from '../../test/support/browser.js';
 import { startStaticServer, type TestServer } from '../../test/support/static-server.js';
 import { fixtureSiteRoot } from '../../test/scanner/expectations.js';
-import { engineIds, PageScanResult, RawScanResult } from '#contract/index.js';
+import { defaultEngineIds, PageScanResult, RawScanResult } from '#contract/index.js';
 import { BrowserCrashError, PageLoadError, scanPage } from './scan-page.js';
 import type { PagePool, ScanProgressEvent } from './types.js';
 import { UrlSafetyError } from './url-safety.js';
@@ -65,7 +65,7 @@ describe('scanPage', () => {
     expect(result.title).toBe('Missing alternative text');
     expect(result.raw.meta.scanId).toBe('scan-1');
     expect(result.engineErrors).toEqual({});
-    expect(Object.keys(result.engineVersions)).toEqual([...engineIds]);
+    expect(Object.keys(result.engineVersions)).toEqual([...defaultEngineIds]);
     expect(result.engineVersions.axe).toMatch(/^4\.\d+\.\d+$/);
     for (const key of ['load', 'axe', 'pa11y', 'ibm', 'total'] as const) {
       expect(result.processingTimes[key]).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineIds, PageScanResult } from '#contract/index.js';
+import { defaultEngineIds, PageScanResult } from '#contract/index.js';
 import { scanPage } from '#scanner/scan-page.js';
 import type { PagePool } from '#scanner/types.js';
 import { createSharedPagePool } from '../support/browser.js';
@@ -47,7 +47,7 @@ describe('the fixture site', () => {
     });
 
     expect(() => PageScanResult.parse(result)).not.toThrow();
-    expect(result.engines).toEqual([...engineIds]);
+    expect(result.engines).toEqual([...defaultEngineIds]);
     const broken = expectations.engineErrors ?? [];
     expect(Object.keys(result.engineErrors).sort()).toEqual([...broken].sort());
     for (const engine of broken) {

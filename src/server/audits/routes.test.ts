@@ -19,7 +19,12 @@ import {
   startStaticServer,
   type TestServer,
 } from '../../../test/support/static-server.js';
-import { AuditProgress, AuditResponse, DiscoveryResult, engineIds } from '#contract/index.js';
+import {
+  AuditProgress,
+  AuditResponse,
+  DiscoveryResult,
+  defaultEngineIds,
+} from '#contract/index.js';
 import { artifacts, auditSessions, engineResults, pageScans } from '#db/schema/index.js';
 import { auditSummaryColumns } from '#reports/audit-summary.js';
 import { buildApp } from '../app.js';
@@ -260,7 +265,7 @@ describe('POST /api/multi-page-audit', () => {
       .select()
       .from(engineResults)
       .where(eq(engineResults.pageScanId, first.id));
-    expect(engines.map((e) => e.engine).sort()).toEqual([...engineIds].sort());
+    expect(engines.map((e) => e.engine).sort()).toEqual([...defaultEngineIds].sort());
     const axe = engines.find((e) => e.engine === 'axe')!;
     expect(axe.issueCount).toBe(audit.results[0]!.axeRaw!.violations.length);
     expect(axe.processingTime).toBeGreaterThanOrEqual(0);
