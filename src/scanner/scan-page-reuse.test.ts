@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool } from '../../test/support/browser.js';
 import { startServer, type TestServer } from '../../test/support/static-server.js';
-import { PageScanResult } from '#contract/index.js';
+import { defaultEngineIds, PageScanResult } from '#contract/index.js';
 import { axeEngine } from './engines/axe/index.js';
 import type { AnyEngine } from './engines/engine.js';
 import { builtInEngines, createEngineRegistry } from './engines/registry.js';
@@ -151,7 +151,10 @@ describe('render hash', () => {
       ...options,
       reuseWhen,
       engines: undefined,
-      engineRegistry: createEngineRegistry([countingAxe, ...builtInEngines.all.slice(1)]),
+      engineRegistry: createEngineRegistry(
+        [countingAxe, ...builtInEngines.all.slice(1)],
+        defaultEngineIds,
+      ),
     });
     expect(new Set([base, ...seen]).size).toBe(4);
   });

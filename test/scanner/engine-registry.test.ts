@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineId, Finding } from '#contract/index.js';
+import { defaultEngineIds, type EngineId, type Finding } from '#contract/index.js';
 import {
   builtInEngines,
   countEngineRaw,
@@ -69,7 +69,11 @@ const fakeEngine: Engine<EngineId, FakeRaw> = {
   coverage: () => ({ '1.1.1': ['img-without-alt'] }),
 };
 
-const registry = createEngineRegistry([...builtInEngines.all, fakeEngine]);
+// The default engines and the fake one (the behaviour engine runs only when asked for).
+const registry = createEngineRegistry(
+  [...builtInEngines.all, fakeEngine],
+  [...defaultEngineIds, fakeId],
+);
 
 let site: TestServer;
 let pool: PagePool;
