@@ -93,7 +93,7 @@ export function ownEngine<Id extends OwnEngineId>(
             definition?.kind === 'violation' ? result.kind : (definition?.kind ?? 'needs-review'),
           selector: result.selector,
           html: result.html,
-          message: result.message,
+          message: withState(result),
           helpUrl: wcag[0] ? understandingUrl(wcag[0]) : '',
           extras: {
             ...(definition
@@ -120,6 +120,16 @@ export function ownEngine<Id extends OwnEngineId>(
       return coverage;
     },
   };
+}
+
+/**
+ * A result's message, led by the state the page was in when it was found ("After opening
+ * 'Menu': …"), so every report that shows the message says where to look.
+ */
+function withState(result: OwnCheckResult): string {
+  const state = result.details?.state;
+  if (typeof state !== 'string' || state === '') return result.message;
+  return `${state.charAt(0).toUpperCase()}${state.slice(1)}: ${result.message}`;
 }
 
 /**

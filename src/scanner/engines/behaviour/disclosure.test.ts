@@ -205,6 +205,9 @@ describe('disclosure states', () => {
         { ruleKey: '23a2a8', kind: 'violation', state: "after opening 'The lake at dawn'" },
       ]),
     );
+    // Every report names the state: the finding's message leads with it.
+    const inLightbox = scan.issues.find((issue) => issue.ruleKey === 'dialog-focus-not-moved');
+    expect(inLightbox?.findings[0]?.message).toMatch(/^After opening 'The lake at dawn': /);
     // The page is as it was: nothing left open.
     expect(scan.raw.behaviourRaw?.details.failed).toBeUndefined();
   });
