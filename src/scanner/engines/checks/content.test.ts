@@ -76,6 +76,7 @@ describe('content checks in a page scan', () => {
       [
         'language-part-mismatch violation moderate 3.1.2 #letter',
         'language-part-mismatch needs-review moderate 3.1.2 #greeting',
+        'language-part-mismatch needs-review moderate 3.1.2 #toast',
       ],
     ],
     [

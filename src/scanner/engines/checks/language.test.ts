@@ -55,6 +55,7 @@ describe('language checks (3.1.1, 3.1.2)', () => {
       [
         'language-part-mismatch violation 3.1.2 #letter fr',
         'language-part-mismatch needs-review 3.1.2 #greeting fr',
+        'language-part-mismatch needs-review 3.1.2 #toast fr',
       ].sort(),
     );
   });

@@ -306,8 +306,37 @@ export function languageFindings(facts: LanguageFacts, detector: Detector): OwnC
       continue;
     }
     const judged = judgeLanguage(detector, text, declared, t.surePassageChars);
+    if (!judged) {
+      const phrase = phraseInAnotherLanguage(detector, passage.text, declared);
+      if (
+        phrase &&
+        phrase.language !== pageIs &&
+        !(passage.within >= 0 && reported.has(passage.within))
+      ) {
+        reported.set(index, phrase.language);
+        found.push(
+          checkResult(
+            checks,
+            'language-part-mismatch',
+            passage,
+            `Part of this text ("${phrase.text.slice(0, 80)}") is probably ${nameOf(phrase.language)}, but ${passage.ownLang ? 'its lang attribute says' : 'the page says'} ${nameOf(passage.lang)}: if it is, put it in an element with lang="${phrase.language}" (for example a span) so screen readers switch pronunciation. Names, quotations and borrowed words may be misjudged: check it.`,
+            {
+              kind: 'needs-review',
+              details: {
+                declared: passage.lang,
+                detected: phrase.language,
+                phrase: phrase.text,
+                margin: round(phrase.margin),
+                declaredRatio: round(phrase.declaredRatio),
+              },
+            },
+          ),
+        );
+      }
+      continue;
+    }
     // A page whose declared language is wrong as a whole is one finding, not one per paragraph.
-    if (!judged || (judged.language === pageIs && !passage.ownLang)) continue;
+    if (judged.language === pageIs && !passage.ownLang) continue;
     // A phrase inside a passage already reported in the same language adds nothing.
     if (passage.within >= 0 && reported.get(passage.within) === judged.language) continue;
     reported.set(index, judged.language);
@@ -337,3 +366,34 @@ export function languageFindings(facts: LanguageFacts, detector: Detector): OwnC
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
+
+/**
+ * A sentence or quoted phrase of a passage, long enough to judge, that is probably in another
+ * language than the passage (a French sentence inside an English paragraph, with no element of
+ * its own): only ever for review.
+ */
+function phraseInAnotherLanguage(
+  detector: Detector,
+  text: string,
+  declared: string,
+): { text: string; language: string; margin: number; declaredRatio: number } | null {
+  const t = languageThresholds;
+  const whole = letterText(text);
+  const pieces = text.split(/(?<=[.!?;:])\s+|[«»“”„"()[\]—–]/);
+  if (pieces.length < 2) return null;
+  for (const piece of pieces) {
+    const letters = letterText(piece);
+    if (letters.length < t.minPassageChars || letters.split(' ').length < 5) continue;
+    if (letters.length > whole.length - 20) continue;
+    const judged = judgeLanguage(detector, letters, declared, Infinity);
+    if (judged) {
+      return {
+        text: piece.trim(),
+        language: judged.language,
+        margin: judged.whole.margin,
+        declaredRatio: judged.whole.declaredRatio,
+      };
+    }
+  }
+  return null;
+}
