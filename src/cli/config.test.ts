@@ -66,7 +66,7 @@ describe('conformly.config.json', () => {
     expect(lines).toContain(`conformly: ${join(project, 'conformly.config.json')} has 7 problems:`);
     for (const expected of [
       /^ {2}urls\[1\]\.timeout: Too small: expected number to be >=1000$/,
-      /^ {2}urls\[1\]\.engines\[0\]: Invalid option: expected one of "axe"\|"pa11y"\|"ibm"\|"checks"\|"keyboard"$/,
+      /^ {2}urls\[1\]\.engines\[0\]: Invalid option: expected one of "axe"\|"pa11y"\|"ibm"\|"checks"\|"keyboard"\|"behaviour"$/,
       /^ {2}urls\[1\]\.actions\[0\]: "dance wildly" is not an action conformly knows/,
       /^ {2}urls\[1\]: unknown option "colour"$/,
       /^ {2}defaults\.viewport\.width: Invalid input: expected number, received string$/,

@@ -1,5 +1,11 @@
 import type * as Sarif from 'sarif';
-import { issueFingerprint, type Confidence, type Impact, type Issue } from '#contract/index.js';
+import {
+  engineIds,
+  issueFingerprint,
+  type Confidence,
+  type Impact,
+  type Issue,
+} from '#contract/index.js';
 import { levelOf as wcagLevelOf, scHandle, understandingUrl } from '#scanner';
 import type { ReportModel } from './model.js';
 import { elementRegion, firstLineRegion, type PageSource } from './sarif-locations.js';
@@ -382,7 +388,14 @@ function mergedEngineRules(group: readonly Issue[]): Record<string, string[]> {
       for (const id of ids ?? []) merged[engine].add(id);
     }
   }
-  return Object.fromEntries(Object.entries(merged).map(([engine, ids]) => [engine, [...ids]]));
+  // In the engines' run order, whatever order the issue's record came in (a stored scan's
+  // JSON keys are not the order the engines ran), so a scan's SARIF is the same from anywhere.
+  const rank = (engine: string) => (engineIds as readonly string[]).indexOf(engine);
+  return Object.fromEntries(
+    Object.entries(merged)
+      .sort(([a], [b]) => rank(a) - rank(b))
+      .map(([engine, ids]) => [engine, [...ids]]),
+  );
 }
 
 function bestConfidence(group: readonly Issue[]): Confidence {
