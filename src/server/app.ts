@@ -31,6 +31,7 @@ import {
   type ComplaintRateLimit,
 } from './complaints/routes.js';
 import type { AuditServiceDeps } from './audits/service.js';
+import { accessPlugin } from './plugins/access.js';
 import { callerPlugin } from './plugins/caller.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin, redactUrl } from './plugins/errors.js';
@@ -157,7 +158,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     secureCookies: config.secureCookies ?? false,
   });
   await app.register(csrfPlugin, { secureCookies: config.secureCookies ?? false });
-  await app.register(callerPlugin);
+  await app.register(callerPlugin, { db: deps.database.db });
+  await app.register(accessPlugin);
   await app.register(rateLimitPlugin);
 
   const publicUrl = config.publicUrl ?? 'http://localhost:3000';

@@ -95,6 +95,11 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     csrfSecret: text('csrf_secret').notNull(),
+    /**
+     * The organisation this browser works in (the switcher in the header). Its membership is
+     * checked on every request; without one, the account's personal organisation.
+     */
+    organisationId: uuid('organisation_id'),
     ip: text('ip'),
     userAgent: text('user_agent'),
     createdAt: createdAt(),

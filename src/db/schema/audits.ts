@@ -15,8 +15,11 @@ import { domains } from './domains.js';
 import { createdAt, oneOf, timestamptz } from './columns.js';
 import { scanStatuses } from './scans.js';
 
-/** Who asked for an audit: a person listing pages (at most 10), or the monitoring of a domain. */
-export const auditOrigins = ['request', 'monitoring'] as const;
+/**
+ * Who asked for an audit: a person listing pages (at most 10), the monitoring of a domain, or a
+ * CI job that ran `conformly` and uploaded its results.
+ */
+export const auditOrigins = ['request', 'monitoring', 'ci'] as const;
 export type AuditOrigin = (typeof auditOrigins)[number];
 
 /** Why a domain's site audit ran: the weekly schedule, the domain being added, or "Scan now". */
@@ -64,6 +67,8 @@ export const auditSessions = pgTable(
     failedPages: integer('failed_pages').notNull().default(0),
     /** Pages whose rendering was unchanged, so the previous audit's findings were reused. */
     reusedPages: integer('reused_pages').notNull().default(0),
+    /** An uploaded CI run: commit, branch, pull request, build URL, the CI it came from. */
+    ciRun: jsonb('ci_run').$type<Record<string, unknown>>(),
   },
   (t) => [
     oneOf('audit_sessions_status_check', t.status, scanStatuses),

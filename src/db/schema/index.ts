@@ -1,5 +1,6 @@
 /** The whole data model; drizzle-kit reads this file to generate migrations. */
 export * from './accounts.js';
+export * from './organisations.js';
 export * from './email.js';
 export * from './scans.js';
 export * from './audits.js';

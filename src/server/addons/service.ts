@@ -42,7 +42,7 @@ export interface AddOnServiceDeps {
   pool?: PagePool;
 }
 
-type AddOnCaller = Pick<Caller, 'userId'>;
+type AddOnCaller = Pick<Caller, 'organisationId'>;
 
 export const loginRequired = () => new UnauthorizedError('Log in to buy add-ons');
 const addOnNotFound = () => new NotFoundError('Add-on not found');
@@ -53,8 +53,8 @@ const domainNotYours = (domain: string) =>
 const listedPages = 50;
 
 function signedIn(caller: AddOnCaller): string {
-  if (!caller.userId) throw loginRequired();
-  return caller.userId;
+  if (!caller.organisationId) throw loginRequired();
+  return caller.organisationId;
 }
 
 export function catalogue(): AddOnCatalogueResponse {

@@ -109,7 +109,7 @@ export async function runAudit(
     domain: scanned[0]!.domain,
     pages,
     visitorId: caller.clientId,
-    userId: caller.userId,
+    userId: caller.organisationId,
     requestedByIp: caller.ip,
   });
   const { jobId } = await sendJob(deps.boss, 'audit-site', {

@@ -195,7 +195,7 @@ export async function signup(
   try {
     scan = await startScan(
       deps.scans,
-      { clientId: caller.clientId, userId: user.id, ip: caller.ip },
+      { clientId: caller.clientId, organisationId: user.id, ip: caller.ip },
       input.url,
     );
   } catch (error) {

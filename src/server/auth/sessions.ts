@@ -18,6 +18,8 @@ export interface ActiveSession {
   idHash: string;
   userId: string;
   csrfSecret: string;
+  /** The organisation the browser chose to work in; null for the account's personal one. */
+  organisationId: string | null;
   expiresAt: Date;
   /** When the browser last made a call (moved at most every few minutes, see touchSession). */
   lastSeenAt: Date;
@@ -68,6 +70,7 @@ export async function startSession(
     idHash: hashToken(token),
     userId: input.userId,
     csrfSecret: randomBytes(32).toString('base64url'),
+    organisationId: null,
     ip: input.ip,
     userAgent: input.userAgent,
     lastSeenAt: now,
@@ -96,6 +99,11 @@ export async function deleteSessionsOf(db: AppDb, userId: string, keepIdHash?: s
 
 /** A session's last-seen time moves at most this often: one write per browser per interval. */
 export const lastSeenIntervalMs = 5 * 60_000;
+
+/** The organisation the browser works in from now on (null: the account's personal one). */
+export async function chooseOrganisation(db: AppDb, idHash: string, organisationId: string | null) {
+  await db.update(sessions).set({ organisationId }).where(eq(sessions.idHash, idHash));
+}
 
 /** Notes that the session made a call now, when its last note is older than the interval. */
 export async function touchSession(db: AppDb, session: ActiveSession, now = new Date()) {

@@ -107,7 +107,7 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.listOwnBadges(deps, request.caller.userId!);
+      return service.listOwnBadges(deps, request.caller.organisationId!);
     },
   );
 
@@ -128,7 +128,7 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
     async (request) =>
       service.saveOwnBadge(
         deps,
-        request.caller.userId!,
+        request.caller.organisationId!,
         request.params.domain,
         request.body.settings,
       ),

@@ -32,7 +32,7 @@ async function requireSignIn(request: FastifyRequest): Promise<void> {
 }
 
 const payerOf = (request: FastifyRequest): intents.Payer => ({
-  userId: request.caller.userId!,
+  userId: request.caller.organisationId!,
   email: request.caller.email ?? '',
 });
 
@@ -140,7 +140,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     },
     async (request, reply) => {
       reply.headers(noStore);
-      return lifecycle.subscriptionStatus(deps.db, request.caller.userId!, new Date());
+      return lifecycle.subscriptionStatus(deps.db, request.caller.organisationId!, new Date());
     },
   );
 
@@ -158,7 +158,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     },
     async (request, reply) => {
       reply.headers(noStore);
-      return lifecycle.corePlanStatus(deps.db, request.caller.userId!);
+      return lifecycle.corePlanStatus(deps.db, request.caller.organisationId!);
     },
   );
 
@@ -177,7 +177,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     },
     async (request) => {
       const now = new Date();
-      const userId = request.caller.userId!;
+      const userId = request.caller.organisationId!;
       const cancelled = await lifecycle.cancelPlan(deps.db, deps.payments, userId, now);
       return {
         message: 'Compliance Shield cancelled. Monitoring stopped; all scan history is kept.',

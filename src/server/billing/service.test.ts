@@ -140,7 +140,7 @@ describe('subscribe', () => {
     const scanId = await addScan('first.test', userId);
     const answer = await subscribe(
       deps,
-      { userId },
+      { organisationId: userId },
       order(scanId, 'https://www.First.test/pricing', { company: ' Acme Inc ' }),
       now,
     );
@@ -263,12 +263,12 @@ describe('subscribe', () => {
     const userId = await addUser();
     const first = await subscribe(
       deps,
-      { userId },
+      { organisationId: userId },
       order(await addScan('a.test', userId), 'a.test'),
     );
     const second = await subscribe(
       deps,
-      { userId },
+      { organisationId: userId },
       order(await addScan('b.test', userId), 'b.test'),
     );
     expect(second.subscriptionId).toBe(first.subscriptionId);
@@ -297,7 +297,7 @@ describe('subscribe', () => {
     }
     const answer = await subscribe(
       deps,
-      { userId },
+      { organisationId: userId },
       order(await addScan('used.test', userId), 'used.test'),
     );
     expect(answer).toMatchObject({
@@ -318,7 +318,7 @@ describe('subscribe', () => {
     // Another account's free month of a site leaves this account's own free month to claim.
     const elsewhere = await subscribe(
       deps,
-      { userId },
+      { organisationId: userId },
       order(await addScan('used-elsewhere.test', userId), 'used-elsewhere.test'),
     );
     expect(elsewhere).toMatchObject({
@@ -331,8 +331,8 @@ describe('subscribe', () => {
   it('answers a repeated order with the same subscription and writes nothing twice', async () => {
     const userId = await addUser();
     const scanId = await addScan('again.test', userId);
-    const first = await subscribe(deps, { userId }, order(scanId, 'again.test'));
-    const again = await subscribe(deps, { userId }, order(scanId, 'again.test'));
+    const first = await subscribe(deps, { organisationId: userId }, order(scanId, 'again.test'));
+    const again = await subscribe(deps, { organisationId: userId }, order(scanId, 'again.test'));
     expect(again).toEqual({ ...first, payment: null });
     expect(await domainRows('again.test')).toHaveLength(1);
     expect(await historyOf('again.test')).toHaveLength(1);
@@ -342,8 +342,8 @@ describe('subscribe', () => {
     const userId = await addUser();
     const scanId = await addScan('twice.test', userId);
     const answers = await Promise.all([
-      subscribe(deps, { userId }, order(scanId, 'twice.test')),
-      subscribe(deps, { userId }, order(scanId, 'twice.test')),
+      subscribe(deps, { organisationId: userId }, order(scanId, 'twice.test')),
+      subscribe(deps, { organisationId: userId }, order(scanId, 'twice.test')),
     ]);
     expect(answers[0].subscriptionId).toBe(answers[1].subscriptionId);
     expect(answers.filter((answer) => answer.payment !== null)).toHaveLength(1);
@@ -354,8 +354,8 @@ describe('subscribe', () => {
   it('lets two accounts racing for a domain both claim it, side by side and unverified', async () => {
     const [ann, bob] = [await addUser(), await addUser()];
     const results = await Promise.all([
-      subscribe(deps, { userId: ann }, order(await addScan('race.test', ann), 'race.test')),
-      subscribe(deps, { userId: bob }, order(await addScan('race.test', bob), 'race.test')),
+      subscribe(deps, { organisationId: ann }, order(await addScan('race.test', ann), 'race.test')),
+      subscribe(deps, { organisationId: bob }, order(await addScan('race.test', bob), 'race.test')),
     ]);
     expect(results.map((result) => [result.domainStatus, result.payment?.amount])).toEqual([
       ['trial', 0],
@@ -370,7 +370,7 @@ describe('subscribe', () => {
     const owner = await addUser();
     await subscribe(
       deps,
-      { userId: owner },
+      { organisationId: owner },
       order(await addScan('taken.test', owner), 'taken.test'),
     );
     await verify(owner, 'taken.test', now);
@@ -380,7 +380,7 @@ describe('subscribe', () => {
     const other = await addUser();
     const answer = await subscribe(
       deps,
-      { userId: other },
+      { organisationId: other },
       order(await addScan('taken.test', other), 'taken.test'),
     );
     expect(answer).toMatchObject({
@@ -404,17 +404,25 @@ describe('subscribe', () => {
     });
     // The claimant's checkout shows its own claim, whoever owns the site.
     const scanId = await addScan('taken.test', other);
-    expect((await getCheckout(deps, { userId: other }, scanId)).monitoredBy).toBe('you');
+    expect((await getCheckout(deps, { organisationId: other }, scanId)).monitoredBy).toBe('you');
   });
 
   it('refuses a sixth unverified claim from checkout, writing nothing', async () => {
     const userId = await addUser();
     for (let n = 1; n <= 5; n += 1) {
       const domain = `claim${n}.test`;
-      await subscribe(deps, { userId }, order(await addScan(domain, userId), domain));
+      await subscribe(
+        deps,
+        { organisationId: userId },
+        order(await addScan(domain, userId), domain),
+      );
     }
     const error = await failure(
-      subscribe(deps, { userId }, order(await addScan('claim6.test', userId), 'claim6.test')),
+      subscribe(
+        deps,
+        { organisationId: userId },
+        order(await addScan('claim6.test', userId), 'claim6.test'),
+      ),
     );
     expect([error.statusCode, error.message]).toEqual([
       409,
@@ -426,7 +434,7 @@ describe('subscribe', () => {
     await verify(userId, 'claim1.test', now);
     const answer = await subscribe(
       deps,
-      { userId },
+      { organisationId: userId },
       order(await addScan('claim6.test', userId), 'claim6.test'),
     );
     expect(answer.domainStatus).toBe('trial');
@@ -435,14 +443,14 @@ describe('subscribe', () => {
   it('takes back an archived domain of the account on the same row, without a second free month', async () => {
     const userId = await addUser();
     const scanId = await addScan('back.test', userId);
-    await subscribe(deps, { userId }, order(scanId, 'back.test'));
+    await subscribe(deps, { organisationId: userId }, order(scanId, 'back.test'));
     // Verified, the domain had its free month.
     await verify(userId, 'back.test', now);
     await database.db
       .update(domains)
       .set({ status: 'archived', archivedAt: now })
       .where(eq(domains.domain, 'back.test'));
-    const answer = await subscribe(deps, { userId }, order(scanId, 'back.test'));
+    const answer = await subscribe(deps, { organisationId: userId }, order(scanId, 'back.test'));
     expect(answer).toMatchObject({ domainStatus: 'active', payment: { amount: 49 } });
     expect(await domainRows('back.test')).toEqual([
       expect.objectContaining({
@@ -469,7 +477,7 @@ describe('subscribe', () => {
       [stranger, 'stranger.test'],
       [before, 'before.test'],
     ] as const) {
-      const caller = { userId, clientId: 'buyer-browser' };
+      const caller = { organisationId: userId, clientId: 'buyer-browser' };
       for (const refused of [
         failure(getCheckout(deps, caller, scanId)),
         failure(subscribe(deps, caller, order(scanId, domain))),
@@ -495,11 +503,12 @@ describe('subscribe', () => {
     const owner = await addUser();
     const privateScan = await addScan('hidden.test', owner);
     const own = await addScan('own.test', null, 'completed', 'visitor-browser');
-    const visitor = { userId: undefined, clientId: 'visitor-browser' };
+    const visitor = { organisationId: undefined, clientId: 'visitor-browser' };
     expect((await getCheckout(deps, visitor, own)).scan.id).toBe(own);
     expect((await failure(getCheckout(deps, visitor, privateScan))).statusCode).toBe(404);
     expect(
-      (await failure(getCheckout(deps, { userId: undefined, clientId: 'other' }, own))).statusCode,
+      (await failure(getCheckout(deps, { organisationId: undefined, clientId: 'other' }, own)))
+        .statusCode,
     ).toBe(404);
   });
 
@@ -509,35 +518,47 @@ describe('subscribe', () => {
     const mine = await addScan('mine.test', userId);
     const cases: [Promise<unknown>, number, string | RegExp][] = [
       [
-        subscribe(deps, { userId: undefined }, order(mine, 'mine.test')),
+        subscribe(deps, { organisationId: undefined }, order(mine, 'mine.test')),
         401,
         'Log in to subscribe',
       ],
       [
-        subscribe(deps, { userId }, order('00000000-0000-4000-8000-000000000000', 'mine.test')),
+        subscribe(
+          deps,
+          { organisationId: userId },
+          order('00000000-0000-4000-8000-000000000000', 'mine.test'),
+        ),
         404,
         'Scan Not Found: please start a new accessibility scan.',
       ],
       [
         subscribe(
           deps,
-          { userId },
+          { organisationId: userId },
           order(await addScan('mine.test', userId, 'running'), 'mine.test'),
         ),
         404,
         'Scan Not Found: please start a new accessibility scan.',
       ],
       [
-        subscribe(deps, { userId }, order(await addScan('mine.test', stranger), 'mine.test')),
+        subscribe(
+          deps,
+          { organisationId: userId },
+          order(await addScan('mine.test', stranger), 'mine.test'),
+        ),
         404,
         'Scan Not Found: please start a new accessibility scan.',
       ],
       [
-        subscribe(deps, { userId }, order(mine, 'other.test')),
+        subscribe(deps, { organisationId: userId }, order(mine, 'other.test')),
         400,
         "The domain must be the scanned site's: this scan is of mine.test, not other.test.",
       ],
-      [subscribe(deps, { userId }, order(mine, 'not a domain')), 400, /is not a domain/],
+      [
+        subscribe(deps, { organisationId: userId }, order(mine, 'not a domain')),
+        400,
+        /is not a domain/,
+      ],
     ];
     for (const [promise, status, message] of cases) {
       const error = await failure(promise);
@@ -578,7 +599,7 @@ describe('subscribe', () => {
     const error = await failure(
       subscribe(
         { ...deps, payments: new DecliningProvider() },
-        { userId },
+        { organisationId: userId },
         order(await addScan('declined.test', userId), 'declined.test'),
       ),
     );
@@ -594,11 +615,15 @@ describe('subscribe', () => {
 describe('getCheckout', () => {
   it('quotes the first tier to a visitor and the next tier to a signed-in owner', async () => {
     const userId = await addUser();
-    await subscribe(deps, { userId }, order(await addScan('one.test', userId), 'one.test'));
+    await subscribe(
+      deps,
+      { organisationId: userId },
+      order(await addScan('one.test', userId), 'one.test'),
+    );
     const scanId = await addScan('two.test', userId);
     // A visitor sees the checkout of a scan its owner made public.
     await database.db.update(scans).set({ isPublic: true }).where(eq(scans.id, scanId));
-    expect(await getCheckout(deps, { userId: undefined }, scanId)).toMatchObject({
+    expect(await getCheckout(deps, { organisationId: undefined }, scanId)).toMatchObject({
       scan: { id: scanId, domain: 'two.test', url: 'https://two.test/', accessibilityScore: 81 },
       product: 'Compliance Shield',
       plan: 'Professional',
@@ -611,7 +636,7 @@ describe('getCheckout', () => {
       signedIn: false,
       monitoredBy: 'nobody',
     });
-    expect(await getCheckout(deps, { userId }, scanId)).toMatchObject({
+    expect(await getCheckout(deps, { organisationId: userId }, scanId)).toMatchObject({
       monthlyPrice: 39,
       signedIn: true,
     });
@@ -620,22 +645,28 @@ describe('getCheckout', () => {
   it('says who monitors the domain', async () => {
     const owner = await addUser();
     const scanId = await addScan('watched.test', owner);
-    await subscribe(deps, { userId: owner }, order(scanId, 'watched.test'));
-    expect((await getCheckout(deps, { userId: owner }, scanId)).monitoredBy).toBe('you');
+    await subscribe(deps, { organisationId: owner }, order(scanId, 'watched.test'));
+    expect((await getCheckout(deps, { organisationId: owner }, scanId)).monitoredBy).toBe('you');
     const other = await addUser();
     const othersScan = await addScan('watched.test', other);
     // An unverified claim is nobody's ownership: nothing of it is shown to another account.
-    expect((await getCheckout(deps, { userId: other }, othersScan)).monitoredBy).toBe('nobody');
+    expect((await getCheckout(deps, { organisationId: other }, othersScan)).monitoredBy).toBe(
+      'nobody',
+    );
     await verify(owner, 'watched.test', now);
-    expect((await getCheckout(deps, { userId: other }, othersScan)).monitoredBy).toBe(
+    expect((await getCheckout(deps, { organisationId: other }, othersScan)).monitoredBy).toBe(
       'another account',
     );
-    expect((await getCheckout(deps, { userId: owner }, scanId)).monitoredBy).toBe('you');
+    expect((await getCheckout(deps, { organisationId: owner }, scanId)).monitoredBy).toBe('you');
     // The other account's own claim is theirs to see, whoever owns the site.
-    await subscribe(deps, { userId: other }, order(othersScan, 'watched.test'));
-    expect((await getCheckout(deps, { userId: other }, othersScan)).monitoredBy).toBe('you');
+    await subscribe(deps, { organisationId: other }, order(othersScan, 'watched.test'));
+    expect((await getCheckout(deps, { organisationId: other }, othersScan)).monitoredBy).toBe(
+      'you',
+    );
     // The owner's scan, public now, is still not another account's to check out.
-    expect((await failure(getCheckout(deps, { userId: other }, scanId))).statusCode).toBe(404);
+    expect((await failure(getCheckout(deps, { organisationId: other }, scanId))).statusCode).toBe(
+      404,
+    );
   });
 
   it('answers Scan Not Found for a scan that is missing or unfinished', async () => {
@@ -644,7 +675,7 @@ describe('getCheckout', () => {
       '00000000-0000-4000-8000-000000000000',
       await addScan('busy.test', userId, 'running'),
     ]) {
-      const error = await failure(getCheckout(deps, { userId }, id));
+      const error = await failure(getCheckout(deps, { organisationId: userId }, id));
       expect([error.statusCode, error.message]).toEqual([
         404,
         'Scan Not Found: please start a new accessibility scan.',

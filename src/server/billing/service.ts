@@ -42,7 +42,8 @@ export interface BillingServiceDeps {
 }
 
 /** The signed-in account, if any, its e-mail address, and the browser's client id. */
-export type BillingCaller = Pick<Caller, 'userId'> & Partial<Pick<Caller, 'email' | 'clientId'>>;
+export type BillingCaller = Pick<Caller, 'organisationId'> &
+  Partial<Pick<Caller, 'email' | 'clientId'>>;
 
 /**
  * The scanned site's home page, where the domain's site audits start: null when that is the
@@ -73,7 +74,7 @@ class PaymentFailedError extends HttpError {
  * page can ask them to log in. Any other scan is the 404 of a missing one.
  */
 function mayCheckOut(scan: CheckoutScan, caller: BillingCaller): boolean {
-  if (caller.userId) return scan.userId === caller.userId;
+  if (caller.organisationId) return scan.userId === caller.organisationId;
   return scan.isPublic || isScanOwner(scan, caller);
 }
 
@@ -85,12 +86,12 @@ export async function getCheckout(
 ): Promise<CheckoutResponse> {
   const scan = await findCheckoutScan(deps.db, scanId);
   if (!scan || scan.status !== 'completed' || !mayCheckOut(scan, caller)) throw scanNotFound();
-  const own = caller.userId
-    ? await domains.findOwnMonitored(deps.db, caller.userId, scan.domain)
+  const own = caller.organisationId
+    ? await domains.findOwnMonitored(deps.db, caller.organisationId, scan.domain)
     : undefined;
   const owner = await domains.findPublished(deps.db, scan.domain);
-  const terms = caller.userId
-    ? await quote(deps.db, caller.userId, scan.domain)
+  const terms = caller.organisationId
+    ? await quote(deps.db, caller.organisationId, scan.domain)
     : firstDomainQuote();
   return {
     scan: {
@@ -109,8 +110,8 @@ export async function getCheckout(
     trialMonths: complianceShield.trialMonths,
     dueToday: usd(terms.dueCents),
     payment: { provider: deps.payments.kind, demo: deps.payments.demo },
-    signedIn: caller.userId !== undefined,
-    accountEmail: caller.userId ? (caller.email ?? null) : null,
+    signedIn: caller.organisationId !== undefined,
+    accountEmail: caller.organisationId ? (caller.email ?? null) : null,
     // 'another account': another account has proved it owns the site. Subscribing is still open
     // (a new owner takes the domain over by verifying, ADR 0007); the page says so.
     monitoredBy: own ? 'you' : owner ? 'another account' : 'nobody',
@@ -124,7 +125,7 @@ export async function subscribe(
   input: SubscribeInput,
   now = new Date(),
 ): Promise<SubscribeResponse> {
-  const userId = caller.userId;
+  const userId = caller.organisationId;
   if (!userId) throw loginRequired();
   const domain = domains.normalizeDomain(input.domain);
   const scan = await findCheckoutScan(deps.db, input.scanId);

@@ -41,7 +41,7 @@ let formerOwner: ComplaintActor;
 
 async function addUser(email: string, name: string): Promise<ComplaintActor> {
   const [row] = await database.db.insert(users).values({ email, name }).returning({ id: users.id });
-  return { userId: row!.id, name };
+  return { organisationId: row!.id, userId: row!.id, name };
 }
 
 async function addDomain(userId: string, domain: string, status: DomainStatus) {

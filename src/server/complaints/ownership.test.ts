@@ -34,7 +34,7 @@ const domain = 'taken-over.test';
 
 async function addAccount(email: string, name: string) {
   const [row] = await database.db.insert(users).values({ email, name }).returning({ id: users.id });
-  return { userId: row!.id, name, email };
+  return { organisationId: row!.id, userId: row!.id, name, email };
 }
 
 async function verify(userId: string) {
@@ -190,7 +190,7 @@ describe('a domain that changes hands', () => {
     const lines = mail!.text.split('\n');
     expect(lines.filter((line) => /^(Bcc|Subject):/.test(line))).toEqual([]);
     expect(lines).toContain('From: Eve Bcc: victim@example.org Subject: pwned <eve@example.org>');
-    const stored = await getComplaint(deps, { userId: owner.userId, name: 'Carol' }, filed.id);
+    const stored = await getComplaint(deps, { ...owner, name: 'Carol' }, filed.id);
     expect(stored.complaint.submitterName).toBe('Eve Bcc: victim@example.org Subject: pwned');
   });
 
@@ -218,6 +218,6 @@ describe('a domain that changes hands', () => {
       429,
       'busy.test has received many concerns in the last few minutes; please try again later.',
     ]);
-    expect((await inbox({ userId: owner.userId, name: 'Dora' })).total).toBe(2);
+    expect((await inbox({ ...owner, name: 'Dora' })).total).toBe(2);
   });
 });

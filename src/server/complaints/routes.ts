@@ -123,7 +123,11 @@ export const complaintRoutes: FastifyPluginAsyncZod<ComplaintRoutesOptions> = as
 function actorOf(request: FastifyRequest): service.ComplaintActor {
   const session = request.session;
   if (!session) throw new UnauthorizedError('Log in to manage complaints');
-  return { userId: session.userId, name: session.user.name || session.user.email };
+  return {
+    organisationId: request.caller.organisationId ?? session.userId,
+    userId: session.userId,
+    name: session.user.name || session.user.email,
+  };
 }
 
 /**

@@ -169,8 +169,11 @@ function pageOnDomain(pageUrl: string, domain: string): string {
 
 // ---- The owner's inbox (spec dashboard-area §2, §4, §5, §6, §7) ---------------------------------
 
-/** The signed-in account acting on its complaints. */
+/** A signed-in member acting on the complaints of their organisation. */
 export interface ComplaintActor {
+  /** The organisation whose ownership periods hold the complaints (ADR 0007, ADR 0025). */
+  organisationId: string;
+  /** The person acting. */
   userId: string;
   /** Shown as the author of the account's replies and notes in the conversation. */
   name: string;
@@ -254,7 +257,7 @@ export async function listComplaints(
   actor: ComplaintActor,
   query: ComplaintListQuery,
 ): Promise<ComplaintListResponse> {
-  const scope = await scopeOf(deps.db, actor.userId);
+  const scope = await scopeOf(deps.db, actor.organisationId);
   // A domain filter is normalized like every other name of a site; a domain that is not the
   // caller's matches nothing (not an error: the answer is the same as for a quiet domain).
   const domain = query.domain === undefined ? undefined : domains.normalizeDomain(query.domain);
@@ -307,7 +310,7 @@ async function pageOf(
   const known = await scanStore.findOwnerPageScan(
     db,
     row.domain,
-    actor.userId,
+    actor.organisationId,
     pageAddresses(row.pageUrl),
     complaintPageFindingsShown,
   );
@@ -329,7 +332,7 @@ export async function getComplaint(
   actor: ComplaintActor,
   id: string,
 ): Promise<ComplaintDetailsResponse> {
-  const scope = await scopeOf(deps.db, actor.userId);
+  const scope = await scopeOf(deps.db, actor.organisationId);
   const row = await repo.findComplaint(deps.db, id, scope.all);
   if (!row) throw complaintNotFound();
   return {
@@ -348,7 +351,7 @@ export async function updateStatus(
   id: string,
   input: UpdateComplaintStatusRequest,
 ): Promise<Complaint> {
-  const scope = await scopeOf(deps.db, actor.userId);
+  const scope = await scopeOf(deps.db, actor.organisationId);
   const current = await actionableComplaint(deps.db, scope, id);
   const owned = scope.all;
   const now = new Date();
@@ -372,7 +375,7 @@ export async function updateNotes(
   id: string,
   input: UpdateComplaintNotesRequest,
 ): Promise<Complaint> {
-  const scope = await scopeOf(deps.db, actor.userId);
+  const scope = await scopeOf(deps.db, actor.organisationId);
   await actionableComplaint(deps.db, scope, id);
   const row = await repo.updateComplaint(deps.db, id, scope.all, {
     internalNotes: input.notes,
@@ -388,7 +391,7 @@ export async function assign(
   id: string,
   input: AssignComplaintRequest,
 ): Promise<Complaint> {
-  const scope = await scopeOf(deps.db, actor.userId);
+  const scope = await scopeOf(deps.db, actor.organisationId);
   // Not found comes first, so another account's complaint answers 404 whatever the body says.
   await actionableComplaint(deps.db, scope, id);
   if (input.assignedTo !== null && input.assignedTo !== actor.userId) {
@@ -419,7 +422,7 @@ export async function reply(
     isInternal: input.isInternal,
     timestamp: new Date().toISOString(),
   };
-  const scope = await scopeOf(deps.db, actor.userId);
+  const scope = await scopeOf(deps.db, actor.organisationId);
   await actionableComplaint(deps.db, scope, id);
   const row = await repo.appendEntry(deps.db, id, scope.all, entry);
   if (!row) throw complaintNotFound();

@@ -41,7 +41,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
         response: { 200: DashboardOverview },
       },
     },
-    async (request) => service.getOverview(deps, request.caller.userId!),
+    async (request) => service.getOverview(deps, request.caller.organisationId!),
   );
 
   app.get(
@@ -55,7 +55,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
         response: { 200: DashboardAnalytics },
       },
     },
-    async (request) => service.getAnalytics(deps, request.caller.userId!),
+    async (request) => service.getAnalytics(deps, request.caller.organisationId!),
   );
 
   app.get(
@@ -70,7 +70,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
         response: { 200: ReportsHub },
       },
     },
-    async (request) => service.getReportsHub(deps, request.caller.userId!, request.query),
+    async (request) => service.getReportsHub(deps, request.caller.organisationId!, request.query),
   );
 
   app.get(
@@ -85,6 +85,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
         response: { 200: DomainDetail },
       },
     },
-    async (request) => service.getDomainDetail(deps, request.caller.userId!, request.params.domain),
+    async (request) =>
+      service.getDomainDetail(deps, request.caller.organisationId!, request.params.domain),
   );
 };

@@ -32,7 +32,7 @@ export async function requireSignIn(request: FastifyRequest): Promise<void> {
 }
 
 function ownerOf(request: FastifyRequest): management.Owner {
-  return { userId: request.caller.userId!, email: request.caller.email ?? '' };
+  return { userId: request.caller.organisationId!, email: request.caller.email ?? '' };
 }
 
 /** A 402 carries what to pay in its body; every other error goes to the app's error handler. */
@@ -84,7 +84,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       },
     },
     async (request, reply) =>
-      answer(reply, () => management.listDomains(deps, request.caller.userId!)),
+      answer(reply, () => management.listDomains(deps, request.caller.organisationId!)),
   );
 
   app.get(
@@ -97,7 +97,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         response: { 200: DomainNames },
       },
     },
-    async (request) => management.listDomainNames(deps.db, request.caller.userId!),
+    async (request) => management.listDomainNames(deps.db, request.caller.organisationId!),
   );
 
   app.post(
@@ -128,7 +128,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       },
     },
     async (request) =>
-      management.archiveDomain(deps, request.caller.userId!, request.params.domain),
+      management.archiveDomain(deps, request.caller.organisationId!, request.params.domain),
   );
 
   app.post(
@@ -174,7 +174,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     async (request) =>
       monitoring.readMonitoring(
         options.monitoring,
-        request.caller.userId!,
+        request.caller.organisationId!,
         request.params.domain,
         request.query.limit,
       ),
@@ -196,7 +196,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     async (request) =>
       monitoring.updateMonitoring(
         options.monitoring,
-        request.caller.userId!,
+        request.caller.organisationId!,
         request.params.domain,
         request.body,
       ),
@@ -220,7 +220,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       answer(reply, async () => {
         const started = await monitoring.scanNow(
           options.monitoring,
-          request.caller.userId!,
+          request.caller.organisationId!,
           request.params.domain,
         );
         return reply.code(202).send(started);
@@ -241,7 +241,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
     async (request) =>
       monitoring.readAudit(
         options.monitoring,
-        request.caller.userId!,
+        request.caller.organisationId!,
         request.params.domain,
         request.params.auditId,
       ),

@@ -48,7 +48,11 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.getOwnVerification(deps.db, request.caller.userId!, request.params.domain);
+      return service.getOwnVerification(
+        deps.db,
+        request.caller.organisationId!,
+        request.params.domain,
+      );
     },
   );
 
@@ -61,7 +65,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
           max: options.rateLimit.max,
           timeWindow: options.rateLimit.timeWindowMs,
           groupId: 'verify-domain',
-          keyGenerator: (request) => request.caller.userId ?? request.ip,
+          keyGenerator: (request) => request.caller.organisationId ?? request.ip,
           errorResponseBuilder: (_request, context) =>
             new TooManyRequestsError(
               `Too many verification checks; please try again in ${context.after}.`,
@@ -86,7 +90,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
       reply.header('cache-control', 'no-store');
       return service.verifyOwnDomain(
         deps,
-        request.caller.userId!,
+        request.caller.organisationId!,
         request.params.domain,
         request.body?.method,
       );

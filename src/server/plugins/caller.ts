@@ -1,19 +1,39 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { AppDb } from '#db/client.js';
+import type { ApiTokenScope, OrganisationRole } from '#contract/index.js';
 import type { Owner } from '#db/stores/owner.js';
+import { resolveMembership } from '../organisations/repo.js';
+
+/** An API token that authenticated the request (`Authorization: Bearer`). */
+export interface CallerToken {
+  id: string;
+  name: string;
+  scopes: ApiTokenScope[];
+}
 
 /**
- * Who is calling, built once per request from the session (plugins/session.ts) and the client
- * cookie (plugins/csrf.ts), so every area sees the same caller and the same owner rule.
+ * Who is calling, built once per request from the session (plugins/session.ts), the client
+ * cookie (plugins/csrf.ts) or an API token, so every area sees the same caller and the same owner
+ * rule.
  */
 export interface Caller {
   /** The cookie-bound client id (plugins/csrf.ts); undefined before the first token fetch. */
   clientId: string | undefined;
-  /** The signed-in account; its scans and audits are its own, whichever browser started them. */
+  /** The signed-in person (undefined for an API token and for anonymous visitors). */
   userId: string | undefined;
-  /** The signed-in account's e-mail address. */
+  /** The signed-in person's e-mail address. */
   email: string | undefined;
   ip: string;
+  /**
+   * The organisation whose domains, scans, complaints and billing the caller works on: the
+   * session's chosen organisation while the person is still a member, else their personal one;
+   * a token's organisation. Stored rows name it in their `user_id` column (ADR 0025).
+   */
+  organisationId: string | undefined;
+  /** The caller's role in that organisation; a token acts with its scopes instead. */
+  role: OrganisationRole | undefined;
+  token: CallerToken | undefined;
   /** Whose scans and audits the caller sees; undefined for a browser without a client id yet. */
   owner: Owner | undefined;
 }
@@ -25,27 +45,34 @@ declare module 'fastify' {
   }
 }
 
-/** The account's when signed in, else the browser's anonymous ones. */
-export function ownerOf(caller: Pick<Caller, 'userId' | 'clientId'>): Owner | undefined {
-  if (caller.userId) return { userId: caller.userId };
+/** The organisation's when signed in or holding a token, else the browser's anonymous ones. */
+export function ownerOf(caller: Pick<Caller, 'organisationId' | 'clientId'>): Owner | undefined {
+  if (caller.organisationId) return { userId: caller.organisationId };
   return caller.clientId ? { visitorId: caller.clientId } : undefined;
 }
 
-function callerOf(request: FastifyRequest): Caller {
+async function callerOf(db: AppDb, request: FastifyRequest): Promise<Caller> {
+  const session = request.session;
+  const membership = session
+    ? await resolveMembership(db, session.userId, session.organisationId)
+    : undefined;
   const identity = {
     clientId: request.clientId,
-    userId: request.session?.userId,
-    email: request.session?.user.email,
+    userId: session?.userId,
+    email: session?.user.email,
     ip: request.ip,
+    organisationId: membership?.organisationId,
+    role: membership?.role,
+    token: undefined,
   };
   return { ...identity, owner: ownerOf(identity) };
 }
 
-export const callerPlugin = fp(
-  async function identifyCaller(app: FastifyInstance) {
+export const callerPlugin = fp<{ db: AppDb }>(
+  async function identifyCaller(app: FastifyInstance, options) {
     app.decorateRequest('caller', null as unknown as Caller);
     app.addHook('onRequest', async (request) => {
-      request.caller = callerOf(request);
+      request.caller = await callerOf(options.db, request);
     });
   },
   { name: 'request-caller', dependencies: ['session', 'csrf'] },

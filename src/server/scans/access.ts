@@ -12,7 +12,7 @@ import type { Caller } from '../plugins/caller.js';
  */
 
 /** The caller as far as reading goes; sign-up's starter has no client id, say. */
-export type Reader = { [K in 'userId' | 'clientId']?: Caller[K] };
+export type Reader = { [K in 'organisationId' | 'clientId']?: Caller[K] };
 
 /** Cache-Control of a document that is not everyone's to read. */
 export const privateNoStore = 'private, no-store';
@@ -23,14 +23,16 @@ export const scanNotFound = () =>
   );
 
 /**
- * The account that started the scan, or, for a scan started while signed out, the browser that
- * started it (its client cookie), whoever is signed in there now.
+ * The organisation the scan was started in (its `user_id`), or, for a scan started while signed
+ * out, the browser that started it (its client cookie), whoever is signed in there now.
  */
 export function isScanOwner(
   row: { userId: string | null; visitorId: string | null },
   reader: Reader,
 ): boolean {
-  if (row.userId !== null) return reader.userId !== undefined && row.userId === reader.userId;
+  if (row.userId !== null) {
+    return reader.organisationId !== undefined && row.userId === reader.organisationId;
+  }
   return reader.clientId !== undefined && row.visitorId === reader.clientId;
 }
 

@@ -54,7 +54,9 @@ export interface ScanServiceDeps {
  * Who starts a scan: a request's caller, or sign-up (server/auth) starting one for the account it
  * just created.
  */
-export type ScanStarter = Pick<Caller, 'clientId' | 'ip'> & { userId?: string | undefined };
+export type ScanStarter = Pick<Caller, 'clientId' | 'ip'> & {
+  organisationId?: string | undefined;
+};
 
 const noScan = () => new NotFoundError('No scan found.');
 
@@ -80,7 +82,7 @@ export async function startScan(
     url: url.href,
     domain: domainOf(url),
     visitorId: caller.clientId,
-    userId: caller.userId,
+    userId: caller.organisationId,
     requestedByIp: caller.ip,
     demo: options.demo,
   });
@@ -112,8 +114,8 @@ async function reportOf(
 ): Promise<ReportResponse> {
   const scan = await store.findScan(deps.db, scanId, options);
   if (!scan) throw scanNotFound();
-  // The owner is the account that started the scan; an anonymous scan has no one to share it.
-  const canChange = caller.userId !== undefined && scan.userId === caller.userId;
+  // The owner is the organisation the scan was started in; an anonymous scan has no one to share it.
+  const canChange = caller.organisationId !== undefined && scan.userId === caller.organisationId;
   const [issues, previous] = await Promise.all([
     store.listIssues(deps.db, scanId),
     scan.status === 'completed' ? store.findPreviousScanOfPage(deps.db, scan) : undefined,
@@ -135,8 +137,8 @@ export async function setVisibility(
   scanId: string,
   isPublic: boolean,
 ): Promise<ScanVisibilityResponse> {
-  const row = caller.userId
-    ? await store.setScanVisibility(deps.db, scanId, caller.userId, isPublic)
+  const row = caller.organisationId
+    ? await store.setScanVisibility(deps.db, scanId, caller.organisationId, isPublic)
     : undefined;
   if (!row) throw new NotFoundError('Scan Not Found: no scan of yours has this id.');
   return { scanId: row.id, isPublic: row.isPublic };
