@@ -53,6 +53,14 @@ export function ownCheckDefinition(check: string): OwnCheckDefinition | undefine
   return definitions.get(check);
 }
 
+/** The rule keys the own engines' findings carry: each check's shared key, or its id. */
+const reportedKeys = new Set<string>();
+
+/** Every rule key an own engine built so far can report (the registry builds them all). */
+export function ownCheckKeys(): string[] {
+  return [...reportedKeys];
+}
+
 /**
  * One of Conformly's own engines from its checks and its run: the findings come out of the raw
  * output as the checks state them (criterion, kind, impact), titled by the check's definition.
@@ -63,6 +71,7 @@ export function ownEngine<Id extends OwnEngineId>(
   for (const [check, definition] of Object.entries(spec.checks)) {
     definitions.set(check, definition);
     if (definition.ruleKey) definitions.set(definition.ruleKey, definition);
+    reportedKeys.add(definition.ruleKey ?? check);
   }
   return {
     id: spec.id,
