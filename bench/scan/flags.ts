@@ -1,9 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import CliTable from 'cli-table3';
 import { startBenchSite } from './site.js';
+import { sourceAt } from './source-at.js';
+import { stepCpuTable } from './step-table.js';
 import { round } from './stats.js';
 import { runLibrary, type LibraryRun, type LibraryRunOptions } from './throughput.js';
 import { benchDir } from './tools.js';
@@ -11,11 +13,18 @@ import { benchDir } from './tools.js';
 /**
  * `npx tsx bench/scan/flags.ts`: each candidate Chromium flag (and each screenshot choice) against
  * the product's launch as it is, on the same pages through the library at 1 tab, so a flag goes
- * into src/scanner/browser-launch.ts only for what it was measured to save (issue 18). CPU comes
+ * into src/scanner/browser-launch.ts only for what it was measured to save (issue 18); and each
+ * other candidate the same way (screenshot kinds, the egress proxy, the request guard as in
+ * production, engine subsets), each alone against the same baseline in one run. CPU comes
  * from /proc (the whole tree, and the engines' window), memory is the tree's peak PSS. The
  * baseline runs first and last, so drift from other work on the machine shows.
  *
+ * `--ref <commit>` adds the product at that commit (source-at.ts) after the first baseline and
+ * before the last, so a change and what it replaced are measured in one run; `--only none` runs
+ * no other variant. `--engines` and `--screenshots` apply to every variant.
+ *
  *   npx tsx bench/scan/flags.ts [--pages 10] [--tabs 1] [--only in-process-gpu,no-zygote]
+ *     [--ref HEAD~1] [--engines axe,checks] [--screenshots none]
  */
 
 const { values: args } = parseArgs({
@@ -23,8 +32,21 @@ const { values: args } = parseArgs({
     pages: { type: 'string', default: '10' },
     tabs: { type: 'string', default: '1' },
     only: { type: 'string' },
+    ref: { type: 'string' },
+    engines: { type: 'string' },
+    screenshots: { type: 'string' },
   },
 });
+
+/** Options every variant shares (an engine subset, a screenshot choice). */
+const shared: LibraryRunOptions = {
+  ...(args.engines ? { engines: args.engines.split(',') } : {}),
+  ...(args.screenshots === 'none'
+    ? { screenshots: false }
+    : args.screenshots
+      ? { screenshots: args.screenshots.split(',') as ('viewport' | 'full-page')[] }
+      : {}),
+};
 
 /** Candidates: what each is meant to save. */
 const variants: { name: string; why: string; options: LibraryRunOptions }[] = [
@@ -70,6 +92,26 @@ const variants: { name: string; why: string; options: LibraryRunOptions }[] = [
     options: { screenshots: ['viewport'] },
   },
   { name: 'screenshots: none', why: 'no screenshots at all', options: { screenshots: false } },
+  {
+    name: 'screenshots: full page only',
+    why: 'the one shot the service draws outlines on',
+    options: { screenshots: ['full-page'] },
+  },
+  {
+    name: 'proxy off',
+    why: "tabs reach the site directly: the egress proxy's cost (measuring only)",
+    options: { proxy: false },
+  },
+  {
+    name: 'guard production',
+    why: 'only the site allowed: every request intercepted and judged, as on a public site',
+    options: { guard: 'production' },
+  },
+  {
+    name: 'engines: axe+pa11y+ibm',
+    why: "the three engines alone: what Conformly's own engines add",
+    options: { engines: ['axe', 'pa11y', 'ibm'] },
+  },
   { name: 'baseline (again)', why: 'drift check', options: {} },
 ];
 
@@ -80,6 +122,17 @@ async function main(): Promise<void> {
   const chosen = variants.filter(
     (variant) => !only || variant.name.startsWith('baseline') || only.includes(variant.name),
   );
+  const workDir = mkdtempSync(join(tmpdir(), 'conformly-flags-'));
+  if (args.ref) {
+    const sourceDir = sourceAt(args.ref, workDir);
+    const at = (name: string) => ({
+      name,
+      why: 'the product at that commit, same pages and switches',
+      options: { sourceDir },
+    });
+    chosen.splice(1, 0, at(`at ${args.ref}`));
+    chosen.splice(chosen.length - 1, 0, at(`at ${args.ref} (again)`));
+  }
   const site = await startBenchSite();
   const urls = site.pages.slice(0, Number(args.pages)).map((page) => `${site.url}${page.path}`);
   const tabs = Number(args.tabs);
@@ -87,7 +140,7 @@ async function main(): Promise<void> {
   try {
     for (const variant of chosen) {
       const load = loadavg().map((value) => round(value, 2));
-      const run = await runLibrary(urls, tabs, undefined, variant.options);
+      const run = await runLibrary(urls, tabs, undefined, { ...shared, ...variant.options });
       log(
         `${variant.name}: ${run.cpuSecondsPerPage} s CPU per page, engines ${run.engineCpuMsPerPage} ms, peak ${run.peakPssMb} MB, load ${load[0]}`,
       );
@@ -95,6 +148,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await site.close();
+    rmSync(workDir, { recursive: true, force: true });
   }
   const base = results[0]!.run;
   const table = new CliTable({
@@ -132,6 +186,8 @@ async function main(): Promise<void> {
   }
   log(`\nChromium flags, ${urls.length} pages at ${tabs} tab(s), CPU from /proc`);
   log(table.toString());
+  log('\nCPU per page by step and process, ms');
+  log(stepCpuTable(results.map(({ name, run }) => ({ label: name, run }))));
   const dir = join(benchDir, 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `flags-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { text } from 'node:stream/consumers';
+import { defaultEngineIds, type EngineId } from '../../src/contract/index.js';
 import {
   builtInEngines,
   createEngineRegistry,
@@ -11,7 +12,7 @@ import {
   type ScanOptions,
   type ScanProgressEvent,
 } from '../../src/scanner/index.js';
-import { treeCpuSeconds } from './process-cpu.js';
+import { cpuBetween, cpuSnapshot, type CpuSnapshot } from './process-cpu.js';
 
 /**
  * One measured process: a page pool with N tabs scanning a list of URLs through the library, the
@@ -31,6 +32,19 @@ interface WorkerInput {
   screenshots?: ScanOptions['screenshots'];
   /** PagePoolOptions.recycle, default the product's. */
   recycle?: PagePoolOptions['recycle'];
+  /** The engines each page runs, default the product's defaults. */
+  engines?: EngineId[];
+  /**
+   * For measuring only: false sends the browser straight to the site instead of through each
+   * tab's egress proxy, so the proxy's cost is the difference between two runs.
+   */
+  proxy?: boolean;
+  /**
+   * `open` (default): every address allowed, as tests scan their fixtures, so no request is
+   * intercepted. `production`: only the site's origin is allowed, so every request is judged by
+   * the request guard (interception) and every connection by the proxy, as a public site's are.
+   */
+  guard?: 'open' | 'production';
 }
 
 export interface PageLine {
@@ -77,7 +91,22 @@ export interface StepTimes {
    * at 1 tab; with more tabs other pages' work overlaps it.
    */
   engineCpu: number;
+  /**
+   * CPU ms of the tree by step (see `stepNames`) and kind of process (browser, renderer,
+   * gpu-process, utility, node...), from /proc before and after each step. Exact at 1 tab.
+   */
+  cpu: Record<string, Record<string, number>>;
+  /** CDP commands this process sent, and messages (answers and events) it read, by step. */
+  cdp: Record<string, { sent: number; read: number }>;
 }
+
+/**
+ * A page's steps, in order: the tab made ready, the page loaded and settled ("load", engine
+ * scripts excluded); the engines' scripts parsed into the settling page ("prepare"); each
+ * engine's run (by id); screenshots with the element boxes and the scan's clean-up; the pool's
+ * tab reset; merge and score.
+ */
+export const stepNames = ['load', 'prepare', 'screenshots', 'tabReset', 'analysis'] as const;
 
 export interface SummaryLine {
   kind: 'summary';
@@ -95,16 +124,88 @@ function emit(line: PageLine | SummaryLine): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
+/** Counts of CDP traffic so far, read at each step boundary. */
+const cdpCount = { sent: 0, read: 0 };
+
+/**
+ * Counts every CDP command sent and message read on puppeteer's one connection (each session's
+ * traffic goes through it). Patched on the same module instance the scanner imports.
+ */
+async function countCdpTraffic(): Promise<void> {
+  const { Connection } = (await import(puppeteerCore)) as {
+    Connection: { prototype: Record<string, (...args: unknown[]) => unknown> };
+  };
+  const send = Connection.prototype._rawSend!;
+  const read = Connection.prototype.onMessage!;
+  Connection.prototype._rawSend = function (this: unknown, ...args: unknown[]) {
+    cdpCount.sent += 1;
+    return send.apply(this, args);
+  };
+  Connection.prototype.onMessage = function (this: unknown, ...args: unknown[]) {
+    cdpCount.read += 1;
+    return read.apply(this, args);
+  };
+}
+
+/** The scanner's puppeteer-core, by file, so the bench patches the instance the scanner uses. */
+const puppeteerCore = new URL(
+  '../../node_modules/puppeteer-core/lib/esm/puppeteer/puppeteer-core.js',
+  import.meta.url,
+).href;
+
+/**
+ * Browser contexts that connect directly ("direct://") instead of through their egress proxy:
+ * for measuring the proxy's cost only.
+ */
+async function bypassEgressProxy(): Promise<void> {
+  const { CdpBrowser } = (await import(puppeteerCore)) as {
+    CdpBrowser: { prototype: { createBrowserContext(options?: object): Promise<unknown> } };
+  };
+  const create = CdpBrowser.prototype.createBrowserContext;
+  CdpBrowser.prototype.createBrowserContext = function (options = {}) {
+    // The bypass list would keep loopback on the (now absent) proxy; direct:// needs none.
+    const rest: Record<string, unknown> = { ...options };
+    delete rest.proxyBypassList;
+    return create.call(this, { ...rest, proxyServer: 'direct://' });
+  };
+}
+
+interface Mark {
+  at: number;
+  cpu: CpuSnapshot;
+  cdp: { sent: number; read: number };
+}
+
+function mark(): Mark {
+  return { at: performance.now(), cpu: cpuSnapshot(process.pid), cdp: { ...cdpCount } };
+}
+
+function msByKind(seconds: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(seconds).map(([kind, value]) => [kind, Math.round(value * 1000)]),
+  );
+}
+
 /**
  * scanPage through a thin wrapper of the public PagePool interface plus its progress events, to
- * time the steps the processing times do not name (tab reset, screenshots, analysis).
+ * time the steps the processing times do not name (tab reset, screenshots, analysis), and to read
+ * the tree's CPU and the CDP traffic at each step boundary.
  */
-async function timedScan(pool: PagePool, url: string, options: ScanOptions) {
+async function timedScan(pool: PagePool, url: string, options: ScanOptions, input: WorkerInput) {
   const start = performance.now();
-  const marks: Partial<
-    Record<'tab' | 'engines' | 'screenshots' | 'fnEnd' | 'released' | 'done', number>
-  > = {};
-  const cpu: { start?: number; end?: number; prepare: number } = { prepare: 0 };
+  /** Step boundaries in order: [step that ends here, mark]. */
+  const bounds: { step: string; mark: Mark }[] = [];
+  let tabMark: Mark | undefined;
+  let current: string | undefined;
+  const boundary = (next: string | undefined) => {
+    const now = mark();
+    if (current !== undefined) bounds.push({ step: current, mark: now });
+    else tabMark = now;
+    current = next;
+    return now;
+  };
+  const prepare: Record<string, number> = {};
+  const prepareCdp = { sent: 0, read: 0 };
   // Engines load their scripts while the page settles (Engine.prepare): engine work, counted so.
   const engineRegistry = createEngineRegistry(
     builtInEngines.all.map((engine) =>
@@ -113,52 +214,82 @@ async function timedScan(pool: PagePool, url: string, options: ScanOptions) {
             ...engine,
             // The product's Page type: bench/node_modules holds another puppeteer-core.
             prepare: async (page: Parameters<NonNullable<typeof engine.prepare>>[0]) => {
-              const before = treeCpuSeconds(process.pid);
+              const before = mark();
               try {
                 await engine.prepare!(page);
               } finally {
-                cpu.prepare += treeCpuSeconds(process.pid) - before;
+                const after = mark();
+                for (const [kind, seconds] of Object.entries(cpuBetween(before.cpu, after.cpu)))
+                  prepare[kind] = (prepare[kind] ?? 0) + seconds;
+                prepareCdp.sent += after.cdp.sent - before.cdp.sent;
+                prepareCdp.read += after.cdp.read - before.cdp.read;
               }
             },
           }
         : engine,
     ),
+    defaultEngineIds,
   );
+  const marks: Partial<
+    Record<'tab' | 'engines' | 'screenshots' | 'fnEnd' | 'released' | 'done', number>
+  > = {};
   const timed: PagePool = {
     withPage: (fn, signal) =>
       pool
         .withPage(async (page, browser) => {
-          marks.tab = performance.now();
+          marks.tab = boundary('load').at;
           try {
             return await fn(page, browser);
           } finally {
-            marks.fnEnd = performance.now();
-            // Without screenshots no event follows the engines; the end of the tab's work does.
-            if (cpu.start !== undefined) cpu.end ??= treeCpuSeconds(process.pid);
+            marks.fnEnd = boundary('tabReset').at;
           }
         }, signal)
-        .finally(() => (marks.released = performance.now())),
+        .finally(() => (marks.released = boundary('analysis').at)),
     stats: () => pool.stats(),
     close: () => pool.close(),
   };
   const onProgress = (event: ScanProgressEvent) => {
-    if (event.stage === 'engine' && marks.engines === undefined) {
-      marks.engines = performance.now();
-      cpu.start = treeCpuSeconds(process.pid);
+    if (event.stage === 'engine' && event.engine) {
+      const at = boundary(event.engine).at;
+      marks.engines ??= at;
     }
-    if (event.stage === 'screenshots') {
-      marks.screenshots = performance.now();
-      cpu.end = treeCpuSeconds(process.pid);
-    }
+    if (event.stage === 'screenshots') marks.screenshots = boundary('screenshots').at;
   };
+  const origin = new URL(url).origin;
   const result = await scanPage(timed, url, {
-    allowPrivateNetwork: true,
+    ...(input.guard === 'production'
+      ? { allowedPrivateOrigins: [origin] }
+      : { allowPrivateNetwork: true }),
     onProgress,
     engineRegistry,
+    ...(input.engines ? { engines: input.engines } : {}),
     ...options,
   });
-  marks.done = performance.now();
+  marks.done = boundary(undefined).at;
   const span = (from?: number, to?: number) => (from && to ? Math.round(to - from) : 0);
+  const cpu: StepTimes['cpu'] = {};
+  const cdp: StepTimes['cdp'] = {};
+  let previous = tabMark;
+  for (const { step, mark: end } of bounds) {
+    if (!previous) break;
+    cpu[step] = msByKind(cpuBetween(previous.cpu, end.cpu));
+    cdp[step] = { sent: end.cdp.sent - previous.cdp.sent, read: end.cdp.read - previous.cdp.read };
+    previous = end;
+  }
+  // Engine scripts were parsed inside the load step: moved from there to a step of their own.
+  cpu.prepare = msByKind(prepare);
+  cdp.prepare = prepareCdp;
+  if (cpu.load) {
+    for (const [kind, ms] of Object.entries(cpu.prepare))
+      cpu.load[kind] = Math.max(0, (cpu.load[kind] ?? 0) - ms);
+    cdp.load = {
+      sent: Math.max(0, cdp.load!.sent - prepareCdp.sent),
+      read: Math.max(0, cdp.load!.read - prepareCdp.read),
+    };
+  }
+  const engineIds = new Set<string>(result.engines);
+  const total = (kinds: Record<string, number> | undefined) =>
+    Object.values(kinds ?? {}).reduce((sum, ms) => sum + ms, 0);
   const steps: StepTimes = {
     wait: span(start, marks.tab),
     beforeEngines: span(marks.tab, marks.engines),
@@ -166,9 +297,11 @@ async function timedScan(pool: PagePool, url: string, options: ScanOptions) {
     tabReset: span(marks.fnEnd, marks.released),
     analysis: span(marks.released, marks.done),
     engineCpu:
-      cpu.start === undefined || cpu.end === undefined
-        ? 0
-        : Math.round((cpu.end - cpu.start + cpu.prepare) * 1000),
+      Object.entries(cpu)
+        .filter(([step]) => engineIds.has(step))
+        .reduce((sum, [, kinds]) => sum + total(kinds), 0) + total(cpu.prepare),
+    cpu,
+    cdp,
   };
   return { result, steps };
 }
@@ -176,6 +309,8 @@ async function timedScan(pool: PagePool, url: string, options: ScanOptions) {
 async function main(): Promise<void> {
   const input = JSON.parse(await text(process.stdin)) as WorkerInput;
   const tabs = input.concurrency === 'auto' ? defaultPoolSize() : input.concurrency;
+  await countCdpTraffic();
+  if (input.proxy === false) await bypassEgressProxy();
   const started = performance.now();
   const pool = createPagePool({
     size: tabs,
@@ -194,7 +329,7 @@ async function main(): Promise<void> {
       const index = next++;
       const url = input.urls[index]!;
       try {
-        const { result, steps } = await timedScan(pool, url, scanOptions);
+        const { result, steps } = await timedScan(pool, url, scanOptions, input);
         done += 1;
         emit({
           kind: 'page',

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { kindOf, processTree } from './process-memory.js';
 
 /**
@@ -35,6 +35,72 @@ export function treeCpuSeconds(root: number): number {
   let total = 0;
   for (const pid of processTree(root)) total += processCpuSeconds(pid) ?? 0;
   return total;
+}
+
+/** CPU seconds so far of every process alive in a tree, by pid, with its kind. */
+export type CpuSnapshot = Map<number, { kind: string; seconds: number }>;
+
+/** Kinds by pid: a process keeps its kind, and reading its command line again costs a syscall. */
+const kinds = new Map<number, string>();
+
+/**
+ * `root` and its descendants through /proc/<pid>/task/<tid>/children (only the tree's own files,
+ * not every process on the machine: the worker reads this several times per page, inside the
+ * measured process). Falls back to the full /proc scan where the kernel lacks those files.
+ */
+function treePids(root: number): number[] {
+  if (!existsSync(`/proc/${process.pid}/task/${process.pid}/children`)) return processTree(root);
+  const pids: number[] = [];
+  const pending = [root];
+  while (pending.length > 0) {
+    const pid = pending.pop()!;
+    pids.push(pid);
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      // Exited since its parent listed it.
+    }
+    for (const task of tasks) {
+      try {
+        const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+        if (children) pending.push(...children.split(' ').map(Number));
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+  }
+  return pids;
+}
+
+export function cpuSnapshot(root: number): CpuSnapshot {
+  const snapshot: CpuSnapshot = new Map();
+  for (const pid of treePids(root)) {
+    const seconds = processCpuSeconds(pid);
+    if (seconds === undefined) continue;
+    let kind = kinds.get(pid);
+    if (kind === undefined) {
+      kind = kindOf(pid);
+      // A forked child may still carry its parent's command line for a moment.
+      if (kind !== 'other' && kind !== 'zygote') kinds.set(pid, kind);
+    }
+    snapshot.set(pid, { kind, seconds });
+  }
+  return snapshot;
+}
+
+/**
+ * CPU seconds used between two snapshots, by kind of process. A process that started in between
+ * counts whole (all its CPU is from after `before`); one that exited in between loses what it
+ * used since `before` (tabs are pooled, so renderers rarely exit mid-scan).
+ */
+export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const [pid, { kind, seconds }] of after) {
+    const used = seconds - (before.get(pid)?.seconds ?? 0);
+    sums[kind] = (sums[kind] ?? 0) + Math.max(0, used);
+  }
+  return sums;
 }
 
 export interface CpuAccount {

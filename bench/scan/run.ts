@@ -12,6 +12,7 @@ import {
 } from './one-page.js';
 import { analyzeSoak, type SoakResult } from './soak.js';
 import { startBenchSite } from './site.js';
+import { stepCpuTable } from './step-table.js';
 import { round } from './stats.js';
 import { checkTargets, engineCpuLimit } from './targets.js';
 import {
@@ -58,6 +59,9 @@ const { values: args } = parseArgs({
     'soak-tabs': { type: 'string' },
     screenshots: { type: 'string' },
     recycle: { type: 'string' },
+    engines: { type: 'string' },
+    proxy: { type: 'string' },
+    guard: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -76,6 +80,10 @@ if (args.help) {
                              for every side; CHROMIUM_PATH overrides both
   --screenshots all|viewport|none   what parts b and c capture (default all, the service's)
   --recycle TAB,BROWSER      pool recycling after that many pages (default the product's; 0,0 = off)
+  --engines axe,ibm,...      engines parts b and c run (default the product's defaults)
+  --proxy on|off             off: tabs reach the site without their egress proxy (measuring only)
+  --guard open|production    production: only the site's origin allowed, so every request is
+                             intercepted and judged as on a public site (default open, as tests)
   --built                    also time a compiled copy of the CLI in part a (as a published install runs)
   --chromium-args="--a --b"  extra Chromium flags for parts b and c (to measure a proposed change)
   --smoke                    a short run to check the harness (numbers not comparable)
@@ -118,8 +126,17 @@ if (args.screenshots !== undefined && !(args.screenshots in screenshotChoices)) 
   throw new Error(`--screenshots must be all, viewport or none, not ${args.screenshots}`);
 }
 const recycleParts = args.recycle?.split(',').map(Number);
+if (args.proxy !== undefined && args.proxy !== 'on' && args.proxy !== 'off') {
+  throw new Error(`--proxy must be on or off, not ${args.proxy}`);
+}
+if (args.guard !== undefined && args.guard !== 'open' && args.guard !== 'production') {
+  throw new Error(`--guard must be open or production, not ${args.guard}`);
+}
 const runOptions: LibraryRunOptions = {
   chromiumArgs: (args['chromium-args'] ?? '').split(' ').filter((arg) => arg !== ''),
+  ...(args.engines ? { engines: args.engines.split(',').map((id) => id.trim()) } : {}),
+  ...(args.proxy === 'off' ? { proxy: false } : {}),
+  ...(args.guard ? { guard: args.guard as 'open' | 'production' } : {}),
   ...(args.screenshots ? { screenshots: screenshotChoices[args.screenshots] } : {}),
   ...(recycleParts
     ? { recycle: { tabAfterPages: recycleParts[0] ?? 0, browserAfterPages: recycleParts[1] ?? 0 } }
@@ -256,7 +273,7 @@ function printThroughput(library: LibraryRun[], pa11yCi: Pa11yCiRun[]): void {
     ]);
   }
   log(
-    `\n(b) Throughput, ${library[0]?.pages ?? pa11yCi[0]?.pages} pages (every engine, screenshots on)`,
+    `\n(b) Throughput, ${library[0]?.pages ?? pa11yCi[0]?.pages} pages (${describeRun(runOptions)})`,
   );
   log(table.toString());
   const breakdown = plainTable({
@@ -332,12 +349,32 @@ function printThroughput(library: LibraryRun[], pa11yCi: Pa11yCiRun[]): void {
     'CPU per page by process (from /proc utime+stime over the whole run; "engines" = the tree while the engines ran)',
   );
   log(cpu.toString());
+  log(
+    'CPU per page by step and process, ms (from /proc at each step boundary; exact at 1 tab, overlapping at more)',
+  );
+  log(stepCpuTable(library.map((run) => ({ label: `conformly (${run.tabs})`, run }))));
   const limit = engineCpuLimit(availableParallelism(), library);
   if (limit) {
     log(
       `  engine-CPU limit: ${availableParallelism()} cores x 60 / ${round(limit.engineCpuSeconds, 3)} s = ${limit.pagesPerMin} pages/min (engine CPU measured at ${limit.fromTabs} tabs)`,
     );
   }
+}
+
+/** What part b ran with, in words, so a pasted table says which switches made it. */
+function describeRun(options: LibraryRunOptions): string {
+  const shots = options.screenshots;
+  return [
+    options.engines ? `engines ${options.engines.join(',')}` : 'default engines',
+    shots === undefined || shots === true
+      ? 'screenshots on'
+      : shots === false
+        ? 'no screenshots'
+        : `screenshots ${shots.join(',')}`,
+    options.proxy === false ? 'NO egress proxy' : 'egress proxy',
+    options.guard === 'production' ? 'guard as in production' : 'guard open',
+    ...(options.chromiumArgs?.length ? [`flags ${options.chromiumArgs.join(' ')}`] : []),
+  ].join(', ');
 }
 
 function cpuCell(seconds: number | undefined, pages: number): string {

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import type { PageLine, SummaryLine } from './library-worker.js';
@@ -62,19 +61,31 @@ export interface LibraryRun {
   medianPageMs: number;
   /** Mean per page, in ms, of the steps around the engines (library-worker's StepTimes). */
   meanSteps: Record<string, number>;
+  /** Mean CPU ms per page by step (load, prepare, each engine, screenshots...) and process kind. */
+  stepCpu: Record<string, Record<string, number>>;
+  /** Mean CDP commands sent and messages read per page, by step. */
+  stepCdp: Record<string, { sent: number; read: number }>;
+  /** What this run changed from the product's defaults. */
+  options: LibraryRunOptions;
   load: { start: number[]; end: number[] };
   /** Memory at the moment each page finished (index = pages done - 1). */
   memoryByPage: TreeMemory[];
   samples: TreeMemory[];
 }
 
-const workerPath = join(repoDir, 'bench/scan/library-worker.ts');
-
 /** What a run may change from the product's defaults, to measure a proposed change. */
 export interface LibraryRunOptions {
   chromiumArgs?: string[];
   screenshots?: WorkerScreenshots;
   recycle?: { tabAfterPages?: number; browserAfterPages?: number };
+  /** The engines each page runs (default the product's defaults). */
+  engines?: string[];
+  /** false: browser contexts without their egress proxy, to measure its cost (never the product). */
+  proxy?: boolean;
+  /** `production`: only the site's origin allowed, so the request guard intercepts every request. */
+  guard?: 'open' | 'production';
+  /** Scan with the product's source in this folder (source-at.ts), default this checkout. */
+  sourceDir?: string;
 }
 
 type WorkerScreenshots = boolean | ('viewport' | 'full-page')[];
@@ -87,11 +98,12 @@ export async function runLibrary(
 ): Promise<LibraryRun> {
   const load = { start: loadavg().map((value) => round(value, 2)), end: [] as number[] };
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', workerPath], {
-    cwd: repoDir,
+  const { sourceDir = repoDir, ...workerOptions } = runOptions;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/scan/library-worker.ts'], {
+    cwd: sourceDir,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  child.stdin.end(JSON.stringify({ urls, concurrency, ...runOptions }));
+  child.stdin.end(JSON.stringify({ urls, concurrency, ...workerOptions }));
   const cpu = cpuAccount(child.pid!);
   const sampler = sampleTreeMemory(child.pid!, 200, cpu);
   const lines: PageLine[] = [];
@@ -182,10 +194,34 @@ export async function runLibrary(
         (step) => [step, round(mean(scanned.map((line) => line.steps?.[step] ?? 0)), 0)],
       ),
     ),
+    stepCpu: meanByStep(scanned.map((line) => line.steps?.cpu ?? {})),
+    stepCdp: meanByStep(scanned.map((line) => line.steps?.cdp ?? {})) as LibraryRun['stepCdp'],
+    options: runOptions,
     load,
     memoryByPage,
     samples,
   };
+}
+
+/** The mean per page of each step's numbers (a step a page did not have counts 0 for it). */
+function meanByStep(
+  pages: readonly Record<string, Record<string, number>>[],
+): Record<string, Record<string, number>> {
+  const sums: Record<string, Record<string, number>> = {};
+  for (const page of pages) {
+    for (const [step, values] of Object.entries(page)) {
+      const sum = (sums[step] ??= {});
+      for (const [key, value] of Object.entries(values)) sum[key] = (sum[key] ?? 0) + value;
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(sums).map(([step, values]) => [
+      step,
+      Object.fromEntries(
+        Object.entries(values).map(([key, value]) => [key, round(value / pages.length, 0)]),
+      ),
+    ]),
+  );
 }
 
 export interface Pa11yCiRun {
