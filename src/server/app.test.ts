@@ -28,7 +28,7 @@ beforeAll(async () => {
   boss = await createQueue(database);
   app = await buildApp(testConfig, { database, boss, webRoot });
   // A route that fails the way a bug would, to see what a 5xx reveals.
-  app.get('/api/test-failure', async () => {
+  app.get('/api/test-failure', { config: { access: { kind: 'public' } } }, async () => {
     throw new Error('connection to 10.0.0.7 refused: password authentication failed');
   });
 });

@@ -34,7 +34,6 @@ export const accessRules: Record<string, AccessRule> = {
   'GET /api/docs/*': open,
   'GET /api/docs/json': open,
   'GET /api/docs/yaml': open,
-  'GET /api/docs/static/*': open,
   'GET /api/docs/static/index.html': open,
   'GET /api/docs/static/swagger-initializer.js': open,
   'GET /api/docs/static/theme/conformly.css': open,
@@ -151,4 +150,8 @@ export const accessRules: Record<string, AccessRule> = {
   'GET /api/add-ons/pages': organisation('viewer'),
   'POST /api/add-ons/purchase': organisation('owner'),
   'GET /api/add-ons/:id/download': organisation('viewer'),
+
+  // The audit log: the evidence owners and admins are asked for; never a token's.
+  'GET /api/organisation/audit-log': organisation('admin'),
+  'GET /api/organisation/audit-log.csv': organisation('admin'),
 };
