@@ -323,5 +323,10 @@ export function cliBuildArgs(packageJson: string, root: string): string[] {
       ),
     ),
     '--log-level=warning',
+    // Commits before build:cli kept import attributes drop pa11y's `with { type: 'json' }`, and
+    // Node refuses the JSON import without it: the same bundle, one that starts.
+    ...(args.includes('--supported:import-attributes=true')
+      ? []
+      : ['--supported:import-attributes=true']),
   ];
 }
