@@ -5,6 +5,7 @@ import { createSharedPagePool } from '../../../../test/support/browser.js';
 import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
 import type { PagePool } from '../../types.js';
 import {
+  detectorLanguages,
   judgeLanguage,
   languageFindings,
   loadLanguageDetector,
@@ -87,5 +88,30 @@ describe('language checks (3.1.1, 3.1.2)', () => {
         detector,
       ),
     ).toEqual([]);
+  });
+
+  it('loads the detector only for a page with text long enough to judge', async () => {
+    let loads = 0;
+    const loadLibrary = <T>(load: () => Promise<T>) => {
+      loads += 1;
+      return load();
+    };
+    await pool.withPage(async (page) => {
+      await page.setContent(
+        '<html lang="en"><body><h1>Opening hours</h1><p>We are open Monday to Friday, 9:00 to 17:00.</p><a href="/">Home</a></body></html>',
+      );
+      expect(await runLanguageChecks(page, loadLibrary)).toEqual([]);
+      expect(loads).toBe(0);
+      await page.goto(`${site.url}/language-page-bad.html`, { waitUntil: 'load' });
+      expect(summary(await runLanguageChecks(page, loadLibrary))).toEqual([
+        'language-page-mismatch violation 3.1.1 html de',
+      ]);
+      expect(loads).toBe(1);
+    });
+  });
+
+  it("knows the detector's languages before loading it", async () => {
+    const detector = await loadLanguageDetector();
+    expect([...detectorLanguages].sort()).toEqual(Object.values(detector.info().Languages).sort());
   });
 });

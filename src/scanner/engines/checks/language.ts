@@ -256,10 +256,49 @@ const nameOf = (code: string) => {
   }
 };
 
-/** Runs the language checks on the loaded page. */
-export async function runLanguageChecks(page: Page): Promise<OwnCheckResult[]> {
-  const detector = await loadLanguageDetector();
-  return languageFindings(await readLanguageFacts(page), detector);
+/**
+ * The languages eld's small database knows (its `info().Languages`; a test keeps the two equal):
+ * known before the detector is loaded, so a page with nothing to judge never loads it.
+ */
+export const detectorLanguages: ReadonlySet<string> = new Set(
+  'am ar az be bg bn ca cs da de el en es et eu fa fi fr gu he hi hr hu hy is it ja ka kn ko ku lo lt lv ml mr ms nl no or pa pl pt ro ru sk sl sq sr sv ta te th tl tr uk ur vi yo zh'.split(
+    ' ',
+  ),
+);
+
+/** Whether the page's text or one of its passages is long enough to judge its language. */
+export function hasTextToJudge(facts: LanguageFacts): boolean {
+  const t = languageThresholds;
+  if (
+    detectorLanguages.has(eldCode(facts.pageLang)) &&
+    letterText(facts.pageText).length >= t.minPageChars
+  ) {
+    return true;
+  }
+  return facts.passages.some((passage) => judgeable(passage));
+}
+
+/** A passage `languageFindings` would put to the detector. */
+function judgeable(passage: TextUnit): boolean {
+  const text = letterText(passage.text);
+  return (
+    detectorLanguages.has(eldCode(passage.lang)) &&
+    text.length >= languageThresholds.minPassageChars &&
+    text.split(' ').length >= 5
+  );
+}
+
+/**
+ * Runs the language checks on the loaded page. The detector (a second of CPU to load, once per
+ * process) is loaded through `loadLibrary` only when the page has text long enough to judge.
+ */
+export async function runLanguageChecks(
+  page: Page,
+  loadLibrary: <T>(load: () => Promise<T>) => Promise<T> = (load) => load(),
+): Promise<OwnCheckResult[]> {
+  const facts = await readLanguageFacts(page);
+  if (!hasTextToJudge(facts)) return [];
+  return languageFindings(facts, await loadLibrary(loadLanguageDetector));
 }
 
 /**
@@ -302,9 +341,7 @@ export function languageFindings(facts: LanguageFacts, detector: Detector): OwnC
   for (const [index, passage] of facts.passages.entries()) {
     const declared = eldCode(passage.lang);
     const text = letterText(passage.text);
-    if (!known.has(declared) || text.length < t.minPassageChars || text.split(' ').length < 5) {
-      continue;
-    }
+    if (!known.has(declared) || !judgeable(passage)) continue;
     const judged = judgeLanguage(detector, text, declared, t.surePassageChars);
     if (!judged) {
       const phrase = phraseInAnotherLanguage(detector, passage.text, declared);

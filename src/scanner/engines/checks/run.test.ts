@@ -97,16 +97,34 @@ describe('link and presentation checks together', () => {
         () => Promise.reject(new Error('ran without its library')),
         () => Promise.reject(new Error('Cannot find package')),
       ],
+      // Finds on the page that it needs a library, which loads for longer than the group's
+      // time: the load is not counted.
+      [
+        'loads',
+        async (_page, _context, _signal, loadLibrary) => {
+          const library = await loadLibrary(
+            () => new Promise<OwnCheckResult>((resolve) => setTimeout(() => resolve(found), 400)),
+          );
+          return [library];
+        },
+      ],
+      // Its on-demand library cannot load: that is its error.
+      [
+        'load fails',
+        (_page, _context, _signal, loadLibrary) =>
+          loadLibrary(() => Promise.reject(new Error('No detector'))),
+      ],
     ];
     await pool.withPage(async (page) => {
       await page.setViewport(viewport);
       await page.goto(`${site.url}/ordinary.html`, { waitUntil: 'load' });
       const raw = await runChecks(page, { viewport }, 200, groups);
-      expect(raw.results).toEqual([found]);
+      expect(raw.results).toEqual([found, found]);
       expect(raw.details.errors).toEqual({
         throws: 'page went away',
         hangs: 'hangs checks did not finish within 200 ms',
         unloadable: 'Cannot find package',
+        'load fails': 'No detector',
       });
       expect(page.viewport()).toMatchObject(viewport);
       expect(await page.evaluate(() => innerWidth)).toBe(1280);

@@ -3,7 +3,7 @@ import type { OwnCheckResult, OwnEngineRaw } from '#contract/index.js';
 import { withTimeout } from '../../abort.js';
 import type { EngineContext } from '../engine.js';
 import { runAutocompleteChecks } from './autocomplete.js';
-import { loadLanguageDetector, runLanguageChecks } from './language.js';
+import { runLanguageChecks } from './language.js';
 import { runLinkChecks } from './links.js';
 import { loadMarkupValidator, runMarkupChecks } from './markup.js';
 import { runPresentationChecks } from './presentation.js';
@@ -20,16 +20,25 @@ const stopGraceMs = 2_000;
  */
 const prepareTimeoutMs = 20_000;
 
+/**
+ * Loads a library in node for a group that finds, on this page, that it needs one (the language
+ * detector, only for text long enough to judge): the group's clock stops meanwhile, as it does
+ * for the libraries loaded before the first group.
+ */
+export type LoadLibrary = <T>(load: () => Promise<T>) => Promise<T>;
+
 /** A group of checks run on the page; it stops early when `signal` aborts. */
 export type CheckGroup = (
   page: Page,
   context: Pick<EngineContext, 'viewport'>,
   signal: AbortSignal,
+  loadLibrary: LoadLibrary,
 ) => Promise<OwnCheckResult[]>;
 
 /**
- * A named group, and what it loads in node before its first run (a library), if anything: the
- * loads finish before the first group starts and are not counted in any group's time.
+ * A named group, and what it loads in node before its first run on every page (a library), if
+ * anything: the loads finish before the first group starts and are not counted in any group's
+ * time.
  */
 export type CheckGroupEntry = readonly [
   name: string,
@@ -37,16 +46,23 @@ export type CheckGroupEntry = readonly [
   prepare?: () => Promise<unknown>,
 ];
 
-/** The groups the engine runs, in order. */
+/**
+ * The groups the engine runs, in order. The markup check needs html-validate on every HTML page;
+ * the language checks need eld (a second of CPU to load) only on a page with text long enough to
+ * judge, so they load it then.
+ */
 export const checkGroups: readonly CheckGroupEntry[] = [
   ['links', (page) => runLinkChecks(page)],
   ['forms', (page) => runAutocompleteChecks(page)],
-  ['language', (page) => runLanguageChecks(page), loadLanguageDetector],
+  ['language', (page, _context, _signal, loadLibrary) => runLanguageChecks(page, loadLibrary)],
   ['markup', (page) => runMarkupChecks(page), loadMarkupValidator],
   ['presentation', (page, context, signal) => runPresentationChecks(page, context, signal)],
 ];
 
-/** Loads what the groups need in node (the engine's preload: the CLI overlaps it with Chromium's start). */
+/**
+ * Loads what the groups need in node on every page (the engine's preload: the CLI overlaps it
+ * with Chromium's start). Libraries a page may not need are left for the page that does.
+ */
 export async function prepareCheckGroups(groups = checkGroups): Promise<void> {
   await Promise.all(groups.map(([, , prepare]) => prepare?.()));
 }
@@ -90,15 +106,22 @@ export async function runChecks(
     }
     const started = performance.now();
     const controller = new AbortController();
-    const running = run(page, context, controller.signal);
+    const clock = groupClock(timeoutMs, `${group} checks did not finish within ${timeoutMs} ms`);
+    const loadLibrary: LoadLibrary = async (load) => {
+      clock.pause();
+      try {
+        return await withTimeout(
+          load(),
+          prepareTimeoutMs,
+          `${group} checks could not load within ${prepareTimeoutMs} ms`,
+        );
+      } finally {
+        clock.resume();
+      }
+    };
+    const running = run(page, context, controller.signal, loadLibrary);
     try {
-      results.push(
-        ...(await withTimeout(
-          running,
-          timeoutMs,
-          `${group} checks did not finish within ${timeoutMs} ms`,
-        )),
-      );
+      results.push(...(await Promise.race([running, clock.expired])));
     } catch (error) {
       errors[group] = error instanceof Error ? error.message : String(error);
       controller.abort();
@@ -108,8 +131,45 @@ export async function runChecks(
         await page.setViewport(viewport).catch(() => undefined);
       }
     } finally {
-      timings[group] = Math.round(performance.now() - started);
+      clock.stop();
+      timings[group] = Math.round(performance.now() - started - clock.pausedMs());
     }
   }
   return { results, details: { timings, ...(Object.keys(errors).length > 0 ? { errors } : {}) } };
+}
+
+/**
+ * A group's time budget that stops while the group loads a library: `expired` rejects once the
+ * group has spent `ms` on the page, loads not counted.
+ */
+function groupClock(ms: number, message: string) {
+  let left = ms;
+  let since = performance.now();
+  let paused = 0;
+  let pausedAt: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let fail: (error: Error) => void = () => undefined;
+  const expired = new Promise<never>((_, reject) => (fail = reject));
+  // Lost races are normal: the group finished first.
+  expired.catch(() => undefined);
+  const start = () => (timer = setTimeout(() => fail(new Error(message)), left));
+  start();
+  return {
+    expired,
+    pause() {
+      if (pausedAt !== undefined) return;
+      clearTimeout(timer);
+      pausedAt = performance.now();
+      left -= pausedAt - since;
+    },
+    resume() {
+      if (pausedAt === undefined) return;
+      since = performance.now();
+      paused += since - pausedAt;
+      pausedAt = undefined;
+      start();
+    },
+    stop: () => clearTimeout(timer),
+    pausedMs: () => paused,
+  };
 }
