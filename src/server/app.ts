@@ -14,6 +14,7 @@ import { createMailer, type Mailer } from '#email/mailer.js';
 import { addOnRoutes } from './addons/routes.js';
 import { artifactRoutes } from './artifacts/routes.js';
 import { auditRoutes } from './audits/routes.js';
+import { auditLogRoutes } from './audit-log/routes.js';
 import { badgeRoutes } from './badges/routes.js';
 import { documentRoutes, type PdfRateLimit, type UploadRateLimit } from './documents/routes.js';
 import { GoogleSignIn } from './auth/google.js';
@@ -275,6 +276,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       signer: new UnsubscribeSigner(deps.database.db, config.appSecret),
     },
   });
+  await app.register(auditLogRoutes, { deps: { db: deps.database.db } });
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {
     deps: { db: deps.database.db, ...(deps.pool ? { pool: deps.pool } : {}) },

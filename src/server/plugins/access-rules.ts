@@ -154,4 +154,8 @@ export const accessRules: Record<string, AccessRule> = {
   // The audit log: the evidence owners and admins are asked for; never a token's.
   'GET /api/organisation/audit-log': organisation('admin'),
   'GET /api/organisation/audit-log.csv': organisation('admin'),
+
+  // The audit log: the evidence owners and admins are asked for; never a token's.
+  'GET /api/organisation/audit-log': organisation('admin'),
+  'GET /api/organisation/audit-log.csv': organisation('admin'),
 };

@@ -201,6 +201,8 @@ const operationIds: Record<string, string> = {
   'POST /api/fill-vpat-template': 'fillVpatTemplate',
   'POST /api/test-openacr': 'checkOpenAcr',
   'POST /api/generate-vpat': 'generateVpatFromOpenAcr',
+  'GET /api/organisation/audit-log': 'listAuditLog',
+  'GET /api/organisation/audit-log.csv': 'exportAuditLog',
 };
 
 describe('the OpenAPI document at /api/openapi.json', () => {
