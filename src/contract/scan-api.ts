@@ -110,6 +110,14 @@ export const ScanComparison = z.object({
 });
 export type ScanComparison = z.infer<typeof ScanComparison>;
 
+/** One engine's rule behind an issue, with the engine's own help page for it. */
+export const EngineHelp = z.object({
+  engine: EngineId,
+  rule: z.string(),
+  url: z.string(),
+});
+export type EngineHelp = z.infer<typeof EngineHelp>;
+
 /** Spec "Issue": title, description, impact, rule (or code), selector (or target); merged details. */
 export const ReportIssue = z.object({
   id: z.string(),
@@ -128,8 +136,10 @@ export const ReportIssue = z.object({
   source: EngineId,
   engines: z.array(EngineId),
   rules: z.partialRecord(EngineId, z.array(z.string())),
-  /** How to fix this element, in the engine's words (axe's "Fix any of the following: ..."). */
+  /** What the engine found missing on this element (axe's "Fix any of the following: ..."). */
   fix: z.string().nullable().optional(),
+  /** Each engine's rule that found the issue, with its help page, in engine order. */
+  help: z.array(EngineHelp).optional(),
   /** Each WCAG success criterion with its name, level and W3C "Understanding" page. */
   criteria: z.array(WcagCriterion).optional(),
   /** The element on the page screenshot, when the scan found it there. */

@@ -43,3 +43,11 @@ export function ruleGuidance(key: string): RuleGuidance | undefined {
 export function ruleTitle(key: string): string | undefined {
   return byKey.get(key)?.title;
 }
+
+/**
+ * The title an issue is shown under: the title of its rule key's guidance, so a scan stored
+ * before that title was written reads the same as a new one; else the title stored with it.
+ */
+export function issueTitle(issue: { ruleKey: string; title: string }): string {
+  return ruleTitle(issue.ruleKey) ?? issue.title;
+}

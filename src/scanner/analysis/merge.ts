@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EngineId, Finding, FindingKind, Impact, Issue } from '#contract/index.js';
 import { engineIds, impacts, isManualCheck } from '#contract/index.js';
+import { ruleTitle } from '#contract/rule-guidance/index.js';
 import { ownCheckDefinition } from '../engines/own-engine.js';
 import { classify } from './classify.js';
 import type { ElementPath } from './element.js';
@@ -204,7 +205,9 @@ function buildIssue(group: Located[], container?: Container): Issue {
   const ibm = findings.find((f) => f.engine === 'ibm');
   const axeHelp = axe ? (axeRule(axe.ruleId)?.help ?? axe.message) : undefined;
   const own = ownCheckDefinition(key);
-  const title = axeHelp ?? ruleKeyTitle(key) ?? own?.title ?? findings[0]?.message ?? key;
+  // Our own title states the failure in plain words; the engines' names are the fallback.
+  const title =
+    ruleTitle(key) ?? axeHelp ?? ruleKeyTitle(key) ?? own?.title ?? findings[0]?.message ?? key;
   const description =
     (axe && typeof axe.extras.description === 'string' ? axe.extras.description : undefined) ??
     ibm?.message ??

@@ -5,6 +5,7 @@ import {
   type NotificationKind,
   type UnsubscribePreview,
 } from '#contract/index.js';
+import { issueTitle } from '#contract/rule-guidance/index.js';
 import type { AppDb } from '#db/client.js';
 import * as domainStore from '#db/stores/domains.js';
 import * as scanStore from '#db/stores/scans.js';
@@ -121,7 +122,7 @@ export async function sendScanAlert(deps: AlertDeps, scanId: string): Promise<Sc
       previousScore: previous.accessibilityScore,
       newIssues: newIssues.map((issue) => ({
         impact: issue.impact,
-        title: issue.title,
+        title: issueTitle(issue),
         selector: issue.selector,
       })),
       reportUrl: `${deps.publicUrl}/report/${encodeURIComponent(scan.id)}`,
@@ -180,7 +181,7 @@ export async function sendAuditAlert(deps: AlertDeps, auditId: string): Promise<
         url: page.url,
         issues: found.map((issue) => ({
           impact: issue.impact,
-          title: issue.title,
+          title: issueTitle(issue),
           selector: issue.selector,
         })),
       });

@@ -1,4 +1,5 @@
 import { scoreLabel, type Issue } from '#contract/index.js';
+import { issueTitle } from '#contract/rule-guidance/index.js';
 import type { AppDb } from '#db/client.js';
 import * as store from '#db/stores/scans.js';
 import { orderedEngines, type ReportModel } from '#reports/model.js';
@@ -50,7 +51,7 @@ export async function loadReportModel(
     issues: issueRows.map((issue): Issue => ({
       id: issue.issueKey,
       ruleKey: issue.ruleKey,
-      title: issue.title,
+      title: issueTitle(issue),
       description: issue.description,
       wcag: issue.wcag,
       level: issue.level,

@@ -1,6 +1,7 @@
 import {
   scoreLabel,
   specRaw,
+  type EngineHelp,
   type RawByEngine,
   type RawScanResult,
   type ReportIssue,
@@ -8,6 +9,7 @@ import {
   type ScanComparison,
   type WcagCriterion,
 } from '#contract/index.js';
+import { issueTitle } from '#contract/rule-guidance/index.js';
 import type { IssueRecord, ScanRecord } from '#db/stores/scans.js';
 import type { findPreviousScanOfPage } from '#db/stores/scans.js';
 import { levelOf, scHandle, understandingUrl } from '#scanner';
@@ -28,12 +30,23 @@ function fixOf(issue: IssueRecord): string | null {
   return null;
 }
 
+/** Each engine's rule behind the issue with its help page, once per rule, in engine order. */
+function helpOf(issue: IssueRecord): EngineHelp[] {
+  const help: EngineHelp[] = [];
+  for (const finding of issue.findings) {
+    if (finding.helpUrl === '') continue;
+    if (help.some((h) => h.engine === finding.engine && h.rule === finding.ruleId)) continue;
+    help.push({ engine: finding.engine, rule: finding.ruleId, url: finding.helpUrl });
+  }
+  return help;
+}
+
 /** Builds the answers that read a whole scan: the report (spec §3) and the raw result. */
 
 export function toReportIssue(issue: IssueRecord): ReportIssue {
   return {
     id: issue.issueKey,
-    title: issue.title,
+    title: issueTitle(issue),
     description: issue.description,
     impact: issue.impact,
     rule: issue.rule,
@@ -49,6 +62,7 @@ export function toReportIssue(issue: IssueRecord): ReportIssue {
     engines: issue.engines,
     rules: issue.rules,
     fix: fixOf(issue),
+    help: helpOf(issue),
     criteria: issue.wcag.map(criterionOf),
     box: issue.findings.find((finding) => finding.box)?.box ?? null,
   };
@@ -75,7 +89,7 @@ export function compareWithPrevious(
       newCount: newIds.size,
       fixed: previous.violations
         .filter((issue) => !now.has(issue.issueKey))
-        .map(({ issueKey, ...issue }) => ({ id: issueKey, ...issue })),
+        .map(({ issueKey, ...issue }) => ({ id: issueKey, ...issue, title: issueTitle(issue) })),
     },
   };
 }

@@ -152,7 +152,7 @@ describe('disclosure states', () => {
     expect(label).toMatchObject({
       kind: 'violation',
       ruleKey: 'e086e5',
-      title: 'Form field has non-empty accessible name',
+      title: 'Form field has no label',
     });
     expect(label?.engines).toEqual(['behaviour']);
     expect(label?.findings[0]?.extras.details).toMatchObject({

@@ -1,5 +1,5 @@
 import { ChevronDown, ExternalLink } from 'lucide-react';
-import { useMemo, useState, type HTMLAttributes } from 'react';
+import { useMemo, useState } from 'react';
 import { engineIds, impacts, type EngineId, type FindingKind } from '#contract/finding.js';
 import type { ReportIssue, ScanComparison } from '#contract/scan-api.js';
 import { engineNames, formatDate } from '#contract/vocabulary.js';
@@ -10,6 +10,7 @@ import { Label } from '../ui/label';
 import { NativeSelect } from '../ui/native-select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../ui/tabs';
 import { ElementScreenshot } from './element-screenshot';
+import { Heading, RuleGuidancePanel, useRuleGuidance } from './rule-guidance';
 import {
   countByKind,
   criteriaOf,
@@ -389,16 +390,32 @@ function KindPanel({
   );
 }
 
-function Heading({
-  level,
-  children,
-  ...props
-}: { level: 3 | 4 } & HTMLAttributes<HTMLHeadingElement>) {
-  return level === 3 ? <h3 {...props}>{children}</h3> : <h4 {...props}>{children}</h4>;
-}
-
 function engineList(engines: readonly EngineId[]): string {
   return engines.map((engine) => engineNames[engine]).join(', ');
+}
+
+/** axe's failure summary lists what an element lacks; it is what axe found, not the fix. */
+const findingsLabel = `What ${engineNames.axe} found on the element`;
+
+/**
+ * The engines' help pages for an issue's rules, beside our guidance: one link per page, leaving
+ * out pages that are the WCAG Understanding pages already linked (HTML_CodeSniffer's).
+ */
+function engineHelpLinks(
+  issue: ReportIssue,
+  criteria: readonly { url: string }[],
+): { url: string; label: string }[] {
+  const entries =
+    issue.help ??
+    (issue.helpUrl ? [{ engine: issue.source, rule: issue.rule, url: issue.helpUrl }] : []);
+  const seen = new Set(criteria.map((criterion) => criterion.url));
+  const links: { url: string; label: string }[] = [];
+  for (const entry of entries) {
+    if (seen.has(entry.url)) continue;
+    seen.add(entry.url);
+    links.push({ url: entry.url, label: `${engineNames[entry.engine]} help: ${entry.rule}` });
+  }
+  return links;
 }
 
 function RuleGroupCard({
@@ -422,9 +439,11 @@ function RuleGroupCard({
   const newCount = group.issues.filter((issue) => issue.isNew).length;
   const criteria = first.criteria ?? [];
   const elementCount = group.issues.length;
-  // The engines' fix advice is often word for word the same on every element: say it once.
+  // The engines' findings are often word for word the same on every element: say them once.
   const fixes = new Set(group.issues.map((issue) => issue.fix ?? ''));
   const sharedFix = fixes.size === 1 && first.fix ? first.fix : null;
+  const guidance = useRuleGuidance(group.ruleKey, open);
+  const help = engineHelpLinks(first, criteria);
   return (
     <div className="rounded-xl border border-slate-200 bg-white shadow-sm">
       <Heading level={headingLevel} className="m-0">
@@ -459,24 +478,29 @@ function RuleGroupCard({
         </button>
       </Heading>
       <div id={panelId} hidden={!open} className="border-t border-slate-200 p-4">
-        <p className="text-slate-800">{group.description}</p>
-        <p className="mt-2 text-sm text-slate-700">
+        {guidance ? (
+          <RuleGuidancePanel guidance={guidance} headingLevel={headingLevel === 3 ? 4 : 5} />
+        ) : (
+          <p className="text-slate-800">{group.description}</p>
+        )}
+        <p className="mt-3 text-sm text-slate-700">
           Found by {engineList(engines)}
           {group.wcag.length > 0 ? ` · WCAG ${group.wcag.join(', ')}` : ' · no WCAG criterion'}
         </p>
         <div className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
-          {first.helpUrl && (
+          {help.map((link) => (
             <a
+              key={link.url}
               className="inline-flex items-center gap-1 font-semibold text-brand-700 underline underline-offset-4"
-              href={first.helpUrl}
+              href={link.url}
               target="_blank"
               rel="noopener noreferrer"
             >
-              How to fix it ({engineNames[first.source]})
+              {link.label}
               <ExternalLink aria-hidden="true" className="h-3.5 w-3.5" />
               <span className="sr-only"> (opens in a new tab)</span>
             </a>
-          )}
+          ))}
           {criteria
             .filter((criterion) => criterion.url)
             .map((criterion) => (
@@ -496,7 +520,7 @@ function RuleGroupCard({
         </div>
         {sharedFix && (
           <div className="mt-3">
-            <p className="text-sm font-semibold">How to fix it</p>
+            <p className="text-sm font-semibold">{findingsLabel}</p>
             <p className="text-sm whitespace-pre-line text-slate-800">{sharedFix}</p>
           </div>
         )}
@@ -554,7 +578,7 @@ function ElementDetails({
       </p>
       {showFix && issue.fix && (
         <div className="mt-2">
-          <p className="text-sm font-semibold">How to fix it</p>
+          <p className="text-sm font-semibold">{findingsLabel}</p>
           <p className="text-sm whitespace-pre-line text-slate-800">{issue.fix}</p>
         </div>
       )}
