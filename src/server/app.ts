@@ -25,6 +25,7 @@ import { createPaymentProvider, type PaymentProvider } from './billing/payments.
 import { stripeWebhookRoutes } from './billing/stripe-routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { domainRoutes } from './domains/routes.js';
+import { organisationRoutes } from './organisations/routes.js';
 import {
   complaintInboxRoutes,
   complaintRoutes,
@@ -267,6 +268,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     rateLimit: deps.verifyRateLimit ?? defaultVerifyRateLimit,
   });
+  await app.register(organisationRoutes, { deps: { db: deps.database.db, mailer, publicUrl } });
   await app.register(userRoutes, {
     deps: { db: deps.database.db, mailer, publicUrl, payments },
   });

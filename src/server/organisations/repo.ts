@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppDb } from '#db/client.js';
 import {
+  organisationInvitations,
   organisationMembers,
   organisations,
   users,
@@ -97,4 +98,198 @@ export async function findMemberRole(
       ),
     );
   return row?.role;
+}
+
+/** True when an account with this address (any case) is a member of the organisation. */
+export async function isMemberByEmail(
+  db: AppDb,
+  organisationId: string,
+  email: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: organisationMembers.userId })
+    .from(organisationMembers)
+    .innerJoin(users, eq(users.id, organisationMembers.userId))
+    .where(
+      and(
+        eq(organisationMembers.organisationId, organisationId),
+        sql`lower(${users.email}) = ${email.toLowerCase()}`,
+      ),
+    );
+  return row !== undefined;
+}
+
+/** Adds the account to the organisation; false when it was a member already. */
+export async function addMember(
+  db: AppDb,
+  organisationId: string,
+  userId: string,
+  role: OrganisationRole,
+): Promise<boolean> {
+  const rows = await db
+    .insert(organisationMembers)
+    .values({ organisationId, userId, role })
+    .onConflictDoNothing()
+    .returning({ userId: organisationMembers.userId });
+  return rows.length > 0;
+}
+
+/** How many owners the organisation has. */
+export async function countOwners(db: AppDb, organisationId: string): Promise<number> {
+  const [row] = await db
+    .select({ owners: count() })
+    .from(organisationMembers)
+    .where(
+      and(
+        eq(organisationMembers.organisationId, organisationId),
+        eq(organisationMembers.role, 'owner'),
+      ),
+    );
+  return row?.owners ?? 0;
+}
+
+export async function setMemberRole(
+  db: AppDb,
+  organisationId: string,
+  userId: string,
+  role: OrganisationRole,
+): Promise<boolean> {
+  const rows = await db
+    .update(organisationMembers)
+    .set({ role })
+    .where(
+      and(
+        eq(organisationMembers.organisationId, organisationId),
+        eq(organisationMembers.userId, userId),
+      ),
+    )
+    .returning({ userId: organisationMembers.userId });
+  return rows.length > 0;
+}
+
+export async function deleteMember(
+  db: AppDb,
+  organisationId: string,
+  userId: string,
+): Promise<boolean> {
+  const rows = await db
+    .delete(organisationMembers)
+    .where(
+      and(
+        eq(organisationMembers.organisationId, organisationId),
+        eq(organisationMembers.userId, userId),
+      ),
+    )
+    .returning({ userId: organisationMembers.userId });
+  return rows.length > 0;
+}
+
+// ---- Invitations: tokens are looked up by their SHA-256 only ----------------------------------
+
+export type InvitationRecord = typeof organisationInvitations.$inferSelect;
+
+/** Invitations not accepted nor revoked, newest first, with the inviter's address. */
+export async function listOpenInvitations(db: AppDb, organisationId: string) {
+  return db
+    .select({
+      id: organisationInvitations.id,
+      email: organisationInvitations.email,
+      role: organisationInvitations.role,
+      invitedBy: users.email,
+      createdAt: organisationInvitations.createdAt,
+      expiresAt: organisationInvitations.expiresAt,
+    })
+    .from(organisationInvitations)
+    .leftJoin(users, eq(users.id, organisationInvitations.invitedBy))
+    .where(
+      and(
+        eq(organisationInvitations.organisationId, organisationId),
+        isNull(organisationInvitations.acceptedAt),
+        isNull(organisationInvitations.revokedAt),
+      ),
+    )
+    .orderBy(desc(organisationInvitations.createdAt));
+}
+
+/**
+ * Stores a new invitation and revokes any open one to the same address in the organisation,
+ * together: an address has at most one link that works.
+ */
+export async function replaceInvitation(
+  db: AppDb,
+  values: typeof organisationInvitations.$inferInsert,
+  now: Date,
+): Promise<InvitationRecord> {
+  return db.transaction(async (tx) => {
+    await tx
+      .update(organisationInvitations)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(organisationInvitations.organisationId, values.organisationId),
+          sql`lower(${organisationInvitations.email}) = ${values.email.toLowerCase()}`,
+          isNull(organisationInvitations.acceptedAt),
+          isNull(organisationInvitations.revokedAt),
+        ),
+      );
+    const [row] = await tx.insert(organisationInvitations).values(values).returning();
+    return row!;
+  });
+}
+
+/** Revokes the organisation's open invitation `id`; undefined when it has none such. */
+export async function revokeInvitation(
+  db: AppDb,
+  organisationId: string,
+  id: string,
+  now: Date,
+): Promise<InvitationRecord | undefined> {
+  const [row] = await db
+    .update(organisationInvitations)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(organisationInvitations.id, id),
+        eq(organisationInvitations.organisationId, organisationId),
+        isNull(organisationInvitations.acceptedAt),
+        isNull(organisationInvitations.revokedAt),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** The invitation a link's token names, with its organisation's name and the inviter's address. */
+export async function findInvitationByHash(db: AppDb, tokenHash: string) {
+  const [row] = await db
+    .select({
+      invitation: organisationInvitations,
+      organisationName: organisations.name,
+      invitedBy: users.email,
+    })
+    .from(organisationInvitations)
+    .innerJoin(organisations, eq(organisations.id, organisationInvitations.organisationId))
+    .leftJoin(users, eq(users.id, organisationInvitations.invitedBy))
+    .where(eq(organisationInvitations.tokenHash, tokenHash));
+  return row;
+}
+
+/**
+ * Marks the invitation used by `userId`, only while it is open and unexpired: of two tabs
+ * accepting at once, one wins. Pass the transaction that adds the membership.
+ */
+export async function markAccepted(db: AppDb, id: string, userId: string, now: Date) {
+  const [row] = await db
+    .update(organisationInvitations)
+    .set({ acceptedAt: now, acceptedBy: userId })
+    .where(
+      and(
+        eq(organisationInvitations.id, id),
+        isNull(organisationInvitations.acceptedAt),
+        isNull(organisationInvitations.revokedAt),
+        gt(organisationInvitations.expiresAt, now),
+      ),
+    )
+    .returning({ id: organisationInvitations.id });
+  return row !== undefined;
 }

@@ -151,6 +151,19 @@ export const accessRules: Record<string, AccessRule> = {
   'POST /api/add-ons/purchase': organisation('owner'),
   'GET /api/add-ons/:id/download': organisation('viewer'),
 
+  // The organisation's people: everyone sees the team, owners manage it, anyone may leave
+  // (organisations/service.ts); an invitation link is read by whoever holds it and accepted by
+  // the signed-in person it was sent to. Never a token's.
+  'GET /api/organisations': person,
+  'POST /api/organisations/active': person,
+  'GET /api/organisation/members': organisation('viewer'),
+  'PATCH /api/organisation/members/:userId': organisation('owner'),
+  'DELETE /api/organisation/members/:userId': organisation('viewer'),
+  'POST /api/organisation/invitations': organisation('owner'),
+  'DELETE /api/organisation/invitations/:id': organisation('owner'),
+  'GET /api/invitations/:token': open,
+  'POST /api/invitations/:token/accept': person,
+
   // The audit log: the evidence owners and admins are asked for; never a token's.
   'GET /api/organisation/audit-log': organisation('admin'),
   'GET /api/organisation/audit-log.csv': organisation('admin'),

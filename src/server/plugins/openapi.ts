@@ -112,6 +112,7 @@ const tags = [
   { name: 'Billing', description: 'Checkout, subscriptions and payments.' },
   { name: 'Add-ons', description: 'Extra documents bought for a domain.' },
   { name: 'Complaints', description: "Visitors' accessibility concerns and the owner's inbox." },
+  { name: 'Organisation', description: 'Organisations, their members, roles and invitations.' },
   { name: 'Audit log', description: 'Who did what and when in the organisation; its CSV export.' },
   { name: 'Files', description: 'Files scans produced: screenshots and archives.' },
   { name: 'Webhooks', description: 'Calls other services make to us.' },
