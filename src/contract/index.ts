@@ -9,6 +9,7 @@ export * from './auth.js';
 export * from './billing.js';
 export * from './complaint.js';
 export * from './organisation.js';
+export * from './api-token.js';
 export * from './team.js';
 export * from './audit-log.js';
 export * from './share-link.js';

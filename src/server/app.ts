@@ -38,7 +38,12 @@ import { callerPlugin } from './plugins/caller.js';
 import { csrfPlugin } from './plugins/csrf.js';
 import { errorsPlugin, redactUrl } from './plugins/errors.js';
 import { openApiPlugin } from './plugins/openapi.js';
-import { defaultScanRateLimit, rateLimitPlugin, type ScanRateLimit } from './plugins/rate-limit.js';
+import {
+  defaultScanRateLimit,
+  rateLimitPlugin,
+  type ScanRateLimit,
+  type TokenRateLimit,
+} from './plugins/rate-limit.js';
 import { securityPlugin } from './plugins/security.js';
 import { textInputPlugin } from './plugins/text-input.js';
 import { sessionPlugin } from './plugins/session.js';
@@ -88,6 +93,8 @@ export interface AppDeps {
   /** The built web app; unset or missing on disk means the API alone. */
   webRoot?: string;
   scanRateLimit?: ScanRateLimit;
+  /** Requests one API token may make per window, on every route together. */
+  tokenRateLimit?: TokenRateLimit;
   /** Statement PDFs one address may print per window. */
   pdfRateLimit?: PdfRateLimit;
   /** OpenACR files one address may upload per window. */
@@ -162,7 +169,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(csrfPlugin, { secureCookies: config.secureCookies ?? false });
   await app.register(callerPlugin, { db: deps.database.db });
   await app.register(accessPlugin);
-  await app.register(rateLimitPlugin);
+  await app.register(rateLimitPlugin, { tokenLimit: deps.tokenRateLimit });
 
   const publicUrl = config.publicUrl ?? 'http://localhost:3000';
   const scanDeps: ScanServiceDeps = {

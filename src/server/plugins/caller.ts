@@ -4,6 +4,11 @@ import type { AppDb } from '#db/client.js';
 import type { ApiTokenScope, OrganisationRole } from '#contract/index.js';
 import type { Owner } from '#db/stores/owner.js';
 import { resolveMembership } from '../organisations/repo.js';
+import {
+  authenticateToken,
+  isTokenAuthorization,
+  secretOfAuthorization,
+} from '../tokens/service.js';
 
 /** An API token that authenticated the request (`Authorization: Bearer`). */
 export interface CallerToken {
@@ -51,7 +56,27 @@ export function ownerOf(caller: Pick<Caller, 'organisationId' | 'clientId'>): Ow
   return caller.clientId ? { visitorId: caller.clientId } : undefined;
 }
 
+/**
+ * A token caller: the token's organisation and scopes, no person and no role. Unknown, revoked
+ * and expired tokens and malformed headers are a 401 before anything else is read.
+ */
+async function tokenCallerOf(db: AppDb, request: FastifyRequest, header: string): Promise<Caller> {
+  const { organisationId, token } = await authenticateToken(db, secretOfAuthorization(header));
+  const identity = {
+    clientId: request.clientId,
+    userId: undefined,
+    email: undefined,
+    ip: request.ip,
+    organisationId,
+    role: undefined,
+    token,
+  };
+  return { ...identity, owner: ownerOf(identity) };
+}
+
 async function callerOf(db: AppDb, request: FastifyRequest): Promise<Caller> {
+  const header = request.headers.authorization;
+  if (isTokenAuthorization(header)) return tokenCallerOf(db, request, header);
   const session = request.session;
   const membership = session
     ? await resolveMembership(db, session.userId, session.organisationId)

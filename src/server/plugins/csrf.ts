@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ForbiddenError } from '../http-errors.js';
 import { sessionCsrfToken } from '../auth/sessions.js';
 import { sameSecret } from '../auth/tokens.js';
+import { isTokenAuthorization } from '../tokens/service.js';
 
 /**
  * CSRF protection. A signed-in browser's token is bound to its session (a MAC of the session's
@@ -15,6 +16,10 @@ import { sameSecret } from '../auth/tokens.js';
  * neither read the cookies nor our answers (no CORS), so it cannot produce the header.
  *
  * The client id is also "the caller" for anonymous scans (my scans, my latest scan).
+ *
+ * A request with an API token (`Authorization: Bearer`) needs no CSRF token: a browser never
+ * adds that header on its own, so another site cannot make it send one, and the token is judged
+ * alone (its session cookie is ignored, plugins/session.ts; a bad token is a 401, plugins/caller.ts).
  *
  * A route that no browser calls and that proves its caller otherwise sets `config: { csrf: false }`:
  * the Stripe webhook, signed by Stripe with the endpoint's secret, uses no cookie to be forged.
@@ -82,6 +87,7 @@ export const csrfPlugin = fp<CsrfOptions>(
       request.clientId = readClientId(request);
       if (safeMethods.has(request.method)) return;
       if (request.routeOptions.config.csrf === false) return;
+      if (isTokenAuthorization(request.headers.authorization)) return;
       const sent = request.headers['x-csrf-token'];
       const expected = expectedToken(request);
       if (!expected || typeof sent !== 'string' || !sameSecret(sent, expected)) {

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { TooManyRequestsError } from '../http-errors.js';
 
@@ -11,9 +11,19 @@ export interface ScanRateLimit {
 
 export const defaultScanRateLimit: ScanRateLimit = { max: 20, timeWindowMs: 60_000 };
 
+export interface TokenRateLimit {
+  /** Requests one API token may make per window, on every route together. */
+  max: number;
+  timeWindowMs: number;
+}
+
+/** Five a second on average: a CI job's uploads and reads, not a loop gone wrong. */
+export const defaultTokenRateLimit: TokenRateLimit = { max: 300, timeWindowMs: 60_000 };
+
 /**
- * Per-IP limits, off by default and switched on per route with `config.rateLimit` (scan starts:
- * `scanStartLimit(app)`). Counted in memory per server process: a limit of N per server, which is
+ * Per-caller limits, off by default and switched on per route with `config.rateLimit` (scan
+ * starts), counted per API token for a token's requests and per IP address otherwise, so a CI
+ * job does not use up the allowance of the office it runs beside, nor they its. Counted in memory per server process: a limit of N per server, which is
  * the intent (protecting each server's share of the browser pool), without a shared store.
  * Counting happens after validation and CSRF, so refused calls do not use up the allowance.
  */
@@ -56,16 +66,53 @@ class SharedWindowStore {
   }
 }
 
-export const rateLimitPlugin = fp(
-  async function rateLimits(app: FastifyInstance) {
+/** The key a route's limit counts under: the API token, else the caller's address. */
+function callerKey(request: FastifyRequest): string {
+  const token = request.caller?.token;
+  return token ? `token:${token.id}` : request.ip;
+}
+
+export interface RateLimitOptions {
+  /** Every API token's allowance on all routes together; tests tighten it. */
+  tokenLimit?: TokenRateLimit;
+}
+
+export const rateLimitPlugin = fp<RateLimitOptions>(
+  async function rateLimits(app: FastifyInstance, options) {
     await app.register(rateLimit, {
       global: false,
       hook: 'preHandler',
       store: SharedWindowStore as never,
-      errorResponseBuilder: (_request, context) =>
+      keyGenerator: callerKey,
+      errorResponseBuilder: (request, context) =>
         new TooManyRequestsError(
-          `Too many scans started from your address; try again in ${context.after}.`,
+          request.caller?.token
+            ? `Too many scans started with this API token; try again in ${context.after}.`
+            : `Too many scans started from your address; try again in ${context.after}.`,
         ),
+    });
+
+    // Each token's requests on every route, counted before the route's own limit (if any).
+    // @fastify/rate-limit runs one limiter per request, so this one keeps its own windows.
+    const tokenLimit = options.tokenLimit ?? defaultTokenRateLimit;
+    const tokenWindows = new SharedWindowStore();
+    app.addHook('preHandler', async (request, reply) => {
+      const token = request.caller?.token;
+      if (!token) return;
+      const { current, ttl } = await new Promise<{ current: number; ttl: number }>(
+        (resolve, reject) =>
+          tokenWindows.incr(
+            `token:${token.id}`,
+            (error, result) => (error || !result ? reject(error) : resolve(result)),
+            tokenLimit.timeWindowMs,
+          ),
+      );
+      if (current <= tokenLimit.max) return;
+      const seconds = Math.max(1, Math.ceil(ttl / 1000));
+      reply.header('retry-after', seconds);
+      throw new TooManyRequestsError(
+        `Too many requests with this API token (${tokenLimit.max} per ${Math.round(tokenLimit.timeWindowMs / 1000)} seconds); try again in ${seconds} seconds.`,
+      );
     });
   },
   { name: 'rate-limit', dependencies: ['errors'] },

@@ -9,6 +9,7 @@ import {
   touchSession,
   type ActiveSession,
 } from '../auth/sessions.js';
+import { isTokenAuthorization } from '../tokens/service.js';
 
 /**
  * The session cookie: an httpOnly, SameSite=Lax cookie holding the id of a session stored by
@@ -55,6 +56,9 @@ export const sessionPlugin = fp<SessionOptions>(
     });
 
     app.addHook('onRequest', async (request) => {
+      // A request with an API token is judged by the token alone (plugins/caller.ts): a session
+      // cookie the same client happens to hold neither widens nor replaces it.
+      if (isTokenAuthorization(request.headers.authorization)) return;
       request.session = await findActiveSession(options.db, request.cookies[sessionCookieName]);
       // Settings lists each browser with when it was last seen.
       if (request.session) await touchSession(options.db, request.session);
