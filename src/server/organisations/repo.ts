@@ -212,29 +212,27 @@ export async function listOpenInvitations(db: AppDb, organisationId: string) {
 }
 
 /**
- * Stores a new invitation and revokes any open one to the same address in the organisation,
- * together: an address has at most one link that works.
+ * Stores a new invitation and revokes any open one to the same address in the organisation (pass
+ * one transaction, so both happen or neither): an address has at most one link that works.
  */
 export async function replaceInvitation(
   db: AppDb,
   values: typeof organisationInvitations.$inferInsert,
   now: Date,
 ): Promise<InvitationRecord> {
-  return db.transaction(async (tx) => {
-    await tx
-      .update(organisationInvitations)
-      .set({ revokedAt: now })
-      .where(
-        and(
-          eq(organisationInvitations.organisationId, values.organisationId),
-          sql`lower(${organisationInvitations.email}) = ${values.email.toLowerCase()}`,
-          isNull(organisationInvitations.acceptedAt),
-          isNull(organisationInvitations.revokedAt),
-        ),
-      );
-    const [row] = await tx.insert(organisationInvitations).values(values).returning();
-    return row!;
-  });
+  await db
+    .update(organisationInvitations)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(organisationInvitations.organisationId, values.organisationId),
+        sql`lower(${organisationInvitations.email}) = ${values.email.toLowerCase()}`,
+        isNull(organisationInvitations.acceptedAt),
+        isNull(organisationInvitations.revokedAt),
+      ),
+    );
+  const [row] = await db.insert(organisationInvitations).values(values).returning();
+  return row!;
 }
 
 /** Revokes the organisation's open invitation `id`; undefined when it has none such. */

@@ -30,6 +30,7 @@ function actorOf(request: FastifyRequest): service.OrganisationActor {
     email: caller.email ?? session.user.email,
     organisationId: caller.organisationId,
     role: caller.role,
+    ip: caller.ip,
   };
 }
 
@@ -226,6 +227,7 @@ export const organisationRoutes: FastifyPluginAsyncZod<{
           userId: session.userId,
           email: session.user.email,
           sessionIdHash: session.idHash,
+          ip: request.ip,
         },
         request.params.token,
       );

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../../test/support/db.js';
 import type { Database } from '#db/client.js';
 import {
+  auditLog,
   organisationInvitations,
   organisationMembers,
   outboxEmails,
@@ -302,6 +303,37 @@ describe('members and roles', () => {
       .from(organisationMembers)
       .where(eq(organisationMembers.organisationId, owner.userId));
     expect(rows.map((r) => r.userId)).toEqual([owner.userId]);
+  });
+});
+
+describe('the audit log', () => {
+  it('records invitations, joining, role changes and removals with who acted', async () => {
+    const owner = await person('owner');
+    const member = await person('member');
+    const actor = await actorIn(owner);
+    const { invitation } = await service.invite(deps, actor, {
+      email: 'nobody@team.test',
+      role: 'viewer',
+    });
+    await service.revokeInvitation(database.db, actor, invitation.id);
+    await join(owner, member, 'member');
+    await service.changeRole(database.db, actor, member.userId, { role: 'admin' });
+    await service.removeMember(database.db, actor, member.userId);
+    const entries = await database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.organisationId, owner.userId))
+      .orderBy(auditLog.id);
+    expect(entries.map((e) => [e.action, e.actorLabel])).toEqual([
+      ['member.invited', owner.email],
+      ['member.invitation_revoked', owner.email],
+      ['member.invited', owner.email],
+      ['member.joined', member.email],
+      ['member.role_changed', owner.email],
+      ['member.removed', owner.email],
+    ]);
+    expect(entries[4]!.details).toMatchObject({ from: 'member', to: 'admin' });
+    expect(entries[5]).toMatchObject({ targetType: 'member', targetId: member.userId });
   });
 });
 

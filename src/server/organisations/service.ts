@@ -13,6 +13,7 @@ import type {
 import type { AppDb } from '#db/client.js';
 import type { Mailer } from '#email/mailer.js';
 import { invitationEmail } from '#email/team-messages.js';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { chooseOrganisation } from '../auth/sessions.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http-errors.js';
@@ -38,7 +39,20 @@ export interface OrganisationActor {
   email: string;
   organisationId: string;
   role: OrganisationRole | undefined;
+  /** Where the person called from, for the audit log. */
+  ip?: string | undefined;
 }
+
+/** Every change to the organisation's people goes in its audit log, naming who made it. */
+const auditActorOf = (actor: OrganisationActor): AuditActor => ({
+  organisationId: actor.organisationId,
+  userId: actor.userId,
+  email: actor.email,
+  ip: actor.ip,
+});
+
+const memberTarget = (userId: string) => ({ type: 'member', id: userId });
+const invitationTarget = (id: string) => ({ type: 'invitation', id });
 
 /** An invitation link works for a week. */
 export const invitationTtlMs = 7 * 24 * 3_600_000;
@@ -157,7 +171,14 @@ export async function changeRole(
       throw new ConflictError('An organisation needs at least one owner');
     }
   }
-  await repo.setMemberRole(db, actor.organisationId, userId, input.role);
+  await db.transaction(async (tx) => {
+    await repo.setMemberRole(tx, actor.organisationId, userId, input.role);
+    await recordAudit(tx, auditActorOf(actor), 'member.role_changed', memberTarget(userId), {
+      email: row.email,
+      from: row.role,
+      to: input.role,
+    });
+  });
   return memberOf(actor.organisationId, { ...row, role: input.role });
 }
 
@@ -183,7 +204,14 @@ export async function removeMember(
   if (row.role === 'owner' && (await repo.countOwners(db, actor.organisationId)) <= 1) {
     throw new ConflictError('An organisation needs at least one owner');
   }
-  await repo.deleteMember(db, actor.organisationId, userId);
+  await db.transaction(async (tx) => {
+    await repo.deleteMember(tx, actor.organisationId, userId);
+    await recordAudit(tx, auditActorOf(actor), 'member.removed', memberTarget(userId), {
+      email: row.email,
+      role: row.role,
+      left,
+    });
+  });
   return { member: memberOf(actor.organisationId, row), left };
 }
 
@@ -206,19 +234,26 @@ export async function invite(
   const token = newToken();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + invitationTtlMs);
-  const row = await repo.replaceInvitation(
-    deps.db,
-    {
-      organisationId: actor.organisationId,
+  const row = await deps.db.transaction(async (tx) => {
+    const stored = await repo.replaceInvitation(
+      tx,
+      {
+        organisationId: actor.organisationId,
+        email,
+        role: input.role,
+        tokenHash: hashToken(token),
+        invitedBy: actor.userId,
+        expiresAt,
+        createdAt: now,
+      },
+      now,
+    );
+    await recordAudit(tx, auditActorOf(actor), 'member.invited', invitationTarget(stored.id), {
       email,
       role: input.role,
-      tokenHash: hashToken(token),
-      invitedBy: actor.userId,
-      expiresAt,
-      createdAt: now,
-    },
-    now,
-  );
+    });
+    return stored;
+  });
   const { organisationName } = (await repo.resolveMembership(
     deps.db,
     actor.userId,
@@ -246,8 +281,15 @@ export async function revokeInvitation(
   id: string,
 ): Promise<{ email: string; role: OrganisationRole }> {
   requireOwner(actor);
-  const row = await repo.revokeInvitation(db, actor.organisationId, id, new Date());
-  if (!row) throw new NotFoundError('Invitation not found, or already accepted or revoked');
+  const row = await db.transaction(async (tx) => {
+    const revoked = await repo.revokeInvitation(tx, actor.organisationId, id, new Date());
+    if (!revoked) throw new NotFoundError('Invitation not found, or already accepted or revoked');
+    await recordAudit(tx, auditActorOf(actor), 'member.invitation_revoked', invitationTarget(id), {
+      email: revoked.email,
+      role: revoked.role,
+    });
+    return revoked;
+  });
   return { email: row.email, role: row.role };
 }
 
@@ -287,7 +329,7 @@ const stateRefusals: Record<Exclude<InvitationState, 'pending'>, string> = {
  */
 export async function acceptInvitation(
   db: AppDb,
-  person: { userId: string; email: string; sessionIdHash: string } | undefined,
+  person: { userId: string; email: string; sessionIdHash: string; ip?: string } | undefined,
   token: string,
 ): Promise<AcceptInvitationResponse> {
   if (!person) throw new UnauthorizedError('Sign in or create an account to accept the invitation');
@@ -313,6 +355,18 @@ export async function acceptInvitation(
     if (!(await repo.addMember(tx, invitation.organisationId, person.userId, invitation.role))) {
       throw new ConflictError(`You are already a member of ${found.organisationName}`);
     }
+    await recordAudit(
+      tx,
+      {
+        organisationId: invitation.organisationId,
+        userId: person.userId,
+        email: person.email,
+        ip: person.ip,
+      },
+      'member.joined',
+      memberTarget(person.userId),
+      { role: invitation.role, invitationId: invitation.id },
+    );
   });
   await chooseOrganisation(db, person.sessionIdHash, invitation.organisationId);
   return {
