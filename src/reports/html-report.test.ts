@@ -1,3 +1,4 @@
+import escapeHtml from 'escape-html';
 import { describe, expect, it } from 'vitest';
 import type { Issue } from '#contract/index.js';
 import { renderHtmlReport, renderReportIndexHtml, renderSiteReportHtml } from './html-report.js';
@@ -107,5 +108,63 @@ describe('renderReportIndexHtml', () => {
     expect(html).toContain('2 violations in all');
     expect(html).toContain('https://shop.example/gone: answered HTTP 404 &lt;Not Found&gt;');
     expect(html).toContain('<html lang="en">');
+  });
+});
+
+describe('HTML report fix guidance', () => {
+  const imageIssue: Issue = {
+    ...contrast,
+    id: 'img-hero',
+    ruleKey: '23a2a8',
+    title: 'Image has no text alternative',
+    description: 'Ensures <img> elements have alternative text',
+    wcag: ['1.1.1'],
+    level: 'A',
+    impact: 'critical',
+    selector: '#hero > img',
+    html: '<img src="hero.jpg">',
+    helpUrl: 'https://dequeuniversity.com/rules/axe/4.11/image-alt',
+    rules: { axe: ['image-alt'], ibm: ['img_alt_valid'] },
+    engines: ['axe', 'ibm'],
+    findings: (['axe', 'ibm'] as const).map((engine) => ({
+      engine,
+      ruleId: engine === 'axe' ? 'image-alt' : 'img_alt_valid',
+      ruleKey: '23a2a8',
+      wcag: ['1.1.1'],
+      level: 'A' as const,
+      impact: 'critical' as const,
+      kind: 'violation' as const,
+      selector: '#hero > img',
+      html: '<img src="hero.jpg">',
+      message: 'Image has no alt',
+      helpUrl:
+        engine === 'axe'
+          ? 'https://dequeuniversity.com/rules/axe/4.11/image-alt'
+          : 'https://able.ibm.com/rules/archives/latest/doc/en-US/img_alt_valid.html',
+      extras: {},
+    })),
+  };
+
+  it('explains each failing rule once, linked from its rows, with the engines’ help pages', async () => {
+    const { ruleGuidance } = await import('#contract/rule-guidance/index.js');
+    const guidance = ruleGuidance('23a2a8')!;
+    const html = renderHtmlReport({
+      ...home,
+      issues: [imageIssue, { ...imageIssue, id: 'img-2' }],
+    });
+    expect(html).toContain('<h2 id="fixes-heading">How to fix each problem</h2>');
+    expect(html.match(/<h3 id="fix-23a2a8">Image has no text alternative<\/h3>/g)).toHaveLength(1);
+    expect(html).toContain(`<dd>${escapeHtml(guidance.what)}</dd>`);
+    expect(html).toContain(`<dd>${escapeHtml(guidance.who)}</dd>`);
+    for (const step of guidance.fix) expect(html).toContain(`<li>${escapeHtml(step)}</li>`);
+    expect(html).toContain(`<pre><code>${escapeHtml(guidance.example)}</code></pre>`);
+    expect(html.match(/<a href="#fix-23a2a8">How to fix<\/a>/g)).toHaveLength(2);
+    expect(html).toContain(
+      '<a href="https://able.ibm.com/rules/archives/latest/doc/en-US/img_alt_valid.html">IBM Equal Access: img_alt_valid</a>',
+    );
+    // A rule without guidance keeps its engine's help page in the row and adds no section.
+    const plain = renderHtmlReport(home);
+    expect(plain).not.toContain('How to fix each problem');
+    expect(plain).toContain('<a href="https://example.org/help">How to fix</a>');
   });
 });

@@ -1,5 +1,6 @@
 import escapeHtml from 'escape-html';
-import { formatDocumentDate, impacts, type Issue } from '#contract/index.js';
+import { engineNames, formatDocumentDate, impacts, type Issue } from '#contract/index.js';
+import { ruleGuidance } from '#contract/rule-guidance/index.js';
 import {
   bestPracticesOf,
   needsReviewOf,
@@ -199,12 +200,67 @@ function pageSections(model: ReportModel, level: HeadingLevel, prefix: string): 
     issues: readonly Issue[],
     intro: string,
     empty: string,
-  ) => issueSection(`${prefix}${id}`, heading, issues, model, intro, empty, level);
+  ) => issueSection(`${prefix}${id}`, heading, issues, model, intro, empty, level, prefix);
   return `${overview(model, level, prefix)}
 ${summarySection(model, violations.length, review.length, practices.length, level, prefix)}
 ${section('violations', 'Violations', violations, 'Confirmed failures of WCAG A/AA success criteria.', 'No violations were found by the automated engines.')}
 ${section('needs-review', 'Needs review', review, 'The engines could not decide these; a person has to check each one. They are not counted as violations and do not lower the score.', 'Nothing was flagged for manual review.')}
-${section('best-practices', 'Best practices', practices, 'Problems no WCAG success criterion requires fixing, worth fixing for usability.', 'No best-practice problems were found.')}`;
+${section('best-practices', 'Best practices', practices, 'Problems no WCAG success criterion requires fixing, worth fixing for usability.', 'No best-practice problems were found.')}
+${fixSection(model.issues, level, prefix)}`;
+}
+
+/** The in-document anchor of a rule key's guidance (keys hold ':' and other characters). */
+const fixAnchor = (prefix: string, ruleKey: string) =>
+  `${prefix}fix-${ruleKey.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+
+/** The engines' help pages for an issue's rules, once each. */
+function engineHelp(issue: Issue): { label: string; href: string }[] {
+  const links: { label: string; href: string }[] = [];
+  for (const finding of issue.findings) {
+    const href = safeHref(finding.helpUrl);
+    if (!href || links.some((l) => l.href === href)) continue;
+    links.push({ label: `${engineNames[finding.engine]}: ${finding.ruleId}`, href });
+  }
+  return links;
+}
+
+/**
+ * Conformly's guidance once per rule the page's issues fail, in the order the rules first appear
+ * (most severe first): what is wrong, who is affected, the steps and a correct example, with the
+ * engines' help pages beside it. Each issue row links here.
+ */
+function fixSection(issues: readonly Issue[], level: HeadingLevel, prefix: string): string {
+  const firstOfRule = new Map<string, Issue>();
+  for (const issue of issues) {
+    if (ruleGuidance(issue.ruleKey) && !firstOfRule.has(issue.ruleKey)) {
+      firstOfRule.set(issue.ruleKey, issue);
+    }
+  }
+  if (firstOfRule.size === 0) return '';
+  const sub = level + 1;
+  const rules = [...firstOfRule.values()]
+    .map((issue) => {
+      const guidance = ruleGuidance(issue.ruleKey)!;
+      const help = engineHelp(issue)
+        .map((link) => `<li><a href="${e(link.href)}">${e(link.label)}</a></li>`)
+        .join('');
+      return `<section aria-labelledby="${fixAnchor(prefix, issue.ruleKey)}" class="fix">
+<h${sub} id="${fixAnchor(prefix, issue.ruleKey)}">${e(guidance.title)}</h${sub}>
+<dl>
+<dt>What is wrong</dt><dd>${e(guidance.what)}</dd>
+<dt>Who is affected</dt><dd>${e(guidance.who)}</dd>
+<dt>How to fix it</dt><dd><ol>${guidance.fix.map((step) => `<li>${e(step)}</li>`).join('')}</ol></dd>
+<dt>Example of correct code</dt><dd><pre><code>${e(guidance.example)}</code></pre></dd>
+${help ? `<dt>The engines' help</dt><dd><ul>${help}</ul></dd>` : ''}
+</dl>
+</section>`;
+    })
+    .join('\n');
+  return `<section aria-labelledby="${prefix}fixes-heading">
+<h${level} id="${prefix}fixes-heading">How to fix each problem</h${level}>
+<p>Our guidance for each rule above, written from WCAG's Understanding documents, with the engines' own help pages.</p>
+${rules}
+</section>`;
 }
 
 type HeadingLevel = 2 | 3;
@@ -260,12 +316,13 @@ function issueSection(
   intro: string,
   empty: string,
   level: HeadingLevel,
+  prefix: string,
 ): string {
   const head = `<section aria-labelledby="${id}-heading">
 <h${level} id="${id}-heading">${e(heading)} (${issues.length})</h${level}>
 <p>${e(intro)}</p>`;
   if (issues.length === 0) return `${head}\n<p class="empty">${e(empty)}</p>\n</section>`;
-  const rows = issues.map((issue) => issueRow(issue, model)).join('\n');
+  const rows = issues.map((issue) => issueRow(issue, model, prefix)).join('\n');
   return `${head}
 <table class="issues">
 <caption>${e(heading)}, most severe first</caption>
@@ -277,9 +334,10 @@ ${rows}
 </section>`;
 }
 
-function issueRow(issue: Issue, model: ReportModel): string {
+function issueRow(issue: Issue, model: ReportModel, prefix: string): string {
   const wcag = issue.wcag.length > 0 ? `WCAG ${issue.wcag.join(', ')}` : 'No WCAG criterion';
-  const help = safeHref(issue.helpUrl);
+  const fix = ruleGuidance(issue.ruleKey) ? `#${fixAnchor(prefix, issue.ruleKey)}` : undefined;
+  const help = fix ?? safeHref(issue.helpUrl);
   const rules = Object.entries(issue.rules)
     .map(([engine, ids]) => `${engine}: ${(ids ?? []).join(', ')}`)
     .join('; ');
@@ -342,6 +400,9 @@ th,td{border:1px solid #d1d5db;padding:.5rem;text-align:left;vertical-align:top}
 thead th{background:#f3f4f6}
 .problem{font-weight:400}
 .title{display:block;font-weight:700}
+.fix dt{font-weight:700;margin-top:.5rem}
+.fix dd{margin:0 0 0 1rem}
+.fix pre{white-space:pre-wrap}
 .detail{display:block;color:#4b5563;font-size:.9rem}
 code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;overflow-wrap:anywhere;white-space:pre-wrap}
 pre{margin:.25rem 0 0;background:#f9fafb;padding:.25rem}
