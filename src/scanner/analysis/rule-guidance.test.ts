@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ruleGuidance, ruleGuidanceEntries } from '#contract/rule-guidance/index.js';
+import { issueTitle, ruleGuidance, ruleGuidanceEntries } from '#contract/rule-guidance/index.js';
 import { reportableRuleKeys } from './reportable-keys.js';
 
 /** Words that make a title read as a requirement met ("Image has alt text") rather than a failure. */
@@ -66,5 +66,12 @@ describe('fix guidance for every rule key the product can report', () => {
   it('titles the keyboard trap as the failure it is', () => {
     expect(ruleGuidance('keyboard-trap')?.title).toBe('Keyboard focus is trapped');
     expect(ruleGuidance('23a2a8')?.title).toBe('Image has no text alternative');
+  });
+
+  it('retitles an issue stored under an older title, and keeps the title of a key it does not know', () => {
+    expect(issueTitle({ ruleKey: 'keyboard-trap', title: 'Keyboard focus is not trapped' })).toBe(
+      'Keyboard focus is trapped',
+    );
+    expect(issueTitle({ ruleKey: 'some-future-rule', title: 'As stored' })).toBe('As stored');
   });
 });

@@ -14,6 +14,7 @@ import {
   type DomainStanding,
   type ReportsHub,
 } from '#contract/index.js';
+import { issueTitle } from '#contract/rule-guidance/index.js';
 import type { AppDb } from '#db/client.js';
 import * as store from '#db/stores/dashboard.js';
 import { artifactUrl } from '#db/stores/artifacts.js';
@@ -289,7 +290,7 @@ export async function getDomainDetail(
     publicPageUrl: published ? `${deps.publicUrl}/status/${encodeURIComponent(domain)}` : null,
     history,
     pages: pages.map((page) => ({ ...page, trend: trendOf(page.score, page.previousScore) })),
-    rules,
+    rules: rules.map((rule) => ({ ...rule, title: issueTitle(rule) })),
     totals: {
       current: rules.reduce((sum, rule) => sum + rule.count, 0),
       new: rules.reduce((sum, rule) => sum + rule.newCount, 0),
@@ -323,7 +324,7 @@ export async function getAnalytics(
     },
     domains: standings,
     impacts,
-    topIssues,
+    topIssues: topIssues.map((issue) => ({ ...issue, title: issueTitle(issue) })),
   };
 }
 

@@ -176,7 +176,7 @@ function AnalyticsContent({ data }: { data: DashboardAnalytics }) {
           ) : (
             <>
               <BarsChart
-                rows={data.topIssues.map((t) => ({ name: t.ruleKey, value: t.count }))}
+                rows={data.topIssues.map((t) => ({ name: barLabel(t.title), value: t.count }))}
                 label={`The ${data.topIssues.length} most common issues by how often they occur; the table below lists them.`}
               />
               <div className="mt-4 overflow-x-auto">
@@ -206,7 +206,6 @@ function AnalyticsContent({ data }: { data: DashboardAnalytics }) {
                       <tr key={t.ruleKey} className="border-b border-slate-200">
                         <th scope="row" className="py-2 pr-4 font-normal">
                           <span className="font-semibold">{t.title}</span>
-                          <span className="block text-xs text-slate-700">{t.ruleKey}</span>
                         </th>
                         <td className="py-2 pr-4 capitalize">{t.impact}</td>
                         <td className="py-2 pr-4">{t.count}</td>
@@ -223,4 +222,9 @@ function AnalyticsContent({ data }: { data: DashboardAnalytics }) {
       </Card>
     </div>
   );
+}
+
+/** A bar's label fits the chart's 150 px axis; the table below gives every title in full. */
+function barLabel(title: string): string {
+  return title.length > 26 ? `${title.slice(0, 25).trimEnd()}…` : title;
 }

@@ -261,10 +261,11 @@ function DomainContent({ data }: { data: DomainDetail }) {
                         ) : (
                           <span className="font-semibold">{rule.title}</span>
                         )}
-                        <span className="block text-xs text-slate-700">
-                          {rule.ruleKey}
-                          {rule.wcag.length > 0 && ` · WCAG ${rule.wcag.join(', ')}`}
-                        </span>
+                        {rule.wcag.length > 0 && (
+                          <span className="block text-xs text-slate-700">
+                            WCAG {rule.wcag.join(', ')}
+                          </span>
+                        )}
                       </th>
                       <td className="py-2 pr-4">
                         <span
