@@ -199,7 +199,8 @@ function serverZones() {
     {
       target: './src/!(scanner)/**/*',
       from: './src/scanner',
-      except: ['./index.ts'],
+      // launch.ts: Chromium's launch alone, started before the rest of the scanner loads.
+      except: ['./index.ts', './launch.ts'],
       message: 'Use the scanner through its one door: #scanner (src/scanner/index.ts).',
     },
     {

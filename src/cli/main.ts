@@ -139,8 +139,11 @@ Examples:
       .argument('[url...]', 'pages to scan (https:// is added when no scheme is given)'),
   ).action((urls: string[], options: CommonOptions) => {
     // Loaded on use: usage errors and --help then answer without loading the browser stack.
-    chosen.action = async (context) =>
-      (await import('./commands/scan.js')).scanCommand(urls, options, context);
+    // Chromium starts first, while the scan command's modules load (early-launch.ts).
+    chosen.action = async (context) => {
+      const launched = (await import('./early-launch.js')).launchEarly();
+      return (await import('./commands/scan.js')).scanCommand(urls, options, context, launched);
+    };
   });
 
   addCommonOptions(

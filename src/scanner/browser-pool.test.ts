@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSharedPagePool } from '../../test/support/browser.js';
 import { startServer, type TestServer } from '../../test/support/static-server.js';
 import type { Page } from 'puppeteer-core';
+import { launchChromium } from './browser-launch.js';
 import { createPagePool } from './browser-pool.js';
 import type { PagePool } from './types.js';
 
@@ -152,6 +153,28 @@ describe('a pool that owns its browser', () => {
         .poll(() => tree.filter((p) => processTree(p).length > 0), { timeout: 10_000 })
         .toEqual([]);
       await expect(pool.withPage(async () => 1)).rejects.toThrow('closed');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('takes a launch already under way as its browser, and closes it', async () => {
+    const launched = launchChromium();
+    const pool = createPagePool({ size: 1, egress: { allowPrivateNetwork: true }, launched });
+    try {
+      const chromium = await launched;
+      const { browser, title } = await pool.withPage(async (page, used) => {
+        await page.goto(site.url);
+        return { browser: used, title: await page.title() };
+      });
+      expect(browser).toBe(chromium.browser);
+      expect(title).toBe('t');
+      const tree = processTree(browser.process()!.pid!);
+      await pool.close();
+      expect(browser.connected).toBe(false);
+      await expect
+        .poll(() => tree.filter((p) => processTree(p).length > 0), { timeout: 10_000 })
+        .toEqual([]);
     } finally {
       await pool.close();
     }

@@ -8,7 +8,7 @@ import puppeteer, {
   type Page,
 } from 'puppeteer-core';
 import { withTimeout } from './abort.js';
-import { launchChromium } from './browser-launch.js';
+import { launchChromium, type LaunchedChromium } from './browser-launch.js';
 import {
   bindEgressProxy,
   contextProxySettings,
@@ -43,6 +43,13 @@ export interface PagePoolOptions {
    * which then reports the error.
    */
   launchNow?: boolean;
+  /**
+   * A launch already under way, started before the rest of the scanner had loaded (the CLI's
+   * first moment, through scanner/launch.ts): the pool's first browser, taken at once (as with
+   * `launchNow`) and closed or recycled like one it launched. A failed one is replaced by a
+   * fresh launch on the next borrow, like any browser that went away.
+   */
+  launched?: Promise<LaunchedChromium>;
 }
 
 /**
@@ -119,11 +126,18 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
     ? 0
     : (options.recycle?.browserAfterPages ?? defaultRecycle.browserAfterPages);
 
+  let early = options.browserWSEndpoint ? undefined : options.launched;
+
   function connect(): Promise<Connection> {
     const opening = (async (): Promise<Connection> => {
       if (options.browserWSEndpoint) {
         const browser = await puppeteer.connect({ browserWSEndpoint: options.browserWSEndpoint });
         return { browser, close: () => browser.disconnect() };
+      }
+      if (early) {
+        const taken = early;
+        early = undefined;
+        return taken;
       }
       return launchChromium(options.launchOptions);
     })();
@@ -314,7 +328,7 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
     }
   }
 
-  if (options.launchNow) void currentBrowser().catch(() => undefined);
+  if (options.launchNow || early) void currentBrowser().catch(() => undefined);
 
   return {
     async withPage(fn, signal) {

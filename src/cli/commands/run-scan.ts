@@ -8,6 +8,7 @@ import {
   createPagePool,
   defaultPoolSize,
   normalizeTargetUrl,
+  type LaunchedChromium,
   type PagePool,
   type ScanOptions,
 } from '#scanner';
@@ -29,6 +30,7 @@ import { createProgress, type Progress } from '../progress.js';
 import { render } from '../render.js';
 import { readSarifSources } from '../sarif-sources.js';
 import { errorMessage, scanPages, type ScanOutcome } from '../scan-pages.js';
+import { cliLaunchOptions } from '../early-launch.js';
 
 export interface CliContext {
   version: string;
@@ -123,18 +125,21 @@ export function scanOptionsFrom(
 
 /**
  * A pool for `pages` pages whose browser starts right away: a cold `conformly scan` pays for the
- * Chromium launch while it checks its URLs, not after (issue 18). Whoever starts it must close it
- * (`withPool` does).
+ * Chromium launch while it checks its URLs, not after (issue 18), or takes the launch the command
+ * started before its modules loaded (`launched`, early-launch.ts). Whoever starts it must close
+ * it (`withPool` does).
  */
-export function startPool(pages: number, options: CommonOptions): PagePool {
+export function startPool(
+  pages: number,
+  options: CommonOptions,
+  launched?: Promise<LaunchedChromium>,
+): PagePool {
   const size = Math.max(1, Math.min(options.concurrency ?? defaultPoolSize(), pages));
-  // The CLI answers SIGINT and SIGTERM itself (main.ts): it stops the scans, closes this pool and
-  // writes what finished. Puppeteer's own handlers would exit on SIGINT before that, and on SIGTERM
-  // kill the browser while the scans go on and relaunch it.
   return createPagePool({
     size,
     launchNow: true,
-    launchOptions: { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false },
+    launchOptions: cliLaunchOptions,
+    ...(launched ? { launched } : {}),
   });
 }
 

@@ -1,3 +1,5 @@
+import type { LaunchedChromium } from '#scanner/launch.js';
+import { closeUnused } from '../early-launch.js';
 import type { ExitCode } from '../exit-codes.js';
 import type { CommonOptions } from '../options.js';
 import {
@@ -18,10 +20,20 @@ export async function scanCommand(
   inputs: string[],
   flags: CommonOptions,
   context: CliContext,
+  launched?: Promise<LaunchedChromium>,
 ): Promise<ExitCode> {
-  const { options, targets } = await planRun(inputs, flags, context);
-  // Chromium starts while the URLs are checked; a refused URL then closes it straight away.
-  const pool = targets.length > 0 ? startPool(targets.length, options) : undefined;
+  let planned;
+  try {
+    planned = await planRun(inputs, flags, context);
+  } catch (error) {
+    await closeUnused(launched);
+    throw error;
+  }
+  const { options, targets } = planned;
+  // Chromium starts while the URLs are checked (or has started already, `launched`); a refused
+  // URL then closes it straight away.
+  const pool = targets.length > 0 ? startPool(targets.length, options, launched) : undefined;
+  if (!pool) await closeUnused(launched);
   let checked;
   try {
     checked = await checkTargets(targets, options);
