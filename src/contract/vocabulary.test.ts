@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { defaultEngineIds } from './finding.js';
 import {
+  engineList,
+  engineNames,
+  enginesInWords,
   formatDate,
   formatDateTime,
   formatDocumentDate,
@@ -79,5 +83,24 @@ describe('site score', () => {
     expect(siteScoreOf([17])).toBe(17);
     expect(siteScoreOf([])).toBeNull();
     expect(siteScoreOf([null])).toBeNull();
+  });
+});
+
+describe('the engines, counted and named from the engine ids', () => {
+  it('counts and lists the engines a scan runs by default', () => {
+    expect(defaultEngineIds).toHaveLength(5);
+    expect(enginesInWords()).toBe('five engines');
+    const list = engineList();
+    for (const id of defaultEngineIds) expect(list).toContain(engineNames[id]);
+    expect(list).not.toContain(engineNames.behaviour);
+  });
+
+  it('counts and lists the engines a given scan ran, in run order', () => {
+    expect(enginesInWords(['ibm', 'axe', 'pa11y'])).toBe('three engines');
+    expect(engineList(['ibm', 'axe', 'pa11y'])).toBe(
+      'axe-core, Pa11y (HTML_CodeSniffer), and IBM Equal Access',
+    );
+    expect(enginesInWords(['axe'])).toBe('one engine');
+    expect(engineList(['axe', 'keyboard'], { unbranded: true })).toBe('axe-core and keyboard walk');
   });
 });

@@ -1,10 +1,11 @@
+import { defaultEngineIds, engineIds, type EngineId } from './finding.js';
 import type { ScoreLabel } from './page-scan.js';
 
 /**
  * One vocabulary for every screen and document that speaks about a score, a date or the standard
  * (docs/decisions/0013-one-vocabulary-and-site-score.md): the server's answers, the web app, the
  * HTML/PDF/Word documents and the badge all import it, so a 60 is "60/100 · Fair" everywhere.
- * Only built-ins (Intl) besides types: server, web and reports can all load it.
+ * Only built-ins (Intl) besides the engine ids and types: server, web and reports can all load it.
  */
 
 /**
@@ -137,6 +138,32 @@ export const engineNames = {
   keyboard: 'Conformly keyboard walk',
   behaviour: 'Conformly behaviour checks',
 } as const;
+
+const numberWords = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+
+/**
+ * "five engines": how many engines ran, in words, so no screen, document or e-mail states a count
+ * of its own. Without ids, the engines a scan runs by default (the registry's defaults).
+ */
+export function enginesInWords(ids: readonly EngineId[] = defaultEngineIds): string {
+  const n = new Set(ids).size;
+  return `${numberWords[n] ?? n} engine${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The engines by name, in run order, as one list ("axe-core, …, and Conformly keyboard walk");
+ * `unbranded` leaves the maker's name off the own engines, for white-label documents.
+ */
+export function engineList(
+  ids: readonly EngineId[] = defaultEngineIds,
+  options: { unbranded?: boolean } = {},
+): string {
+  const ordered = engineIds.filter((id) => ids.includes(id));
+  const names = ordered.map((id) =>
+    options.unbranded ? engineNames[id].replace(/^Conformly /, '') : engineNames[id],
+  );
+  return new Intl.ListFormat('en', { type: 'conjunction' }).format(names);
+}
 
 /**
  * The mean of page scores, rounded half up; null when no page has a score yet. A domain's

@@ -1,5 +1,12 @@
 import escapeHtml from 'escape-html';
-import { engineNames, formatDocumentDate, impacts, type Issue } from '#contract/index.js';
+import {
+  engineList,
+  engineNames,
+  enginesInWords,
+  formatDocumentDate,
+  impacts,
+  type Issue,
+} from '#contract/index.js';
 import { ruleGuidance } from '#contract/rule-guidance/index.js';
 import {
   bestPracticesOf,
@@ -179,7 +186,7 @@ ${options.whiteLabel ? '' : '<p class="brand">Conformly</p>\n'}<h1>${e(title)}</
 </header>
 <main id="main">
 ${sections}
-${limitations()}
+${limitations(options)}
 </main>
 <footer>
 <p>${footer} This report is not legal advice or a certification of conformance.</p>
@@ -349,10 +356,10 @@ function issueRow(issue: Issue, model: ReportModel, prefix: string): string {
 </tr>`;
 }
 
-function limitations(): string {
+function limitations(options: HtmlReportOptions): string {
   return `<section aria-labelledby="limits-heading">
 <h2 id="limits-heading">What automated testing covers</h2>
-<p>Three engines (axe-core, pa11y with HTML_CodeSniffer, IBM Equal Access) and further checks of links, presentation and keyboard access tested the page as loaded in a browser. Automated rules can prove some failures, but many success criteria (captions, meaningful sequence, keyboard traps in complex widgets, the quality of text alternatives) need a person to judge. A page with no violations here is not thereby conformant.</p>
+<p>Automated engines tested the page as loaded in a browser (the overview names those that ran; a scan runs ${e(enginesInWords())} by default: ${e(engineList(undefined, { unbranded: options.whiteLabel === true }))}). Automated rules can prove some failures, but many success criteria (captions, meaningful sequence, keyboard traps in complex widgets, the quality of text alternatives) need a person to judge. A page with no violations here is not thereby conformant.</p>
 </section>`;
 }
 

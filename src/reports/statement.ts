@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html';
-import { impacts } from '#contract/index.js';
+import { enginesInWords, impacts } from '#contract/index.js';
 import { judgesSite, standingCoverage, type SiteStandingState } from '#contract/site-standing.js';
 import { formatDate } from './html-report.js';
 import { needsReviewOf, reportStandard, type ReportModel } from './model.js';
@@ -65,8 +65,8 @@ export function renderStatementHtml(model: ReportModel, links: StatementLinks): 
   const review = needsReviewOf(model);
   const e = (text: string) => escapeHtml(text);
   const date = formatDate(model.scannedAt);
-  const engines = model.engines
-    .filter((engine) => !model.engineErrors[engine])
+  const finished = model.engines.filter((engine) => !model.engineErrors[engine]);
+  const engines = finished
     .map(
       (engine) =>
         `${engine}${model.engineVersions[engine] ? ` ${model.engineVersions[engine]}` : ''}`,
@@ -131,7 +131,7 @@ ${siteAuditText(links.standing, model.domain)}
 </section>
 <section>
 <h2>Monitoring in place</h2>
-<p>${judgesSite(links.standing?.state ?? 'none') ? `The site is audited page by page` : 'This page was tested'} with three automated accessibility engines run together on each page (${e(engines || 'none finished')}). Each scan is recorded and issues are tracked from one scan to the next${links.statusPageUrl ? `; the latest results are published on the site's public status page` : ''}.</p>
+<p>${judgesSite(links.standing?.state ?? 'none') ? `The site is audited page by page` : 'This page was tested'} with ${finished.length === 0 ? 'automated accessibility engines' : `${enginesInWords(finished)} of automated accessibility testing, run together on each page`} (${e(engines || 'none finished')}). Each scan is recorded and issues are tracked from one scan to the next${links.statusPageUrl ? `; the latest results are published on the site's public status page` : ''}.</p>
 </section>
 <section>
 <h2>Known limitations</h2>

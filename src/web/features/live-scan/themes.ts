@@ -1,4 +1,5 @@
 import type { Impact } from '#contract/finding.js';
+import { enginesInWords } from '#contract/vocabulary.js';
 import { scoreLabel, terminalScoreTone, type ScoreLabel } from './score';
 
 /**
@@ -7,6 +8,10 @@ import { scoreLabel, terminalScoreTone, type ScoreLabel } from './score';
  * its texts are the same on every page. Each palette keeps WCAG AA contrast on its own background
  * (text 4.5:1, focus rings and bars 3:1), the dark and terminal ones included.
  */
+/** "Five engines": the count of the engines a scan runs, from the contract's engine ids. */
+const engineCount = enginesInWords();
+const EngineCount = engineCount.charAt(0).toUpperCase() + engineCount.slice(1);
+
 export type LiveScanThemeId = 'light' | 'real' | 'cinematic' | 'terminal' | 'professional';
 
 export type ResultPanel =
@@ -115,8 +120,7 @@ export const liveScanThemes: Record<LiveScanThemeId, LiveScanTheme> = {
     pageTitle: 'Real accessibility scanner',
     eyebrow: 'Real scanner',
     title: 'Real Accessibility Scanner',
-    intro:
-      'Three engines, one real page: every figure below comes from the scan running now, nothing is simulated.',
+    intro: `${EngineCount}, one real page: every figure below comes from the scan running now, nothing is simulated.`,
     panels: ['score', 'tests', 'impact', 'issues', 'aiSummary'],
     terminalStages: false,
     dashboardButton: false,
@@ -136,8 +140,7 @@ export const liveScanThemes: Record<LiveScanThemeId, LiveScanTheme> = {
     pageTitle: 'AI accessibility intelligence',
     eyebrow: 'AI intelligence',
     title: 'AI Accessibility Intelligence',
-    intro:
-      'Three engines read the page, then the findings are merged, scored and summed up in plain words.',
+    intro: `${EngineCount} read the page, then the findings are merged, scored and summed up in plain words.`,
     panels: ['score', 'aiSummary', 'screenshots', 'impact', 'issues'],
     terminalStages: false,
     dashboardButton: false,
@@ -224,8 +227,7 @@ export const liveScanThemes: Record<LiveScanThemeId, LiveScanTheme> = {
     pageTitle: 'Multi-engine accessibility analysis',
     eyebrow: 'Professional scan',
     title: 'Multi-Engine Accessibility Analysis',
-    intro:
-      'One page, three independent engines: merged results with a score, and what each engine found on its own.',
+    intro: `One page, ${engineCount}: merged results with a score, and what each engine found on its own.`,
     panels: ['score', 'tests', 'impact', 'engineTabs', 'issues', 'screenshots'],
     terminalStages: false,
     dashboardButton: false,

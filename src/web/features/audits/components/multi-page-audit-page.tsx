@@ -1,6 +1,7 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { maxAuditPages, maxAuditPagesMessage } from '#contract/audit.js';
+import { enginesInWords } from '#contract/vocabulary.js';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -45,7 +46,7 @@ export function MultiPageAuditPage() {
     <div className="mx-auto max-w-5xl px-4 py-12">
       <h1 className="text-3xl font-bold">Multi-page audit</h1>
       <p className="mt-2 text-slate-700">
-        Scan up to {maxAuditPages} pages of a site with all three engines at once.
+        Scan up to {maxAuditPages} pages of a site with all {enginesInWords()} at once.
       </p>
       <Card className="mt-8">
         <form onSubmit={onSubmit} className="grid gap-3">

@@ -39,7 +39,7 @@ export function SiteResults({ results }: { results: readonly AuditPageResult[] }
         <div>
           <p className="text-slate-800">
             The mean score of the {totals.scannedPages} of {totals.totalPages} pages scanned;{' '}
-            {totals.totalViolations} violations after merging what the three engines found.
+            {totals.totalViolations} violations after merging what the engines found.
           </p>
           <ul aria-label="Violations by impact" className="mt-2 flex flex-wrap gap-2 text-sm">
             {impacts.map((impact) => (

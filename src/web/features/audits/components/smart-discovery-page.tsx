@@ -136,7 +136,7 @@ function SequenceResult({ page }: { page: SequencePage }) {
   );
 }
 
-/** What smart discovery shows per page (spec §2): the three engines' counts and the total time. */
+/** What smart discovery shows per page (spec §2): each engine's counts and the total time. */
 function RawCounts({ result }: { result: RawScanResult }) {
   const pa11y = result.pa11yRaw.issues.length;
   const axe = result.axeRaw.violations.length;

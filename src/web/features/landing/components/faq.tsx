@@ -4,15 +4,16 @@ import {
   AccordionItem,
   AccordionTrigger,
 } from '../../../components/ui/accordion';
+import { engineList, enginesInWords } from '#contract/vocabulary.js';
 
 /** Spec §2: nine questions. */
 const questions = [
   {
     q: 'What does Conformly check?',
-    a: 'Every scan loads your page once in a real browser and runs three independent engines on it: axe-core, Pa11y (HTML_CodeSniffer) and IBM Equal Access. Their findings are merged, scored against WCAG 2.1 AA (plus the WCAG 2.2 checks for target size, dragging and focus not obscured) and grouped by impact: critical, serious, moderate and minor.',
+    a: `Every scan loads your page once in a real browser and runs ${enginesInWords()} on it: ${engineList()}. Their findings are merged, scored against WCAG 2.1 AA (plus the WCAG 2.2 checks for target size, dragging and focus not obscured) and grouped by impact: critical, serious, moderate and minor.`,
   },
   {
-    q: 'Why three engines instead of one?',
+    q: `Why ${enginesInWords()} instead of one?`,
     a: 'Each engine knows rules the others miss. Running them on the same loaded page finds more real problems, and where they agree you can be more confident a finding is real.',
   },
   {

@@ -18,6 +18,7 @@ import { ProductVideo } from './product-video';
 import type { UseSignup } from './signup-modal';
 import { UrlForm } from './url-form';
 import { defaultMonitorPageBudget } from '#contract/site-monitoring.js';
+import { engineList, enginesInWords } from '#contract/vocabulary.js';
 
 // The modal carries the form libraries; the landing page loads them when a visitor opens it.
 const SignupModal = lazy(() =>
@@ -31,11 +32,14 @@ const stats = [
   { value: 'WCAG 2.1 AA', label: 'plus WCAG 2.2 target size, dragging and focus checks' },
 ] as const;
 
+/** "five engines", from the contract's engine ids: no screen states a count of its own. */
+const engineCount = enginesInWords();
+
 const features = [
   {
     icon: Layers,
-    title: 'Three engines, one report',
-    text: 'Findings of axe-core, Pa11y and IBM Equal Access are merged per element and rule, so one problem is one issue.',
+    title: `${engineCount.charAt(0).toUpperCase()}${engineCount.slice(1)}, one report`,
+    text: `Findings of ${engineList()} are merged per element and rule, so one problem is one issue.`,
   },
   {
     icon: Gauge,
@@ -101,9 +105,9 @@ export function LandingPage({ useSignup }: { useSignup: UseSignup }) {
             Find accessibility problems before your visitors do
           </h1>
           <p className="mt-6 max-w-2xl text-lg text-slate-700">
-            Conformly scans your website with three accessibility engines, scores it, keeps watching
-            it, and publishes the proof of your work: a public compliance page, a live badge, a
-            statement PDF and VPAT reports.
+            Conformly scans your website with {engineCount}, scores it, keeps watching it, and
+            publishes the proof of your work: a public compliance page, a live badge, a statement
+            PDF and VPAT reports.
           </p>
           <UrlForm inputRef={urlField} />
           <Button variant="link" className="mt-4" onClick={openSignup}>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { engineList, enginesInWords } from '#contract/vocabulary.js';
 import { paths } from '../../../lib/paths';
 import { Button } from '../../../components/ui/button';
 import { LegalPage } from './legal-page';
@@ -12,9 +13,9 @@ export function AboutPage() {
       </p>
       <h2>How we test</h2>
       <p>
-        Every page is loaded once in a real browser and checked by three open engines: axe-core,
-        Pa11y (HTML_CodeSniffer) and IBM Equal Access. Findings on the same element under the same
-        rule are merged into one issue, so you fix problems, not duplicates.
+        Every page is loaded once in a real browser and checked by {enginesInWords()}:{' '}
+        {engineList()}. Findings on the same element under the same rule are merged into one issue,
+        so you fix problems, not duplicates.
       </p>
       <h2>What you get</h2>
       <ul>

@@ -1,5 +1,12 @@
 import { Link, useParams } from 'react-router';
-import { formatDate, formatScore, wcagStandard } from '#contract/vocabulary.js';
+import type { EngineId } from '#contract/finding.js';
+import {
+  engineList,
+  enginesInWords,
+  formatDate,
+  formatScore,
+  wcagStandard,
+} from '#contract/vocabulary.js';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { Button } from '../../../components/ui/button';
@@ -27,6 +34,9 @@ export function PublicScanPage() {
     );
   }
   const data = scan.data;
+  // The engines that ran on this scan (its per-engine counts); the defaults until the report loads.
+  const byEngine = report.data?.scan.summary?.byEngine;
+  const ran = byEngine ? (Object.keys(byEngine) as EngineId[]) : undefined;
   return (
     <div className="mx-auto max-w-4xl px-4 py-12">
       <div className="flex flex-wrap items-center gap-3">
@@ -46,8 +56,8 @@ export function PublicScanPage() {
       <p className="mt-6 text-sm font-semibold">{wcagStandard.short} Standards</p>
       <ScoreLabelChip score={data.accessibilityScore} className="mt-2" />
       <p className="mt-4 text-sm text-slate-700">
-        Three engines (axe-core, Pa11y and IBM Equal Access) tested this page in a browser.
-        Automated testing finds many problems, not all: this is a measurement, not a certification.
+        {sentence(enginesInWords(ran))} ({engineList(ran)}) tested this page in a browser. Automated
+        testing finds many problems, not all: this is a measurement, not a certification.
       </p>
       {report.data && (
         <section aria-labelledby="public-issues-heading" className="mt-10">
@@ -82,3 +92,5 @@ export function PublicScanPage() {
     </div>
   );
 }
+
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
