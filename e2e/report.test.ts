@@ -85,7 +85,16 @@ describe('the report of a page with many issues', () => {
     const details = panel.locator('[id$="-details"]:not([hidden])').first();
     await details.getByText('Failing HTML').first().waitFor();
     await details.getByRole('link', { name: /^Understanding 1\.1\.1 Non-text Content/ }).waitFor();
-    await details.getByRole('link', { name: /^How to fix it/ }).waitFor();
+    // Our guidance (loaded when the issue opens) beside the engines' own help pages.
+    await details.getByRole('heading', { level: 4, name: 'What is wrong' }).waitFor();
+    await details.getByRole('heading', { level: 4, name: 'Who is affected' }).waitFor();
+    await details.getByRole('heading', { level: 4, name: 'How to fix it' }).waitFor();
+    await details.getByRole('heading', { level: 4, name: 'Example of correct code' }).waitFor();
+    expect(await details.locator('pre > code').first().textContent()).toMatch(/</);
+    await details
+      .getByRole('link', { name: /^IBM Equal Access help: / })
+      .first()
+      .waitFor();
     await details
       .getByText(/^Details: /)
       .first()
