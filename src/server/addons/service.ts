@@ -17,6 +17,7 @@ import { takePayment } from '../billing/payment-intents.js';
 import type { PaymentProvider } from '../billing/payments.js';
 import type { FileAnswer } from '../documents/service.js';
 import * as domains from '../domains/service.js';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { ConflictError, InvalidError, NotFoundError, UnauthorizedError } from '../http-errors.js';
 import type { Caller } from '../plugins/caller.js';
 import { loadReportModel } from '../scans/service.js';
@@ -117,7 +118,7 @@ function priceOf(addOnId: string, pages: number): { addOn: AddOn; price: number 
  */
 export async function purchase(
   deps: AddOnServiceDeps,
-  caller: AddOnCaller,
+  caller: AddOnCaller & AuditActor,
   body: AddOnPurchaseRequest,
 ): Promise<AddOnPurchaseResponse> {
   const userId = signedIn(caller);
@@ -144,8 +145,9 @@ export async function purchase(
         purpose: 'add_on',
         domain,
         amountCents: Math.round(price * 100),
+        actor: caller,
       });
-      return repo.insertAddOn(tx, {
+      const added = await repo.insertAddOn(tx, {
         userId,
         type: addOn.id,
         domain,
@@ -155,6 +157,19 @@ export async function purchase(
         stripePaymentId: paymentId,
         scanId: latest.id,
       });
+      await recordAudit(
+        tx,
+        caller,
+        'addon.purchased',
+        { type: 'add_on', id: added.id },
+        {
+          addOnId: addOn.id,
+          domain,
+          pages: body.pages,
+          priceCents: Math.round(price * 100),
+        },
+      );
+      return added;
     });
   } catch (error) {
     // A twin of this request (a double submit) took the payment first: answer with its add-on.

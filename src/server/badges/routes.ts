@@ -131,6 +131,7 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
         request.caller.organisationId!,
         request.params.domain,
         request.body.settings,
+        request.caller,
       ),
   );
 };

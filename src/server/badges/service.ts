@@ -9,6 +9,7 @@ import type { AppDb } from '#db/client.js';
 import * as domainStore from '#db/stores/domains.js';
 import { badgeLanguageOf, renderBadge } from '#reports/badge.js';
 import * as domains from '../domains/service.js';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { NotFoundError } from '../http-errors.js';
 import { siteOf } from '../public/service.js';
 
@@ -93,9 +94,14 @@ export async function saveOwnBadge(
   userId: string,
   input: string,
   settings: BadgeSettings,
+  actor: AuditActor,
 ): Promise<DomainBadge> {
   const domain = domains.normalizeDomain(input);
-  const row = await domainStore.saveOwnBadge(deps.db, userId, domain, settings);
-  if (!row) throw new NotFoundError(`Domain Not Found: ${domain} is not one of your domains.`);
+  const row = await deps.db.transaction(async (tx) => {
+    const saved = await domainStore.saveOwnBadge(tx, userId, domain, settings);
+    if (!saved) throw new NotFoundError(`Domain Not Found: ${domain} is not one of your domains.`);
+    await recordAudit(tx, actor, 'badge.changed', { type: 'domain', id: domain }, { settings });
+    return saved;
+  });
   return toDomainBadge(row);
 }

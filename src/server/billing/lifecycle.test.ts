@@ -64,6 +64,12 @@ const demo = new DemoPaymentProvider();
 const start = new Date(Date.UTC(2026, 4, 1, 8));
 const dayMs = 86_400_000;
 const at = (days: number) => new Date(start.getTime() + days * dayMs);
+/** The owner cancelling, as the audit log names them. */
+const actor = (userId: string) => ({
+  organisationId: userId,
+  userId,
+  email: 'owner@lifecycle.test',
+});
 let nextUser = 0;
 
 beforeAll(async () => {
@@ -269,7 +275,7 @@ describe('provider events', () => {
   it('cancel archives every monitored domain at once and stops charging', async () => {
     const userId = await ownerWith('cancel-one.test', 'cancel-two.test');
     await recordCardAdded(database.db, userId, start);
-    const result = await cancelSubscription(database.db, userId, at(5));
+    const result = await cancelSubscription(database.db, userId, at(5), actor(userId));
     expect(result.archived.sort()).toEqual(['cancel-one.test', 'cancel-two.test']);
     expect(await statusOf('cancel-one.test')).toMatchObject({
       status: 'archived',
@@ -284,7 +290,9 @@ describe('provider events', () => {
     expect([...swept.activated, ...swept.renewed, ...swept.graced]).not.toContain(
       'cancel-one.test',
     );
-    await expect(cancelSubscription(database.db, userId, at(6))).rejects.toMatchObject({
+    await expect(
+      cancelSubscription(database.db, userId, at(6), actor(userId)),
+    ).rejects.toMatchObject({
       statusCode: 409,
     });
   });
@@ -305,7 +313,7 @@ describe('provider events', () => {
       .where(eq(subscriptions.userId, userId));
     expect(subscription!.stripeSubscriptionId).toBe(setup.subscriptionId);
 
-    await cancelPlan(database.db, stripe, userId, at(2));
+    await cancelPlan(database.db, stripe, userId, at(2), actor(userId));
     expect(stripe.cancelled).toEqual([setup.subscriptionId]);
     expect((await statusOf('provider-cancel.test')).status).toBe('archived');
   });

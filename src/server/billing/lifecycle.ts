@@ -7,6 +7,7 @@ import type { AppDb } from '#db/client.js';
 import * as domainStore from '#db/stores/domains.js';
 import * as paymentStore from '#db/stores/payments.js';
 import type { DomainStatus } from '#contract/index.js';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { ConflictError } from '../http-errors.js';
 import type { PaymentProvider } from './payments.js';
 import { addMonths, freeMonthEnd, usd } from './quote.js';
@@ -271,6 +272,7 @@ export async function cancelSubscription(
   db: AppDb,
   userId: string,
   now: Date,
+  actor: AuditActor,
 ): Promise<CancelResult> {
   return db.transaction(async (tx) => {
     await repo.lockUser(tx, userId);
@@ -298,6 +300,7 @@ export async function cancelSubscription(
     });
     // The saved card no longer backs a subscription; a new one asks for a card again.
     await repo.updateUser(tx, userId, { subscriptionStatus: 'cancelled', cardAdded: false });
+    await recordAudit(tx, actor, 'subscription.cancelled', null, { archivedDomains: archived });
     return { archived, cancelledAt: now };
   });
 }
@@ -311,6 +314,7 @@ export async function cancelPlan(
   provider: PaymentProvider,
   userId: string,
   now: Date,
+  actor: AuditActor,
 ): Promise<CancelResult> {
   const latest = await repo.findLatestSubscription(db, userId, complianceShield.planType);
   if (
@@ -320,7 +324,7 @@ export async function cancelPlan(
   ) {
     await provider.cancelSubscription(latest.stripeSubscriptionId);
   }
-  return cancelSubscription(db, userId, now);
+  return cancelSubscription(db, userId, now, actor);
 }
 
 export interface SweepResult {

@@ -12,6 +12,7 @@ import type { AppDb } from '#db/client.js';
 import * as domainStore from '#db/stores/domains.js';
 import * as paymentStore from '#db/stores/payments.js';
 import type { PaymentPurpose } from '#db/stores/payments.js';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import * as domains from '../domains/service.js';
 import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import { paidStatuses } from './enrolment.js';
@@ -180,6 +181,8 @@ export interface TakePaymentRequest {
   domain: string;
   /** What the server prices the purchase at now, in US cents. */
   amountCents: number;
+  /** Who pays: the payment goes into the organisation's audit log with the purchase. */
+  actor: AuditActor;
 }
 
 /**
@@ -222,6 +225,18 @@ export async function takePayment(
   if (!(await paymentStore.consumePayment(db, row.id, payment.status, new Date()))) {
     throw new ConflictError('This payment was already used.');
   }
+  await recordAudit(
+    db,
+    p.actor,
+    'payment.succeeded',
+    { type: 'payment', id: payment.id },
+    {
+      purpose: p.purpose,
+      domain: p.domain,
+      amountCents: p.amountCents,
+      provider: payment.provider,
+    },
+  );
   return payment;
 }
 

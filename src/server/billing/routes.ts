@@ -178,7 +178,13 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     async (request) => {
       const now = new Date();
       const userId = request.caller.organisationId!;
-      const cancelled = await lifecycle.cancelPlan(deps.db, deps.payments, userId, now);
+      const cancelled = await lifecycle.cancelPlan(
+        deps.db,
+        deps.payments,
+        userId,
+        now,
+        request.caller,
+      );
       return {
         message: 'Compliance Shield cancelled. Monitoring stopped; all scan history is kept.',
         archived: cancelled.archived,

@@ -99,6 +99,7 @@ describe('a one-time payment in Stripe mode', () => {
           purpose: 'add_domain',
           domain: 'second-flow.test',
           amountCents: 3900,
+          actor: { organisationId: payer.userId, email: payer.email },
         }),
       );
     // Not confirmed in the browser yet: nothing is granted.
@@ -172,7 +173,10 @@ describe('cancelling in Stripe mode', () => {
     const { subscriptionId } = await createSubscription(deps(), payer);
     stripe.requests.length = 0;
 
-    const cancelled = await cancelPlan(database.db, provider, payer.userId, new Date());
+    const cancelled = await cancelPlan(database.db, provider, payer.userId, new Date(), {
+      organisationId: payer.userId,
+      email: payer.email,
+    });
     expect(cancelled.archived).toEqual(['cancel-flow.test']);
     expect(stripe.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       `DELETE /v1/subscriptions/${subscriptionId}`,

@@ -6,6 +6,7 @@ import {
   recordPaymentOutcome,
   type ProviderAccount,
 } from '#db/stores/payment-events.js';
+import { paymentProviderActor, recordAudit } from '../audit-log/service.js';
 import { ConflictError } from '../http-errors.js';
 import {
   cancelSubscription,
@@ -137,6 +138,13 @@ export async function handleStripeEvent(
         if (!found) return 'unknown_account';
         if (found === 'not_current') return 'ignored';
         await recordPaymentSucceeded(tx, found.id, periodEnd, now);
+        await recordAudit(
+          tx,
+          paymentProviderActor(found.id, 'stripe'),
+          'payment.succeeded',
+          { type: 'invoice', id: invoice.id ?? event.id },
+          { amountCents: invoice.amount_paid, paidUntil: periodEnd.toISOString() },
+        );
         return 'handled';
       }
       case 'invoice.payment_failed': {
@@ -157,7 +165,7 @@ export async function handleStripeEvent(
         if (!found) return 'unknown_account';
         if (found === 'not_current') return 'ignored';
         try {
-          await cancelSubscription(tx, found.id, now);
+          await cancelSubscription(tx, found.id, now, paymentProviderActor(found.id, 'stripe'));
         } catch (error) {
           // Cancelled here first (the owner's cancel ends the Stripe subscription, which Stripe
           // then reports): nothing is left to cancel, and Stripe must not retry.

@@ -126,7 +126,7 @@ describe('a domain that changes hands', () => {
     for (let n = 0; n < 28; n += 1) sent.push(await submit(`Visitor ${n}`, `Barrier ${n}`));
     expect(sent.every((filed) => !filed.waiting)).toBe(true);
     expect((await inbox(alice)).total).toBe(28);
-    await archiveDomain(domainDeps, alice.userId, domain);
+    await archiveDomain(domainDeps, alice, domain);
 
     // Nobody holds it verified: a concern is kept for the next verified owner, and said so.
     const waiting = await submit('Wanda', 'Sent while nobody owns it');

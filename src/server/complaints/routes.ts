@@ -127,6 +127,8 @@ function actorOf(request: FastifyRequest): service.ComplaintActor {
     organisationId: request.caller.organisationId ?? session.userId,
     userId: session.userId,
     name: session.user.name || session.user.email,
+    email: session.user.email,
+    ip: request.ip,
   };
 }
 

@@ -22,6 +22,7 @@ import {
 import type { AppDb } from '#db/client.js';
 import * as scanStore from '#db/stores/scans.js';
 import type { Mailer } from '#email/mailer.js';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import * as domains from '../domains/service.js';
 import {
   ForbiddenError,
@@ -177,7 +178,22 @@ export interface ComplaintActor {
   userId: string;
   /** Shown as the author of the account's replies and notes in the conversation. */
   name: string;
+  /** The person's address and where they called from, for the audit log. */
+  email?: string | undefined;
+  ip?: string | undefined;
 }
+
+/** Who the audit log names for a change of a complaint: the person, by address. */
+function auditActorOf(actor: ComplaintActor): AuditActor {
+  return {
+    organisationId: actor.organisationId,
+    userId: actor.userId,
+    email: actor.email ?? actor.name,
+    ip: actor.ip,
+  };
+}
+
+const complaintTarget = (id: string) => ({ type: 'complaint', id });
 
 const complaintNotFound = () => new NotFoundError('Complaint not found');
 
@@ -363,8 +379,16 @@ export async function updateStatus(
       : input.status === 'closed'
         ? (current.resolvedAt ?? now)
         : null;
-  const row = await repo.updateComplaint(deps.db, id, owned, { status: input.status, resolvedAt });
-  if (!row) throw complaintNotFound();
+  const row = await deps.db.transaction(async (tx) => {
+    const updated = await repo.updateComplaint(tx, id, owned, { status: input.status, resolvedAt });
+    if (!updated) throw complaintNotFound();
+    await recordAudit(tx, auditActorOf(actor), 'complaint.status_changed', complaintTarget(id), {
+      domain: updated.domain,
+      from: current.status,
+      to: input.status,
+    });
+    return updated;
+  });
   return complaintOf(row, now, scope);
 }
 
@@ -377,10 +401,15 @@ export async function updateNotes(
 ): Promise<Complaint> {
   const scope = await scopeOf(deps.db, actor.organisationId);
   await actionableComplaint(deps.db, scope, id);
-  const row = await repo.updateComplaint(deps.db, id, scope.all, {
-    internalNotes: input.notes,
+  const row = await deps.db.transaction(async (tx) => {
+    const updated = await repo.updateComplaint(tx, id, scope.all, { internalNotes: input.notes });
+    if (!updated) throw complaintNotFound();
+    // The notes are the team's own words: the log says they changed, not what they say.
+    await recordAudit(tx, auditActorOf(actor), 'complaint.note_added', complaintTarget(id), {
+      domain: updated.domain,
+    });
+    return updated;
   });
-  if (!row) throw complaintNotFound();
   return complaintOf(row, new Date(), scope);
 }
 
@@ -424,8 +453,16 @@ export async function reply(
   };
   const scope = await scopeOf(deps.db, actor.organisationId);
   await actionableComplaint(deps.db, scope, id);
-  const row = await repo.appendEntry(deps.db, id, scope.all, entry);
-  if (!row) throw complaintNotFound();
+  const row = await deps.db.transaction(async (tx) => {
+    const appended = await repo.appendEntry(tx, id, scope.all, entry);
+    if (!appended) throw complaintNotFound();
+    await recordAudit(tx, auditActorOf(actor), 'complaint.replied', complaintTarget(id), {
+      domain: appended.domain,
+      public: !input.isInternal,
+      replyId: entry.id,
+    });
+    return appended;
+  });
   if (!input.isInternal) {
     deps.mailer.send(
       concernReplyEmail({

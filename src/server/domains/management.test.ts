@@ -337,6 +337,7 @@ describe('adding a domain', () => {
         purpose: 'add_domain',
         domain: 'pay-b.test',
         amountCents: 2900,
+        actor: { organisationId: owner.userId, email: owner.email },
       });
     await expect(take()).resolves.toMatchObject({ id: fresh.paymentIntentId, amountCents: 2900 });
     const reused = await failure(take());
@@ -348,6 +349,7 @@ describe('adding a domain', () => {
         purpose: 'add_domain',
         domain: 'pay-a.test',
         amountCents: 100,
+        actor: { organisationId: owner.userId, email: owner.email },
       }),
     );
     expect(wrongAmount.statusCode).toBe(409);
@@ -446,7 +448,7 @@ describe('archiving and reactivating', () => {
     await verify(owner.userId, 'cycle.test', now);
 
     const later = new Date(now.getTime() + 86_400_000);
-    const archived = await archiveDomain(deps, owner.userId, 'cycle.test', later);
+    const archived = await archiveDomain(deps, owner, 'cycle.test', later);
     expect(archived).toMatchObject({
       message: 'Domain monitoring disabled but all scan history preserved.',
       domain: { status: 'archived' },
@@ -457,7 +459,7 @@ describe('archiving and reactivating', () => {
     expect(back.domain).toMatchObject({ status: 'trial', trialDaysRemaining: 30 });
 
     // Archived again and brought back after the free month ended: a month at its price.
-    await archiveDomain(deps, owner.userId, 'cycle.test', later);
+    await archiveDomain(deps, owner, 'cycle.test', later);
     const afterMonth = new Date(Date.UTC(2026, 3, 20));
     const asked = await failure(reactivateDomain(deps, owner, 'cycle.test', {}, afterMonth));
     expect((asked as PaymentRequiredError).body).toMatchObject({
@@ -501,7 +503,7 @@ describe('archiving and reactivating', () => {
     const before = await snapshot();
     for (const domain of ['private.test', 'nobody.test', 'not a domain']) {
       const calls: [() => Promise<unknown>, number][] = [
-        [() => archiveDomain(deps, stranger.userId, domain, now), 404],
+        [() => archiveDomain(deps, stranger, domain, now), 404],
         [() => reactivateDomain(deps, stranger, domain, {}, now), 404],
         [
           () => createPaymentIntent(deps, stranger, { domain, isReactivation: true }, now),

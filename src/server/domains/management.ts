@@ -31,6 +31,7 @@ import {
   usd,
   type Quote,
 } from '#server/billing/quote.js';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import { normalizeDomain } from './domain.js';
 import { checkClaimAllowance } from './service.js';
@@ -60,9 +61,20 @@ export interface DomainDeps {
 }
 
 export interface Owner {
+  /** The organisation whose domain it is. */
   userId: string;
+  /** The acting person's address, for the plan's e-mails and, without `actor`, the audit log. */
   email: string;
+  /** Who acts, for the audit log (`request.caller`); absent, the person at `email`. */
+  actor?: AuditActor | undefined;
 }
+
+/** Who the audit log names for a change of the owner's domains. */
+function actorOf(owner: Owner): AuditActor {
+  return owner.actor ?? { organisationId: owner.userId, email: owner.email };
+}
+
+const domainTarget = (domain: string) => ({ type: 'domain', id: domain });
 
 /** A 402 whose body says what to pay (spec §7 "402 with requiresPayment and pricing"). */
 export class PaymentRequiredError extends HttpError {
@@ -290,6 +302,7 @@ export async function addDomain(
           purpose: 'add_domain',
           domain,
           amountCents: terms.dueCents,
+          actor: actorOf(owner),
         });
       }
       const subscriptionId = await ensurePlan(tx, userId, now, { domain, email: owner.email });
@@ -311,6 +324,11 @@ export async function addDomain(
         },
       });
       await recordDomainEnrolled(tx, userId, { trialEndsAt: null, now });
+      await recordAudit(tx, actorOf(owner), 'domain.added', domainTarget(domain), {
+        status,
+        monthlyPriceCents: terms.monthlyPriceCents,
+        chargedCents: payment ? terms.dueCents : 0,
+      });
       return true;
     }),
   );
@@ -329,11 +347,12 @@ export async function addDomain(
  */
 export async function archiveDomain(
   deps: Pick<DomainDeps, 'db' | 'publicUrl'>,
-  userId: string,
+  owner: Owner,
   domainParam: string,
   now = new Date(),
 ): Promise<DomainChangeResponse> {
   const domain = pathDomain(domainParam);
+  const { userId } = owner;
   await deps.db.transaction(async (tx) => {
     await lockAccount(tx, userId);
     const own = await store.findAccountDomain(tx, userId, domain);
@@ -345,6 +364,9 @@ export async function archiveDomain(
       action: 'archived',
     });
     await refreshAccountStatus(tx, userId);
+    await recordAudit(tx, actorOf(owner), 'domain.archived', domainTarget(domain), {
+      previousStatus: own.status,
+    });
   });
   return { message: domainArchivedMessage, domain: await getDomain(deps, userId, domain, now) };
 }
@@ -392,6 +414,7 @@ export async function reactivateDomain(
           purpose: 'reactivate',
           domain,
           amountCents: terms.dueCents,
+          actor: actorOf(owner),
         });
       }
       const subscriptionId = await ensurePlan(tx, userId, now, { domain, email: owner.email });
@@ -423,6 +446,11 @@ export async function reactivateDomain(
         await startFreeMonth(tx, own.id, now);
       }
       await refreshAccountStatus(tx, userId);
+      await recordAudit(tx, actorOf(owner), 'domain.reactivated', domainTarget(domain), {
+        previousStatus: own.status,
+        status: terms.status,
+        chargedCents: payment ? terms.dueCents : 0,
+      });
       return true;
     }),
   );

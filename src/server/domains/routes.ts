@@ -32,7 +32,8 @@ export async function requireSignIn(request: FastifyRequest): Promise<void> {
 }
 
 function ownerOf(request: FastifyRequest): management.Owner {
-  return { userId: request.caller.organisationId!, email: request.caller.email ?? '' };
+  const { caller } = request;
+  return { userId: caller.organisationId!, email: caller.email ?? '', actor: caller };
 }
 
 /** A 402 carries what to pay in its body; every other error goes to the app's error handler. */
@@ -127,8 +128,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         response: { 200: DomainChangeResponse },
       },
     },
-    async (request) =>
-      management.archiveDomain(deps, request.caller.organisationId!, request.params.domain),
+    async (request) => management.archiveDomain(deps, ownerOf(request), request.params.domain),
   );
 
   app.post(
@@ -199,6 +199,7 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         request.caller.organisationId!,
         request.params.domain,
         request.body,
+        request.caller,
       ),
   );
 

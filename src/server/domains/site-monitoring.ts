@@ -18,6 +18,7 @@ import {
 } from '#db/stores/site-audit-reads.js';
 import { requestSiteAudit } from '#jobs/site-audit-requests.js';
 import { parseExcludePattern } from '#scanner';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import { normalizeDomain } from './domain.js';
 
@@ -125,6 +126,7 @@ export async function updateMonitoring(
   userId: string,
   domainParam: string,
   input: UpdateMonitoringRequest,
+  actor: AuditActor,
 ): Promise<MonitoringSettings> {
   const row = await ownDomain(deps.db, userId, domainParam);
   const change: Parameters<typeof saveMonitoringSettings>[2] = {};
@@ -158,7 +160,21 @@ export async function updateMonitoring(
     });
     change.monitorExcludes = excludes;
   }
-  if (Object.keys(change).length > 0) await saveMonitoringSettings(deps.db, row.id, change);
+  if (Object.keys(change).length > 0) {
+    await deps.db.transaction(async (tx) => {
+      await saveMonitoringSettings(tx, row.id, change);
+      await recordAudit(
+        tx,
+        actor,
+        'domain.monitoring_changed',
+        {
+          type: 'domain',
+          id: row.domain,
+        },
+        change,
+      );
+    });
+  }
   return settingsOf({ ...row, ...change }, deps.pageBudget);
 }
 

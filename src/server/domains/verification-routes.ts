@@ -93,6 +93,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
         request.caller.organisationId!,
         request.params.domain,
         request.body?.method,
+        request.caller,
       );
     },
   );

@@ -9,6 +9,7 @@ import { claimReleasedEmail, concernsWaitingEmail } from '#email/claim-messages.
 import type { Mailer } from '#email/mailer.js';
 import { refreshAccountStatus, startFreeMonth } from '#server/billing/lifecycle.js';
 import { countWaitedComplaints } from '#server/complaints/service.js';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { NotFoundError } from '../http-errors.js';
 import { normalizeDomain } from './domain.js';
 import { checkOwnership, type OwnershipCheckOptions } from './verification.js';
@@ -77,11 +78,12 @@ export async function verifyOwnDomain(
   userId: string,
   input: string,
   method: VerificationMethod | undefined,
+  actor: AuditActor,
 ): Promise<DomainVerification> {
   const domain = normalizeDomain(input);
   const state = await store.findOwnVerification(deps.db, userId, domain);
   if (!state) throw notYours(domain);
-  const recorded = await checkAndRecord(deps, state, method);
+  const recorded = await checkAndRecord(deps, state, method, actor);
   return describeVerification(recorded?.state ?? state);
 }
 
@@ -115,6 +117,7 @@ async function checkAndRecord(
   deps: VerificationServiceDeps,
   state: store.DomainVerificationState,
   method: VerificationMethod | undefined,
+  actor?: AuditActor,
 ) {
   const preferred = state.verificationMethod ?? undefined;
   let outcome = await checkOwnership(state.domain, state.verificationToken, {
@@ -129,21 +132,36 @@ async function checkAndRecord(
       preferred,
     });
   }
-  return recordOwnershipCheck(deps, state.id, outcome, new Date());
+  return recordOwnershipCheck(deps, state.id, outcome, new Date(), actor);
 }
+
+/** Who the audit log names for a proof found by a monitoring run's re-check. */
+export const monitoringCheckLabel = 'Conformly monitoring check';
 
 /**
  * Records the outcome of one ownership check of domain `domainId` at `now`, and when it proved a
- * monitored domain that was not proved before, what follows (afterTakeOver).
+ * monitored domain that was not proved before, what follows (afterTakeOver) and the audit log's
+ * entry: by `actor` who asked for the check, else by the monitoring run that made it.
  */
 export async function recordOwnershipCheck(
   deps: Omit<VerificationServiceDeps, 'check'>,
   domainId: string,
   outcome: store.VerificationOutcome,
   now: Date,
+  actor?: AuditActor,
 ): Promise<store.RecordedCheck | undefined> {
   const recorded = await store.recordVerificationCheck(deps.db, domainId, outcome, now);
-  if (recorded?.becameVerified) await afterTakeOver(deps, recorded, now);
+  if (recorded?.becameVerified) {
+    const { state } = recorded;
+    await recordAudit(
+      deps.db,
+      actor ?? { organisationId: state.userId, label: monitoringCheckLabel },
+      'domain.verified',
+      { type: 'domain', id: state.domain },
+      { method: outcome.method },
+    );
+    await afterTakeOver(deps, recorded, now);
+  }
   return recorded;
 }
 

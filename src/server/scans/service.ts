@@ -21,6 +21,7 @@ import {
   UnavailableError,
 } from '../http-errors.js';
 import { domainOf } from '../domains/service.js';
+import { recordAudit } from '../audit-log/service.js';
 import type { Caller } from '../plugins/caller.js';
 import {
   assertReadable,
@@ -137,10 +138,23 @@ export async function setVisibility(
   scanId: string,
   isPublic: boolean,
 ): Promise<ScanVisibilityResponse> {
-  const row = caller.organisationId
-    ? await store.setScanVisibility(deps.db, scanId, caller.organisationId, isPublic)
-    : undefined;
-  if (!row) throw new NotFoundError('Scan Not Found: no scan of yours has this id.');
+  const organisationId = caller.organisationId;
+  const notFound = () => new NotFoundError('Scan Not Found: no scan of yours has this id.');
+  if (!organisationId) throw notFound();
+  const row = await deps.db.transaction(async (tx) => {
+    const changed = await store.setScanVisibility(tx, scanId, organisationId, isPublic);
+    if (!changed) throw notFound();
+    await recordAudit(
+      tx,
+      caller,
+      'scan.visibility_changed',
+      { type: 'scan', id: scanId },
+      {
+        isPublic,
+      },
+    );
+    return changed;
+  });
   return { scanId: row.id, isPublic: row.isPublic };
 }
 

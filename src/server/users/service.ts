@@ -405,7 +405,11 @@ export async function deleteAccount(
   const now = new Date();
   if (await hasPlan(deps.db, account.id)) {
     try {
-      await cancelPlan(deps.db, deps.payments, account.id, now);
+      await cancelPlan(deps.db, deps.payments, account.id, now, {
+        organisationId: account.id,
+        userId: account.id,
+        email: account.email,
+      });
     } catch (error) {
       // Nothing running to cancel (a plan cancelled before): the domains go with the account.
       if (!(error instanceof ConflictError)) throw error;
