@@ -297,6 +297,13 @@ export function createAppRouter(queryClient?: QueryClient) {
                   ),
                 },
                 {
+                  path: paths.dashboardAuditLog.path,
+                  lazy: screen(
+                    () => import('../features/audit-log/components/audit-log-page'),
+                    (m) => m.AuditLogPage,
+                  ),
+                },
+                {
                   // Sections that need Compliance Shield.
                   element: <PlanGate />,
                   children: [

@@ -1,6 +1,8 @@
+import { Link } from 'react-router';
 import { AccountSettingsSections } from '../features/account/components/account-settings';
 import { BillingSection } from '../features/billing/components/billing-section';
 import { usePageTitle } from '../lib/page-title';
+import { paths } from '../lib/paths';
 
 /**
  * /app/dashboard/settings: the account's sections (profile, e-mail, password, sessions,
@@ -11,6 +13,15 @@ export function SettingsScreen() {
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-3xl font-bold">Settings</h1>
+      <nav aria-label="Organisation settings" className="mt-4">
+        <ul className="flex flex-wrap gap-4">
+          <li>
+            <Link to={paths.dashboardAuditLog.getHref()} className="text-brand-700 underline">
+              Audit log
+            </Link>
+          </li>
+        </ul>
+      </nav>
       <AccountSettingsSections />
       <BillingSection />
     </div>

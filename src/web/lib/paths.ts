@@ -53,6 +53,11 @@ export const paths = {
     getHref: (domain: string) => `/app/dashboard/domains/${encodeURIComponent(domain)}`,
   },
   dashboardSettings: { path: 'settings', getHref: () => '/app/dashboard/settings' },
+  /** Settings → Audit log: who did what and when (owners and admins). */
+  dashboardAuditLog: {
+    path: 'settings/audit-log',
+    getHref: () => '/app/dashboard/settings/audit-log',
+  },
   /** Spec dashboard-area §2: 'Activate Compliance Shield' (card on file for the paid months). */
   appSubscribe: { path: '/app/subscribe', getHref: () => '/app/subscribe' },
   /** Spec public-area §9: the Free/Pro/Enterprise pricing page. */
