@@ -28,7 +28,7 @@ export const keyboardGuidance: readonly RuleGuidance[] = [
       '<button type="button" class="preview">Preview</button>\n<!-- listen for click, and for focus where you use mouseover -->',
   },
   {
-    keys: ['mouse-only-control', 'ibm:script_onclick_avoid', 'ibm:script_onclick_misuse'],
+    keys: ['mouse-only-control'],
     title: 'Control works with the mouse but not with the keyboard',
     what: 'This element looks or acts like a control (a click handler, a pointer cursor, a button or link role) but Tab never reaches it, so keyboard users cannot use it.',
     who: 'Keyboard users, switch users, and people using screen readers or voice control, who cannot reach or activate the control.',
@@ -38,6 +38,15 @@ export const keyboardGuidance: readonly RuleGuidance[] = [
     ],
     example:
       '<button type="button" class="card-toggle">Show details</button>\n<!-- instead of <div onclick="…"> -->',
+  },
+  {
+    keys: ['ibm:script_onclick_avoid', 'ibm:script_onclick_misuse'],
+    title: 'Script is used to make something act as a link',
+    what: 'An element that is not a real link (a <div>, a <span>, or an <a> without a usable href) takes people to another page with an onclick script.',
+    who: 'Keyboard users may not reach it; screen reader users are not told it is a link; nobody can open it in a new tab, copy its address or bookmark it.',
+    fix: ['Use an <a> element with the destination in its href, and drop the script.'],
+    example:
+      '<a href="/offers">Spring offers</a>\n<!-- instead of <span onclick="location.href=\'/offers\'"> -->',
   },
   {
     keys: ['custom-control-keys'],

@@ -149,9 +149,9 @@ export const markupGuidance: readonly RuleGuidance[] = [
   {
     keys: ['ruby-markup'],
     title: 'Ruby annotation is incomplete',
-    what: 'A <ruby> annotation (pronunciation or reading guide) lacks <rp> fallback parentheses, so browsers without ruby support run the annotation into the text.',
-    who: 'Readers using browsers or assistive technology without ruby support, and people learning to read the script.',
-    fix: ['Wrap each <rt> in <rp> parentheses.'],
+    what: 'A <ruby> annotation (a pronunciation or reading guide) lacks its <rt> text, or the <rp> parentheses that keep it apart from the base text where ruby is not supported.',
+    who: 'Readers who rely on the reading guide, for example people learning the script or with reading disabilities, and users of software without ruby support, who get base text and annotation run together.',
+    fix: ['Give every <ruby> its <rt> annotation, and put <rp> parentheses around each <rt>.'],
     example: '<ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp></ruby>',
   },
   {

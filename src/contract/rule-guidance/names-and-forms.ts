@@ -64,7 +64,7 @@ export const namesAndFormsGuidance: readonly RuleGuidance[] = [
       '<li role="menuitem">Rename</li>\n<li role="menuitem" aria-label="Delete"><svg aria-hidden="true">…</svg></li>',
   },
   {
-    keys: ['control-name', 'ibm:aria_accessiblename_exists'],
+    keys: ['control-name'],
     title: 'Control has no accessible name',
     what: 'An interactive element or widget (for example a custom slider, switch, tab, tree item or a role that requires a name) exposes no name to assistive technology.',
     who: 'Screen reader users hear only the role ("slider", "switch"); voice control users cannot address it.',
@@ -74,6 +74,16 @@ export const namesAndFormsGuidance: readonly RuleGuidance[] = [
     ],
     example:
       '<span id="vol-label">Volume</span>\n<div role="slider" tabindex="0" aria-labelledby="vol-label" aria-valuenow="5" aria-valuemin="0" aria-valuemax="10"></div>',
+  },
+  {
+    keys: ['ibm:aria_accessiblename_exists'],
+    title: 'Element whose role needs a name has none',
+    what: 'The element has a role that requires an accessible name (for example a dialog, a table, a figure, a widget or a region meant as a landmark), but it has no text, aria-label or aria-labelledby that gives one.',
+    who: 'Screen reader users hear only the role ("dialog", "table") and cannot tell this one from others; voice control users cannot name it.',
+    fix: [
+      'Point aria-labelledby at the visible heading or caption of the element, or add an aria-label.',
+    ],
+    example: '<h2 id="fees-h">Fees</h2>\n<table aria-labelledby="fees-h">…</table>',
   },
   {
     keys: ['aria-dialog-name'],
@@ -267,7 +277,7 @@ export const namesAndFormsGuidance: readonly RuleGuidance[] = [
       '<select id="store">\n  <optgroup label="Vienna">\n    <option>Mariahilf</option>\n  </optgroup>\n  <optgroup label="Graz">\n    <option>Lend</option>\n  </optgroup>\n</select>',
   },
   {
-    keys: ['form-submit-button', 'ibm:form_submit_review'],
+    keys: ['form-submit-button'],
     title: 'Form has no submit button',
     what: 'The form has no submit button, so it is submitted only by script (on change or on Enter in one field), or not at all by keyboard.',
     who: 'Keyboard and screen reader users may not know how to send the form; people are surprised when it submits without asking.',
@@ -279,6 +289,7 @@ export const namesAndFormsGuidance: readonly RuleGuidance[] = [
   },
   {
     keys: [
+      'ibm:form_submit_review',
       'ibm:form_interaction_review',
       'ibm:input_onchange_review',
       'ibm:script_select_review',

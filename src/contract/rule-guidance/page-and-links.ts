@@ -152,11 +152,12 @@ export const pageAndLinkGuidance: readonly RuleGuidance[] = [
   },
   {
     keys: ['link-purpose-rel'],
-    title: 'Link relationship may not be described',
-    what: 'A <link> in the head or an <a> uses rel to mark a relationship (next, prev, alternate); a person should check that the page also says this in text where it matters.',
-    who: 'People whose browser or assistive technology does not expose rel relationships.',
+    title: 'Link element is misplaced or incomplete',
+    what: 'A <link> element that relates this page to others (next, prev, contents, alternate language) is outside the <head>, or lacks the rel that names the relationship or the href it points to, so browsers and assistive technology cannot offer it as navigation.',
+    who: 'People whose browser or assistive technology lists these relationships to move through a set of pages.',
     fix: [
-      'Where rel marks navigation (next page, other language), also show a visible, named link.',
+      'Put <link> elements in the <head>, each with a rel naming the relationship and an href.',
+      'Where it matters for finding your way, also show a visible, named link in the page.',
     ],
     example: '<link rel="next" href="/page/3">\n<a href="/page/3">Next page</a>',
   },
@@ -185,7 +186,8 @@ export const pageAndLinkGuidance: readonly RuleGuidance[] = [
     what: 'Some content was hidden when the page was scanned, so the engine could not check it; it may have problems once shown.',
     who: 'Anyone who opens the hidden content (menus, tabs, dialogs).',
     fix: [
-      'Open the hidden parts and check them, or scan with the behaviour engine, which opens controls and checks what appears.',
+      'Open the hidden parts (menus, tabs, dialogs) and check them by hand.',
+      'Or scan with the behaviour engine as well (conformly --engines with behaviour added), which opens controls and checks what appears.',
     ],
     example: '<details><summary>Opening hours</summary><p>Mon–Fri 9–18</p></details>',
   },

@@ -109,7 +109,7 @@ export const visualGuidance: readonly RuleGuidance[] = [
     example: '.label { min-width: 0; overflow-wrap: anywhere; }',
   },
   {
-    keys: ['text-resize-clipped', 'ibm:style_viewport_resizable'],
+    keys: ['text-resize-clipped'],
     title: 'Text is cut off or overlaps when enlarged to 200 %',
     what: 'With text twice as large, this box no longer holds its text: it is cut off or runs into other content.',
     who: 'People with low vision who enlarge text in the browser.',
@@ -117,7 +117,7 @@ export const visualGuidance: readonly RuleGuidance[] = [
     example: '.banner { min-height: 3em; padding: 0.5em 1em; }',
   },
   {
-    keys: ['text-viewport-units'],
+    keys: ['text-viewport-units', 'ibm:style_viewport_resizable'],
     title: 'Text does not grow when the page is zoomed',
     what: 'The text is sized in viewport units (vw), so browser zoom leaves it the same size.',
     who: 'People with low vision who zoom the page to read.',
