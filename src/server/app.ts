@@ -23,9 +23,11 @@ import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
 import { stripeWebhookRoutes } from './billing/stripe-routes.js';
+import { ciRunRoutes } from './ci-runs/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { domainRoutes } from './domains/routes.js';
 import { organisationRoutes } from './organisations/routes.js';
+import { tokenRoutes } from './tokens/routes.js';
 import {
   complaintInboxRoutes,
   complaintRoutes,
@@ -260,6 +262,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
   });
   await app.register(dashboardRoutes, { deps: { db: deps.database.db, publicUrl } });
+  await app.register(ciRunRoutes, { deps: { db: deps.database.db, publicUrl } });
   await app.register(stripeWebhookRoutes, { db: deps.database.db, payments });
   await app.register(verificationRoutes, {
     deps: {
@@ -286,6 +289,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
   });
   await app.register(auditLogRoutes, { deps: { db: deps.database.db } });
+  await app.register(tokenRoutes, { deps: { db: deps.database.db } });
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {
     deps: { db: deps.database.db, ...(deps.pool ? { pool: deps.pool } : {}) },

@@ -129,6 +129,8 @@ export const accessRules: Record<string, AccessRule> = {
   'GET /api/dashboard/analytics': organisation('viewer', 'domains:read'),
   'GET /api/dashboard/reports': organisation('viewer', 'scans:read'),
   'GET /api/dashboard/domains/:domain': organisation('viewer', 'domains:read'),
+  // A CI job's results (`conformly --upload`) into the domain's history, beside its audits.
+  'POST /api/ci-runs': organisation('member', 'results:upload'),
 
   // Complaints: members act on the ones assigned to them (complaints/service.ts), admins on all.
   'GET /api/complaints': organisation('viewer', 'complaints:read'),
@@ -168,7 +170,8 @@ export const accessRules: Record<string, AccessRule> = {
   'GET /api/organisation/audit-log': organisation('admin'),
   'GET /api/organisation/audit-log.csv': organisation('admin'),
 
-  // The audit log: the evidence owners and admins are asked for; never a token's.
-  'GET /api/organisation/audit-log': organisation('admin'),
-  'GET /api/organisation/audit-log.csv': organisation('admin'),
+  // API tokens: owners and admins create, list and revoke them; a token never manages tokens.
+  'GET /api/organisation/tokens': organisation('admin'),
+  'POST /api/organisation/tokens': organisation('admin'),
+  'DELETE /api/organisation/tokens/:id': organisation('admin'),
 };

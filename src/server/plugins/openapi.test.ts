@@ -212,6 +212,9 @@ const operationIds: Record<string, string> = {
   'POST /api/invitations/{token}/accept': 'acceptInvitation',
   'GET /api/organisation/audit-log': 'listAuditLog',
   'GET /api/organisation/audit-log.csv': 'exportAuditLog',
+  'GET /api/organisation/tokens': 'listApiTokens',
+  'POST /api/organisation/tokens': 'createApiToken',
+  'DELETE /api/organisation/tokens/{id}': 'revokeApiToken',
 };
 
 describe('the OpenAPI document at /api/openapi.json', () => {

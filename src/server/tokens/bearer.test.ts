@@ -72,12 +72,14 @@ beforeAll(async () => {
   const other = await signedIn('other@elsewhere.test');
   stranger = other.browser;
   const completedAt = new Date();
-  [ownScanId] = await seedScans(service.database.db, organisationId, 'ci.test', [
+  const own = await seedScans(service.database.db, organisationId, 'ci.test', [
     { url: 'https://ci.test/', completedAt, score: 81, issues: [] },
   ]);
-  [strangerScanId] = await seedScans(service.database.db, other.userId, 'elsewhere.test', [
+  const theirs = await seedScans(service.database.db, other.userId, 'elsewhere.test', [
     { url: 'https://elsewhere.test/', completedAt, score: 64, issues: [] },
   ]);
+  ownScanId = own[0]!;
+  strangerScanId = theirs[0]!;
 }, 180_000);
 
 afterAll(async () => {

@@ -8,6 +8,7 @@ import type {
 import type { AppDb } from '#db/client.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../http-errors.js';
+import { recordAudit } from '../audit-log/service.js';
 import * as repo from './repo.js';
 
 /**
@@ -138,14 +139,25 @@ export async function createToken(
   now = new Date(),
 ): Promise<CreatedApiTokenResponse> {
   const secret = newTokenSecret();
-  const row = await repo.insertToken(deps.db, {
-    organisationId: actor.organisationId,
-    name: input.name,
-    tokenHash: hashToken(secret),
-    prefix: displayPrefixOf(secret),
-    scopes: input.scopes,
-    createdBy: actor.userId,
-    expiresAt: new Date(now.getTime() + input.expiresInDays * dayMs),
+  const expiresAt = new Date(now.getTime() + input.expiresInDays * dayMs);
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await repo.insertToken(tx, {
+      organisationId: actor.organisationId,
+      name: input.name,
+      tokenHash: hashToken(secret),
+      prefix: displayPrefixOf(secret),
+      scopes: input.scopes,
+      createdBy: actor.userId,
+      expiresAt,
+    });
+    await recordAudit(
+      tx,
+      actor,
+      'token.created',
+      { type: 'token', id: inserted.id },
+      { name: inserted.name, prefix: inserted.prefix, scopes: inserted.scopes, expiresAt },
+    );
+    return inserted;
   });
   const [listed] = await repo.listTokens(deps.db, actor.organisationId, row.id);
   return {
@@ -174,8 +186,18 @@ export async function revokeToken(
   const existing = await repo.findToken(deps.db, actor.organisationId, id);
   if (!existing) throw new NotFoundError('Unknown API token');
   if (existing.revokedAt) throw new ConflictError('This API token is already revoked');
-  const revoked = await repo.revokeToken(deps.db, actor.organisationId, id, now);
-  if (!revoked) throw new ConflictError('This API token is already revoked');
+  const revoked = await deps.db.transaction(async (tx) => {
+    const changed = await repo.revokeToken(tx, actor.organisationId, id, now);
+    if (!changed) throw new ConflictError('This API token is already revoked');
+    await recordAudit(
+      tx,
+      actor,
+      'token.revoked',
+      { type: 'token', id },
+      { name: changed.name, prefix: changed.prefix },
+    );
+    return changed;
+  });
   const [listed] = await repo.listTokens(deps.db, actor.organisationId, id);
   return {
     token: toApiToken(listed ?? { token: revoked, creatorName: null, creatorEmail: null }, now),
