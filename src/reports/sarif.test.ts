@@ -15,6 +15,7 @@ import addFormats from 'ajv-formats';
 import type * as Sarif from 'sarif';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageScanResult } from '#contract/index.js';
+import { ruleGuidance } from '#contract/rule-guidance/index.js';
 import { scanPage } from '#scanner';
 import type { PagePool } from '#scanner';
 import { createSharedPagePool } from '../../test/support/browser.js';
@@ -419,6 +420,12 @@ describe('SARIF of a real scan', () => {
     expect(images!.shortDescription?.text).toBe(images!.name);
     expect(images!.fullDescription?.text.length).toBeGreaterThan(10);
     expect(images!.help?.text).toContain('How to fix:');
+    // Our guidance for the rule, with the engines' findings below it.
+    const guidance = ruleGuidance(images!.id)!;
+    expect(images!.help?.text).toContain(`Who is affected: ${guidance.who}`);
+    expect(images!.help?.text).toContain(`- ${guidance.fix[0]}`);
+    expect(images!.help?.markdown).toContain('```html\n' + guidance.example + '\n```');
+    expect(images!.help?.markdown).toContain('### What the engines found');
     expect(images!.help?.text).toContain('1.1.1 Non-text Content (Level A)');
     expect(images!.help?.markdown).toContain(
       '[1.1.1 Non-text Content (Level A)](https://www.w3.org/WAI/WCAG22/Understanding/non-text-content.html)',

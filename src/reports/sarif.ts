@@ -6,6 +6,7 @@ import {
   type Impact,
   type Issue,
 } from '#contract/index.js';
+import { ruleGuidance } from '#contract/rule-guidance/index.js';
 import { levelOf as wcagLevelOf, scHandle, understandingUrl } from '#scanner';
 import type { ReportModel } from './model.js';
 import { elementRegion, firstLineRegion, type PageSource } from './sarif-locations.js';
@@ -172,7 +173,11 @@ function buildRules(issues: readonly Issue[]): Sarif.ReportingDescriptor[] {
   });
 }
 
-/** What the rule checks, how to fix it (in the engines' own words), and the WCAG criteria. */
+/**
+ * What is wrong, who is affected, how to fix it and an example (our guidance, with what the
+ * engines found below it; the engines' words alone for a rule we have none for), and the WCAG
+ * criteria.
+ */
 function ruleHelp(
   group: readonly Issue[],
   wcag: readonly string[],
@@ -180,7 +185,8 @@ function ruleHelp(
   helpUri: string | undefined,
 ): Sarif.MultiformatMessageString {
   const first = group[0] as Issue;
-  const guidance = fixGuidance(group);
+  const ours = ruleGuidance(first.ruleKey);
+  const found = fixGuidance(group);
   const criteria = wcag.map((sc) => ({
     sc,
     name: scHandle(sc),
@@ -194,10 +200,13 @@ function ruleHelp(
     `${c.sc} ${c.name}${c.level ? ` (Level ${c.level})` : ''}`;
 
   const text = [
-    first.description || first.title,
+    ours?.what ?? (first.description || first.title),
+    ...(ours ? ['', `Who is affected: ${ours.who}`] : []),
     '',
     'How to fix:',
-    ...guidance.map((line) => `- ${line}`),
+    ...(ours ? ours.fix : found).map((line) => `- ${line}`),
+    ...(ours ? ['', 'Example:', ours.example, '', 'What the engines found:'] : []),
+    ...(ours ? found.map((line) => `- ${line}`) : []),
     '',
     criteria.length > 0
       ? `WCAG success criteria: ${criteria.map(criterion).join('; ')}.`
@@ -209,12 +218,27 @@ function ruleHelp(
   const markdown = [
     `**${markdownText(first.title)}**`,
     '',
-    markdownText(first.description || first.title),
+    markdownText(ours?.what ?? (first.description || first.title)),
     '',
+    ...(ours ? ['### Who is affected', '', markdownText(ours.who), ''] : []),
     '### How to fix',
     '',
-    ...guidance.map((line) => `- ${markdownText(line)}`),
+    ...(ours ? ours.fix : found).map((line) => `- ${markdownText(line)}`),
     '',
+    ...(ours
+      ? [
+          '### Example',
+          '',
+          '```html',
+          ours.example.replace(/```/g, '` ` `'),
+          '```',
+          '',
+          '### What the engines found',
+          '',
+          ...found.map((line) => `- ${markdownText(line)}`),
+          '',
+        ]
+      : []),
     '### WCAG',
     '',
     ...(criteria.length > 0
