@@ -16,7 +16,7 @@ import { createQueue, type PgBoss } from '#jobs/boss.js';
 import { seedScans } from '../../../test/support/dashboard-seed.js';
 import { openTestPglite } from '../../../test/support/db.js';
 import { purchase } from '../addons/service.js';
-import { cancelPlan } from '../billing/lifecycle.js';
+import { cancelPlan, recordCardAdded, sweepLifecycle } from '../billing/lifecycle.js';
 import { createPaymentIntent } from '../billing/payment-intents.js';
 import { DemoPaymentProvider } from '../billing/payments.js';
 import { handleStripeEvent } from '../billing/stripe-webhook.js';
@@ -321,12 +321,13 @@ describe('scans, add-ons and billing', () => {
 });
 
 describe("the payment provider's events", () => {
+  const event = (id: string, type: string, object: object) =>
+    ({ id, type, object: 'event', data: { object } }) as unknown as Stripe.Event;
+
   it('names Stripe, not a person, for a renewal paid and a subscription it ended', async () => {
     const customer = await addAccount('webhook@recorded.test');
     await addDomain(domainDeps, asOwner(customer), { domain: 'webhook-recorded.test' });
     const periodEnd = Math.floor(Date.now() / 1000) + 30 * 86_400;
-    const event = (id: string, type: string, object: object) =>
-      ({ id, type, object: 'event', data: { object } }) as unknown as Stripe.Event;
 
     const paid = await handleStripeEvent(
       database.db,
@@ -365,5 +366,61 @@ describe("the payment provider's events", () => {
     });
     // The owner's organisation saw none of it.
     expect(await entries(owner)).not.toContainEqual(expect.objectContaining({ actor: 'Stripe' }));
+  });
+
+  it("names Stripe for a refund of the organisation's payment made in its Dashboard", async () => {
+    const [bought] = await entries(owner, 'payment.succeeded');
+    const refunded = await handleStripeEvent(
+      database.db,
+      event('evt_refunded', 'charge.refunded', {
+        id: 'ch_recorded',
+        object: 'charge',
+        payment_intent: bought!.target!.id,
+        amount_refunded: 700,
+      }),
+    );
+    expect(refunded).toBe('handled');
+    expect(await latest(owner, 'payment.refunded')).toMatchObject({
+      actor: 'Stripe',
+      actorIsPerson: false,
+      target: { type: 'payment', id: bought!.target!.id },
+      details: { purpose: 'add_on', amountCents: 700, refundedCents: 700 },
+    });
+    // A refund of a payment nobody here made is nobody's entry.
+    const unknown = await handleStripeEvent(
+      database.db,
+      event('evt_refunded_unknown', 'charge.refunded', {
+        id: 'ch_unknown',
+        object: 'charge',
+        payment_intent: 'pi_nobody',
+        amount_refunded: 100,
+      }),
+    );
+    expect(unknown).toBe('ignored');
+  });
+
+  it('names the payment provider for a month renewed on the card on file', async () => {
+    const renewing = await addAccount('renewing@recorded.test');
+    const start = new Date(Date.UTC(2026, 4, 1, 8));
+    await addDomain(domainDeps, asOwner(renewing), { domain: 'renewing-recorded.test' }, start);
+    await recordOwnershipCheck(
+      { db: database.db },
+      await domainId('renewing-recorded.test'),
+      proved,
+      start,
+    );
+    await recordCardAdded(database.db, renewing.organisationId, start);
+    const swept = await sweepLifecycle(
+      database.db,
+      payments,
+      new Date(start.getTime() + 31 * 86_400_000),
+    );
+    expect(swept.activated).toContain('renewing-recorded.test');
+    expect(await latest(renewing, 'payment.succeeded')).toMatchObject({
+      actor: 'Payment provider',
+      actorIsPerson: false,
+      target: { type: 'payment' },
+      details: { domain: 'renewing-recorded.test', renewal: true, provider: 'demo' },
+    });
   });
 });

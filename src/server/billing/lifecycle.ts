@@ -7,7 +7,7 @@ import type { AppDb } from '#db/client.js';
 import * as domainStore from '#db/stores/domains.js';
 import * as paymentStore from '#db/stores/payments.js';
 import type { DomainStatus } from '#contract/index.js';
-import { recordAudit, type AuditActor } from '../audit-log/service.js';
+import { paymentProviderActor, recordAudit, type AuditActor } from '../audit-log/service.js';
 import { ConflictError } from '../http-errors.js';
 import type { PaymentProvider } from './payments.js';
 import { addMonths, freeMonthEnd, usd } from './quote.js';
@@ -483,6 +483,20 @@ async function lapse(
     });
     if (!moved) return undefined;
     await paymentStore.consumePayment(tx, payment.id, payment.status, now);
+    // Nobody paid by hand: the provider charged the card on file.
+    await recordAudit(
+      tx,
+      paymentProviderActor(row.userId, payment.provider),
+      'payment.succeeded',
+      { type: 'payment', id: payment.id },
+      {
+        purpose: 'subscribe',
+        domain: row.domain,
+        amountCents: row.monthlyPrice,
+        renewal: true,
+        provider: payment.provider,
+      },
+    );
     return row.status === 'trial' ? ('activated' as const) : ('renewed' as const);
   });
 }

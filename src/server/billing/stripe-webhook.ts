@@ -6,6 +6,7 @@ import {
   recordPaymentOutcome,
   type ProviderAccount,
 } from '#db/stores/payment-events.js';
+import { findPayment } from '#db/stores/payments.js';
 import { paymentProviderActor, recordAudit } from '../audit-log/service.js';
 import { ConflictError } from '../http-errors.js';
 import {
@@ -22,7 +23,9 @@ import {
  * - setup_intent.succeeded: the card is on file (recordCardAdded); .setup_failed: the row's status;
  * - invoice.paid, when money was taken: the domains are paid to the invoice line's period end;
  * - invoice.payment_failed, for a renewal: the account's domains go to their grace period;
- * - customer.subscription.deleted: the subscription ends now (cancelSubscription).
+ * - customer.subscription.deleted: the subscription ends now (cancelSubscription);
+ * - charge.refunded: a refund made in Stripe's Dashboard goes into the audit log of the
+ *   organisation that paid (nothing else changes: what the payment bought stays bought).
  *
  * Each event id is recorded in `payment_events` in the same transaction as its effects, so a
  * replayed event changes nothing twice, and an event whose effects fail is not recorded and
@@ -172,6 +175,26 @@ export async function handleStripeEvent(
           if (error instanceof ConflictError) return 'ignored';
           throw error;
         }
+        return 'handled';
+      }
+
+      case 'charge.refunded': {
+        const charge = event.data.object;
+        const paymentId = idOf(charge.payment_intent);
+        const paid = paymentId ? await findPayment(tx, paymentId) : undefined;
+        if (!paid) return 'ignored';
+        await recordAudit(
+          tx,
+          paymentProviderActor(paid.userId, 'stripe'),
+          'payment.refunded',
+          { type: 'payment', id: paid.id },
+          {
+            purpose: paid.purpose,
+            domain: paid.domain,
+            amountCents: paid.amountCents,
+            refundedCents: charge.amount_refunded,
+          },
+        );
         return 'handled';
       }
 
