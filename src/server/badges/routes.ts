@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   BadgeQuery,
@@ -89,8 +89,9 @@ export const badgeRoutes: FastifyPluginAsyncZod<BadgeRoutesOptions> = async (app
     );
   }
 
-  const signedIn = async (request: { session: unknown }) => {
-    if (!request.session) throw new UnauthorizedError('Log in to configure a badge');
+  // A member, or an API token with domains:read on the list (access-rules.ts).
+  const signedIn = async (request: FastifyRequest) => {
+    if (!request.caller.organisationId) throw new UnauthorizedError('Log in to configure a badge');
   };
 
   app.get(

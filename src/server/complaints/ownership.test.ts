@@ -190,7 +190,7 @@ describe('a domain that changes hands', () => {
     const lines = mail!.text.split('\n');
     expect(lines.filter((line) => /^(Bcc|Subject):/.test(line))).toEqual([]);
     expect(lines).toContain('From: Eve Bcc: victim@example.org Subject: pwned <eve@example.org>');
-    const stored = await getComplaint(deps, { ...owner, name: 'Carol' }, filed.id);
+    const stored = await getComplaint(deps, owner, filed.id);
     expect(stored.complaint.submitterName).toBe('Eve Bcc: victim@example.org Subject: pwned');
   });
 

@@ -119,6 +119,13 @@ export const complaintRoutes: FastifyPluginAsyncZod<ComplaintRoutesOptions> = as
   );
 };
 
+/** The organisation whose inbox a member or an API token reads, or 401 before anything is read. */
+function readerOf(request: FastifyRequest): service.ComplaintReader {
+  const { organisationId } = request.caller;
+  if (!organisationId) throw new UnauthorizedError('Log in to manage complaints');
+  return { organisationId };
+}
+
 /** The signed-in account, or 401 before anything else is read. */
 function actorOf(request: FastifyRequest): service.ComplaintActor {
   const session = request.session;
@@ -127,6 +134,7 @@ function actorOf(request: FastifyRequest): service.ComplaintActor {
     organisationId: request.caller.organisationId ?? session.userId,
     userId: session.userId,
     name: session.user.name || session.user.email,
+    role: request.caller.role,
     email: session.user.email,
     ip: request.ip,
   };
@@ -145,6 +153,11 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
       actorOf(request);
     },
   };
+  const reading = {
+    preValidation: async (request: FastifyRequest) => {
+      readerOf(request);
+    },
+  };
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'private, no-store');
   });
@@ -153,7 +166,7 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/complaints',
     {
-      ...signedIn,
+      ...reading,
       schema: {
         ...doc,
         operationId: 'listComplaints',
@@ -162,13 +175,18 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
         response: { 200: ComplaintListResponse },
       },
     },
-    async (request) => service.listComplaints(deps, actorOf(request), request.query),
+    async (request) =>
+      service.listComplaints(
+        deps,
+        { ...readerOf(request), userId: request.caller.userId },
+        request.query,
+      ),
   );
 
   app.get(
     '/api/complaints/:id',
     {
-      ...signedIn,
+      ...reading,
       schema: {
         ...doc,
         operationId: 'getComplaint',
@@ -177,7 +195,7 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
         response: { 200: ComplaintDetailsResponse },
       },
     },
-    async (request) => service.getComplaint(deps, actorOf(request), request.params.id),
+    async (request) => service.getComplaint(deps, readerOf(request), request.params.id),
   );
 
   app.patch(

@@ -25,7 +25,10 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
 ) => {
   const { deps } = options;
   app.addHook('preValidation', async (request) => {
-    if (!request.session) throw new UnauthorizedError('Log in to see your dashboard');
+    // A member, or an API token with the route's scope (access-rules.ts).
+    if (!request.caller.organisationId) {
+      throw new UnauthorizedError('Log in to see your dashboard');
+    }
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'private, no-store');

@@ -26,9 +26,12 @@ export interface DomainRoutesOptions {
   monitoring: monitoring.SiteMonitoringDeps;
 }
 
-/** Signed-in callers only: domain management is an account's. */
+/**
+ * A member or an API token of an organisation (access-rules.ts says which routes a token may
+ * call); anonymous visitors get a 401 before their input is read.
+ */
 export async function requireSignIn(request: FastifyRequest): Promise<void> {
-  if (!request.session) throw new UnauthorizedError('Log in to manage your domains');
+  if (!request.caller.organisationId) throw new UnauthorizedError('Log in to manage your domains');
 }
 
 function ownerOf(request: FastifyRequest): management.Owner {

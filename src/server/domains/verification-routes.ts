@@ -43,7 +43,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
         response: { 200: DomainVerification },
       },
       preValidation: async (request) => {
-        if (!request.session) throw new UnauthorizedError('Log in to see your domains');
+        if (!request.caller.organisationId)
+          throw new UnauthorizedError('Log in to see your domains');
       },
     },
     async (request, reply) => {
@@ -83,7 +84,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationRoutesOptions
         response: { 200: DomainVerification },
       },
       preValidation: async (request) => {
-        if (!request.session) throw new UnauthorizedError('Log in to verify a domain');
+        if (!request.caller.organisationId)
+          throw new UnauthorizedError('Log in to verify a domain');
       },
     },
     async (request, reply) => {

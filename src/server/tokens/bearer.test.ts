@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiTokenScope } from '#contract/index.js';
 import { apiTokens, scans, users } from '#db/schema/index.js';
-import { seedScans } from '../../../test/support/dashboard-seed.js';
+import { seedDomain, seedScans } from '../../../test/support/dashboard-seed.js';
 import {
   startAccountService,
   TestBrowser,
@@ -79,6 +79,7 @@ beforeAll(async () => {
     { url: 'https://elsewhere.test/', completedAt, score: 64, issues: [] },
   ]);
   ownScanId = own[0]!;
+  await seedDomain(service.database.db, organisationId, { domain: 'ci.test', index: 1 });
   strangerScanId = theirs[0]!;
 }, 180_000);
 
@@ -113,6 +114,47 @@ describe('a token with scans:read', () => {
       .from(apiTokens)
       .where(eq(apiTokens.id, id));
     expect(row!.lastUsedAt!.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+  });
+});
+
+describe('a token with domains:read or complaints:read', () => {
+  it("reads the organisation's domains, dashboard, badges and ownership checks", async () => {
+    const { secret } = await newToken(['domains:read']);
+    for (const url of [
+      '/api/domains',
+      '/api/domains/list',
+      '/api/dashboard',
+      '/api/dashboard/analytics',
+      '/api/badges',
+      '/api/domains/ci.test/verification',
+      '/api/domains/ci.test/monitoring',
+    ]) {
+      const response = await withToken(secret, 'GET', url);
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+    }
+    const listed = await withToken(secret, 'GET', '/api/domains');
+    expect(listed.body).toContain('ci.test');
+    expect(listed.body).not.toContain('elsewhere.test');
+  });
+
+  it('reads the complaints inbox, and cannot change a complaint', async () => {
+    const { secret } = await newToken(['complaints:read']);
+    const inbox = await withToken(secret, 'GET', '/api/complaints');
+    expect(inbox.statusCode, inbox.body).toBe(200);
+    expect(inbox.json()).toMatchObject({ complaints: [], total: 0 });
+    const missing = await withToken(
+      secret,
+      'GET',
+      '/api/complaints/00000000-0000-4000-8000-000000000000',
+    );
+    expect(missing.statusCode).toBe(404);
+    const change = await service.app.inject({
+      method: 'PATCH',
+      url: '/api/complaints/00000000-0000-4000-8000-000000000000/status',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ status: 'resolved' }),
+    });
+    expect(change.statusCode).toBe(403);
   });
 });
 
