@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { allResults, cleanPage, imagesPage } from '../../test/fixtures/cli/page-scan-results.js';
 import { reportModelOf } from './model.js';
 import { escapeInline, toMarkdown } from './markdown.js';
+import { ruleGuidance } from '#contract/rule-guidance/index.js';
 
 function tokens(markdown: string) {
   return Lexer.lex(markdown, { gfm: true });
@@ -54,5 +55,20 @@ describe('toMarkdown', () => {
     const md = toMarkdown([reportModelOf(cleanPage)]);
     expect(md).toContain('No accessibility violations found.');
     expect(md).toContain('**ibm failed:** IBM engine timed out after 30000 ms');
+  });
+
+  it('explains how to fix each reported rule once, with steps and a code example', () => {
+    const md = toMarkdown([reportModelOf(imagesPage)]);
+    const guidance = ruleGuidance('23a2a8')!;
+    const html = marked.parse(md, { async: false, gfm: true });
+    expect(md.match(/^## How to fix$/gm)).toHaveLength(1);
+    expect(md.split(`**${escapeInline(guidance.title)}**`)).toHaveLength(2);
+    const steps = tokens(md).filter((t): t is Tokens.List => t.type === 'list' && t.ordered);
+    expect(steps.flatMap((list) => list.items.map((item) => item.text))).toEqual(
+      expect.arrayContaining(guidance.fix.map(escapeInline)),
+    );
+    const code = tokens(md).filter((t): t is Tokens.Code => t.type === 'code');
+    expect(code.map((block) => block.text)).toContain(guidance.example);
+    expect(html).not.toContain('<img src="shoe.jpg"');
   });
 });

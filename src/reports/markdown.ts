@@ -1,10 +1,11 @@
 import { impacts, type Issue } from '#contract/index.js';
+import { ruleGuidance } from '#contract/rule-guidance/index.js';
 import type { ReportModel } from './model.js';
 import { engineAgreement, reportedIssues, type ScanFormatOptions } from './scan-issues.js';
 
 /**
  * A Markdown report (GitHub-flavoured tables): a summary table with a row per page, then per page
- * its issues grouped by impact. All page text is escaped, since titles, selectors and snippets
+ * its issues grouped by impact, then how to fix each rule reported, once. All page text is escaped, since titles, selectors and snippets
  * come from the scanned site and must not turn into links, images or raw HTML.
  */
 export function toMarkdown(
@@ -66,7 +67,32 @@ export function toMarkdown(
       for (const issue of group) lines.push(...issueItem(issue, result));
     }
   }
+  lines.push(...fixGuidance(results.flatMap((result) => reportedIssues(result, options.kinds))));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Our guidance for each rule the report lists, once, in the order the rules first appear: what is
+ * wrong, the steps and a correct example (bold titles, not headings, so the report's outline
+ * stays pages and impacts).
+ */
+function fixGuidance(issues: readonly Issue[]): string[] {
+  const keys = [...new Set(issues.map((issue) => issue.ruleKey))];
+  const entries = keys.flatMap((key) => {
+    const guidance = ruleGuidance(key);
+    return guidance ? [guidance] : [];
+  });
+  if (entries.length === 0) return [];
+  const lines = ['', '## How to fix'];
+  for (const guidance of entries) {
+    lines.push('', `**${escapeInline(guidance.title)}**: ${escapeInline(guidance.what)}`, '');
+    guidance.fix.forEach((step, index) => lines.push(`${index + 1}. ${escapeInline(step)}`));
+    const fence = '`'.repeat(
+      Math.max(3, ...(guidance.example.match(/`+/g) ?? []).map((run) => run.length + 1)),
+    );
+    lines.push('', `${fence}html`, guidance.example, fence);
+  }
+  return lines;
 }
 
 function issueItem(issue: Issue, result: ReportModel): string[] {
@@ -75,7 +101,7 @@ function issueItem(issue: Issue, result: ReportModel): string[] {
   const help = safeLink(issue.helpUrl);
   return [
     `- **${escapeInline(issue.title)}**${kind}: ${escapeInline(issue.description)}${wcag}` +
-      (help ? ` [How to fix](${help})` : ''),
+      (help ? ` [Engine help](${help})` : ''),
     `  - Element: ${codeSpan(issue.selector || '(whole page)')}`,
     `  - HTML: ${codeSpan(issue.html)}`,
     `  - ${capitalize(engineAgreement(issue, result.engines))}`,
