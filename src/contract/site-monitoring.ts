@@ -78,9 +78,45 @@ export const ChangeCounts = z.object({
 });
 export type ChangeCounts = z.infer<typeof ChangeCounts>;
 
+/** The CI services whose environment `conformly --upload` reads; `other`: git alone. */
+export const ciProviders = ['github', 'gitlab', 'other'] as const;
+export type CiProvider = (typeof ciProviders)[number];
+
+/** Where a CI run came from, as `conformly --upload` read it from the CI's environment. */
+export const CiRunInfo = z.object({
+  provider: z.enum(ciProviders),
+  /** The commit scanned (full hash); null when neither the CI nor git said. */
+  commit: z.string().nullable(),
+  branch: z.string().nullable(),
+  /** The branch a pull request merges into, when the CI says. */
+  baseBranch: z.string().nullable(),
+  /** The pull (GitHub) or merge (GitLab) request's number; null for a push. */
+  pullRequest: z.number().int().nullable(),
+  /** The CI job or workflow run, for a person to open. */
+  buildUrl: z.string().nullable(),
+});
+export type CiRunInfo = z.infer<typeof CiRunInfo>;
+
+/** Which audit a site audit or CI run was compared with (what changed is counted against it). */
+export const ComparedAudit = z.object({
+  id: z.string(),
+  origin: z.enum(['monitoring', 'ci']),
+  /** For a CI run: its branch and commit. */
+  branch: z.string().nullable(),
+  commit: z.string().nullable(),
+  completedAt: z.string().nullable(),
+});
+export type ComparedAudit = z.infer<typeof ComparedAudit>;
+
 /** One site audit of a domain, as its list shows it. */
 export const SiteAuditSummary = z.object({
   id: z.string(),
+  /** A monitoring audit, or a CI job's uploaded run (`conformly --upload`). */
+  origin: z.enum(['monitoring', 'ci']),
+  /** A CI run's commit, branch, pull request and build; null for a monitoring audit. */
+  ciRun: CiRunInfo.nullable(),
+  /** The audit the changes are counted against; null for a domain's first. */
+  comparedWith: ComparedAudit.nullable(),
   status: z.enum(['pending', 'running', 'completed', 'failed', 'aborted']),
   trigger: z.enum(siteAuditTriggers).nullable(),
   createdAt: z.string(),

@@ -185,30 +185,8 @@ export async function storeResult(
 
     await tx.delete(issues).where(eq(issues.scanId, scanId));
     await deleteScanArtifacts(tx, scanId);
-    if (result.issues.length > 0) {
-      await tx.insert(issues).values(
-        result.issues.map((issue) => ({
-          scanId,
-          issueKey: issue.id,
-          title: issue.title,
-          description: issue.description,
-          rule: firstRule(issue),
-          ruleKey: issue.ruleKey,
-          impact: issue.impact,
-          kind: issue.kind,
-          confidence: issue.confidence,
-          wcag: issue.wcag,
-          level: issue.level,
-          selector: issue.selector,
-          html: issue.html,
-          source: issue.engines[0] ?? 'axe',
-          engines: issue.engines,
-          rules: issue.rules,
-          helpUrl: issue.helpUrl,
-          findings: issue.findings,
-        })),
-      );
-    }
+    if (result.issues.length > 0)
+      await tx.insert(issues).values(issueRows(result.issues, { scanId }));
     const screenshotUrls: string[] = [];
     for (const shot of result.screenshots) {
       const bytes = Buffer.from(shot.data, 'base64');
@@ -260,6 +238,36 @@ export async function storeResult(
     if (claimed.userId) await noteOwnerScan(tx, claimed.domain, claimed.userId, completedAt);
     return true;
   });
+}
+
+/**
+ * Merged issues as rows of `issues`, of a scan or of an audit page that is no scan (an uploaded
+ * CI run's page, see site-audits.ts).
+ */
+export function issueRows(
+  found: readonly PageScanResult['issues'][number][],
+  owner: { scanId: string } | { pageScanId: string },
+): (typeof issues.$inferInsert)[] {
+  return found.map((issue) => ({
+    ...owner,
+    issueKey: issue.id,
+    title: issue.title,
+    description: issue.description,
+    rule: firstRule(issue),
+    ruleKey: issue.ruleKey,
+    impact: issue.impact,
+    kind: issue.kind,
+    confidence: issue.confidence,
+    wcag: issue.wcag,
+    level: issue.level,
+    selector: issue.selector,
+    html: issue.html,
+    source: issue.engines[0] ?? 'axe',
+    engines: issue.engines,
+    rules: issue.rules,
+    helpUrl: issue.helpUrl,
+    findings: issue.findings,
+  }));
 }
 
 function firstRule(issue: PageScanResult['issues'][number]): string {

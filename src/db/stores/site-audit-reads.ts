@@ -1,5 +1,14 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { ChangeCounts, Impact, SiteAuditPage, SiteAuditSummary } from '#contract/index.js';
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  ciProviders,
+  type ChangeCounts,
+  type CiRunInfo,
+  type ComparedAudit,
+  type Impact,
+  type SiteAuditPage,
+  type SiteAuditSummary,
+} from '#contract/index.js';
 import type { AppDb } from '../client.js';
 import { auditSessions, domains, issues, pageScans, scans } from '../schema/index.js';
 
@@ -69,9 +78,56 @@ export function changeCountsOf(value: unknown): ChangeCounts | null {
   };
 }
 
-function toSummary(row: AuditRow): SiteAuditSummary {
+/** The kinds of site audit a domain's history lists: monitoring audits and uploaded CI runs. */
+const historyOrigins = ['monitoring', 'ci'] as const;
+
+const textOrNull = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+
+/** A CI run's origin as stored (audit_sessions.ci_run), in the contract's shape. */
+export function ciRunOf(value: unknown): CiRunInfo | null {
+  if (!value || typeof value !== 'object') return null;
+  const record = value as Record<string, unknown>;
+  const provider = (ciProviders as readonly unknown[]).includes(record.provider)
+    ? (record.provider as CiRunInfo['provider'])
+    : 'other';
+  return {
+    provider,
+    commit: textOrNull(record.commit),
+    branch: textOrNull(record.branch),
+    baseBranch: textOrNull(record.baseBranch),
+    pullRequest: typeof record.pullRequest === 'number' ? record.pullRequest : null,
+    buildUrl: textOrNull(record.buildUrl),
+  };
+}
+
+type PreviousRow = Pick<AuditRow, 'id' | 'origin' | 'ciRun' | 'completedAt'>;
+
+function comparedOf(previous: PreviousRow | null | undefined): ComparedAudit | null {
+  if (!previous) return null;
+  const ci = ciRunOf(previous.ciRun);
+  return {
+    id: previous.id,
+    origin: previous.origin === 'ci' ? 'ci' : 'monitoring',
+    branch: ci?.branch ?? null,
+    commit: ci?.commit ?? null,
+    completedAt: previous.completedAt?.toISOString() ?? null,
+  };
+}
+
+const previousAudit = alias(auditSessions, 'previous_audit');
+const previousColumns = {
+  id: previousAudit.id,
+  origin: previousAudit.origin,
+  ciRun: previousAudit.ciRun,
+  completedAt: previousAudit.completedAt,
+};
+
+function toSummary(row: AuditRow, previous?: PreviousRow | null): SiteAuditSummary {
   return {
     id: row.id,
+    origin: row.origin === 'ci' ? 'ci' : 'monitoring',
+    ciRun: row.origin === 'ci' ? ciRunOf(row.ciRun) : null,
+    comparedWith: row.previousAuditId ? comparedOf(previous) : null,
     status: row.status,
     trigger: row.trigger,
     createdAt: row.createdAt.toISOString(),
@@ -86,19 +142,22 @@ function toSummary(row: AuditRow): SiteAuditSummary {
   };
 }
 
-/** The domain's site audits, newest first. */
+/** The domain's site audits and uploaded CI runs, newest first. */
 export async function listSiteAudits(
   db: AppDb,
   domainId: string,
   limit: number,
 ): Promise<SiteAuditSummary[]> {
   const rows = await db
-    .select()
+    .select({ audit: auditSessions, previous: previousColumns })
     .from(auditSessions)
-    .where(and(eq(auditSessions.domainId, domainId), eq(auditSessions.origin, 'monitoring')))
+    .leftJoin(previousAudit, eq(previousAudit.id, auditSessions.previousAuditId))
+    .where(
+      and(eq(auditSessions.domainId, domainId), inArray(auditSessions.origin, [...historyOrigins])),
+    )
     .orderBy(desc(auditSessions.createdAt), desc(auditSessions.id))
     .limit(limit);
-  return rows.map(toSummary);
+  return rows.map((row) => toSummary(row.audit, row.previous));
 }
 
 /** Fingerprints of the issues new on a page, as the jobs store them in page_scans.changes. */
@@ -117,17 +176,19 @@ export async function readSiteAudit(
   auditId: string,
   fingerprintOf: (issue: { ruleKey: string; selector: string; html: string }) => string,
 ): Promise<(SiteAuditSummary & { pages: SiteAuditPage[] }) | undefined> {
-  const [audit] = await db
-    .select()
+  const [found] = await db
+    .select({ audit: auditSessions, previous: previousColumns })
     .from(auditSessions)
+    .leftJoin(previousAudit, eq(previousAudit.id, auditSessions.previousAuditId))
     .where(
       and(
         eq(auditSessions.id, auditId),
         eq(auditSessions.domainId, domainId),
-        eq(auditSessions.origin, 'monitoring'),
+        inArray(auditSessions.origin, [...historyOrigins]),
       ),
     );
-  if (!audit) return undefined;
+  if (!found) return undefined;
+  const { audit } = found;
   const pages = await db
     .select({
       id: pageScans.id,
@@ -150,7 +211,8 @@ export async function readSiteAudit(
       ? []
       : await db
           .select({
-            scanId: issues.scanId,
+            // A monitoring page's issues are its scan's (same id); a CI run's page's are its own.
+            pageId: sql<string>`coalesce(${issues.scanId}, ${issues.pageScanId})`,
             title: issues.title,
             impact: issues.impact,
             ruleKey: issues.ruleKey,
@@ -159,18 +221,24 @@ export async function readSiteAudit(
           })
           .from(issues)
           .where(
-            inArray(
-              issues.scanId,
-              withNew.map((page) => page.id),
+            or(
+              inArray(
+                issues.scanId,
+                withNew.map((page) => page.id),
+              ),
+              inArray(
+                issues.pageScanId,
+                withNew.map((page) => page.id),
+              ),
             ),
           );
   return {
-    ...toSummary(audit),
+    ...toSummary(audit, found.previous),
     pages: pages.map((page) => {
       const wanted = new Set(newFingerprints(page.changes));
       const newIssues: { title: string; impact: Impact }[] = [];
       for (const row of issueRows) {
-        if (row.scanId !== page.id || !wanted.has(fingerprintOf(row))) continue;
+        if (row.pageId !== page.id || !wanted.has(fingerprintOf(row))) continue;
         newIssues.push({ title: row.title, impact: row.impact });
       }
       return {

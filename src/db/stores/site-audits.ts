@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
-import type { BrowserStats, EngineId } from '#contract/index.js';
+import type { BrowserStats, EngineId, PageScanResult } from '#contract/index.js';
 import type { AppDb, Database } from '../client.js';
 import {
   auditSessions,
@@ -14,7 +14,7 @@ import {
 import { finishAudit } from './audits.js';
 import { hasNoLiveJob } from './boss-jobs.js';
 import { noteOwnerScan } from './domains.js';
-import { insertScan, logEntry } from './scans.js';
+import { insertScan, issueRows, logEntry } from './scans.js';
 
 /**
  * Monitored domains' site audits as the jobs run them (src/jobs/site-audit.ts): an audit per
@@ -306,13 +306,14 @@ export async function findPreviousPage(db: AppDb, previousAuditId: string, ident
       reusedFrom: pageScans.reusedFrom,
     })
     .from(pageScans)
-    .innerJoin(scans, eq(scans.id, pageScans.id))
+    // A monitoring page is also a scan; an uploaded CI run's page is not (its issues are the page's).
+    .leftJoin(scans, eq(scans.id, pageScans.id))
     .where(
       and(
         eq(pageScans.auditSessionId, previousAuditId),
         eq(pageScans.normalizedUrl, identity),
         eq(pageScans.status, 'completed'),
-        eq(scans.status, 'completed'),
+        or(isNull(scans.id), eq(scans.status, 'completed')),
       ),
     )
     .orderBy(asc(pageScans.position))
@@ -455,12 +456,15 @@ export async function storeReusedPage(
   });
 }
 
-/** The stored issues of a page's scan, as fingerprints are computed from them. */
-export async function listIssueKeys(db: AppDb, scanId: string) {
+/**
+ * The stored issues of a page (its scan's, for a monitoring page whose scan shares its id; its
+ * own, for an uploaded CI run's page), as fingerprints are computed from them.
+ */
+export async function listIssueKeys(db: AppDb, pageId: string) {
   return db
     .select({ ruleKey: issues.ruleKey, selector: issues.selector, html: issues.html })
     .from(issues)
-    .where(eq(issues.scanId, scanId))
+    .where(or(eq(issues.scanId, pageId), eq(issues.pageScanId, pageId)))
     .orderBy(asc(issues.id));
 }
 
@@ -537,13 +541,6 @@ export async function finishSiteAudit(
       })
       .from(pageScans)
       .where(eq(pageScans.auditSessionId, auditSessionId));
-    const totals = { newCount: 0, fixedCount: 0, openCount: 0, scannerNewCount: 0 };
-    for (const page of pages) {
-      const changes = (page.changes ?? {}) as Partial<typeof totals>;
-      for (const key of Object.keys(totals) as (keyof typeof totals)[]) {
-        totals[key] += typeof changes[key] === 'number' ? changes[key] : 0;
-      }
-    }
     await tx
       .update(auditSessions)
       .set({
@@ -554,17 +551,221 @@ export async function finishSiteAudit(
             !(page.changes as { duplicateOf?: string } | null)?.duplicateOf,
         ).length,
         reusedPages: pages.filter((page) => page.reusedFrom !== null).length,
-        changes: {
-          ...totals,
-          new: totals.newCount,
-          fixed: totals.fixedCount,
-          open: totals.openCount,
-          scannerNew: totals.scannerNewCount,
-        },
+        changes: siteChanges(pages),
       })
       .where(eq(auditSessions.id, auditSessionId));
     return true;
   });
+}
+
+/** The site's totals of what changed, summed over its pages' changes. */
+function siteChanges(pages: readonly { changes: unknown }[]) {
+  const totals = { newCount: 0, fixedCount: 0, openCount: 0, scannerNewCount: 0 };
+  for (const page of pages) {
+    const changes = (page.changes ?? {}) as Partial<typeof totals>;
+    for (const key of Object.keys(totals) as (keyof typeof totals)[]) {
+      totals[key] += typeof changes[key] === 'number' ? changes[key] : 0;
+    }
+  }
+  return {
+    ...totals,
+    new: totals.newCount,
+    fixed: totals.fixedCount,
+    open: totals.openCount,
+    scannerNew: totals.scannerNewCount,
+  };
+}
+
+// ---- An uploaded CI run (server/ci-runs) ------------------------------------------------------
+
+/** Where a CI run came from, as audit_sessions.ci_run holds it. */
+export interface StoredCiRun {
+  provider: string;
+  commit: string | null;
+  branch: string | null;
+  baseBranch: string | null;
+  pullRequest: number | null;
+  buildUrl: string | null;
+  /** The conformly version that scanned. */
+  tool: string | null;
+}
+
+/** An earlier completed audit of the domain, as a CI run is compared with it. */
+export interface ComparisonAudit {
+  id: string;
+  origin: 'request' | 'monitoring' | 'ci';
+  ciRun: Record<string, unknown> | null;
+  completedAt: Date | null;
+}
+
+const ciField = (field: 'branch' | 'pullRequest') => sql`(${auditSessions.ciRun} ->> ${field})`;
+
+/**
+ * The domain's latest completed CI run of one of `branches` that was no pull request's (a push to
+ * the branch itself); undefined when there is none.
+ */
+export async function findLatestBranchRun(
+  db: AppDb,
+  domainId: string,
+  branches: readonly string[],
+): Promise<ComparisonAudit | undefined> {
+  if (branches.length === 0) return undefined;
+  const [row] = await db
+    .select({
+      id: auditSessions.id,
+      origin: auditSessions.origin,
+      ciRun: auditSessions.ciRun,
+      completedAt: auditSessions.completedAt,
+    })
+    .from(auditSessions)
+    .where(
+      and(
+        eq(auditSessions.domainId, domainId),
+        eq(auditSessions.origin, 'ci'),
+        eq(auditSessions.status, 'completed'),
+        inArray(ciField('branch'), [...branches]),
+        isNull(ciField('pullRequest')),
+      ),
+    )
+    .orderBy(desc(auditSessions.completedAt), desc(auditSessions.createdAt))
+    .limit(1);
+  return row;
+}
+
+/** The domain's latest completed monitoring site audit. */
+export async function findLatestMonitoringAudit(
+  db: AppDb,
+  domainId: string,
+): Promise<ComparisonAudit | undefined> {
+  const [row] = await db
+    .select({
+      id: auditSessions.id,
+      origin: auditSessions.origin,
+      ciRun: auditSessions.ciRun,
+      completedAt: auditSessions.completedAt,
+    })
+    .from(auditSessions)
+    .where(
+      and(
+        eq(auditSessions.domainId, domainId),
+        eq(auditSessions.origin, 'monitoring'),
+        eq(auditSessions.status, 'completed'),
+      ),
+    )
+    .orderBy(desc(auditSessions.completedAt))
+    .limit(1);
+  return row;
+}
+
+/** One scanned page of a CI run: its result (the CLI's JSON) and its identity within the site. */
+export interface NewCiRunPage {
+  url: string;
+  identity: string;
+  result: Omit<PageScanResult, 'screenshots' | 'raw'>;
+}
+
+export interface NewCiRun {
+  domainId: string;
+  domain: string;
+  /** The organisation's id (ADR 0025). */
+  userId: string;
+  ciRun: StoredCiRun;
+  previousAuditId: string | null;
+  pages: readonly NewCiRunPage[];
+}
+
+/**
+ * Stores an uploaded CI run as a running site audit (origin `ci`) of the domain with its pages
+ * completed as scanned and their issues; the caller records what changed on each page and then
+ * ends it with finishCiRun, in the same transaction. Its pages are no scans: a CI run (of a pull
+ * request, of a local server) never counts towards the site's public score, its scan list or its
+ * documents, which read scans and monitoring audits only.
+ */
+export async function insertCiRun(
+  db: AppDb,
+  run: NewCiRun,
+): Promise<{ auditId: string; pageIds: string[] }> {
+  const [audit] = await db
+    .insert(auditSessions)
+    .values({
+      origin: 'ci',
+      status: 'running',
+      domainId: run.domainId,
+      domain: run.domain,
+      userId: run.userId,
+      baseUrl: run.pages[0]?.url ?? `https://${run.domain}/`,
+      totalPages: run.pages.length,
+      previousAuditId: run.previousAuditId,
+      ciRun: { ...run.ciRun },
+    })
+    .returning({ id: auditSessions.id });
+  const auditId = audit!.id;
+  const pageIds: string[] = [];
+  for (const [position, page] of run.pages.entries()) {
+    const { result } = page;
+    const [row] = await db
+      .insert(pageScans)
+      .values({
+        auditSessionId: auditId,
+        position,
+        url: page.url,
+        finalUrl: result.finalUrl,
+        title: result.title,
+        status: 'completed',
+        accessibilityScore: result.score.value,
+        totalIssues: result.summary.totalViolations,
+        completedAt: new Date(result.finishedAt),
+        processingTimes: result.processingTimes,
+        engineErrors: result.engineErrors,
+        normalizedUrl: page.identity,
+        renderHash: result.renderHash ?? null,
+        engineVersions: result.engineVersions,
+      })
+      .returning({ id: pageScans.id });
+    const pageScanId = row!.id;
+    pageIds.push(pageScanId);
+    // In slices: a page can hold thousands of issues, and a statement has at most 65,535 parameters.
+    for (let start = 0; start < result.issues.length; start += 500) {
+      await db
+        .insert(issues)
+        .values(issueRows(result.issues.slice(start, start + 500), { pageScanId }));
+    }
+  }
+  return { auditId, pageIds };
+}
+
+/**
+ * Ends a CI run stored by insertCiRun: completed now, its score the mean of its pages' (as a site
+ * audit's), its issues and the site's totals of what changed (when it was compared).
+ */
+export async function finishCiRun(db: AppDb, auditSessionId: string): Promise<void> {
+  const pages = await db
+    .select({
+      score: pageScans.accessibilityScore,
+      totalIssues: pageScans.totalIssues,
+      changes: pageScans.changes,
+    })
+    .from(pageScans)
+    .where(eq(pageScans.auditSessionId, auditSessionId));
+  const [audit] = await db
+    .select({ previousAuditId: auditSessions.previousAuditId })
+    .from(auditSessions)
+    .where(eq(auditSessions.id, auditSessionId));
+  const scores = pages.flatMap((page) => (page.score === null ? [] : [page.score]));
+  await db
+    .update(auditSessions)
+    .set({
+      status: 'completed',
+      completedAt: new Date(),
+      completedPages: pages.length,
+      overallScore:
+        scores.length > 0
+          ? Math.round(scores.reduce((total, score) => total + score, 0) / scores.length)
+          : null,
+      totalIssues: pages.reduce((total, page) => total + page.totalIssues, 0),
+      changes: audit?.previousAuditId ? siteChanges(pages) : null,
+    })
+    .where(eq(auditSessions.id, auditSessionId));
 }
 
 // ---- Recovery (src/jobs/scan-recovery.ts) -----------------------------------------------------

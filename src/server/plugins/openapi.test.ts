@@ -161,6 +161,7 @@ const operationIds: Record<string, string> = {
   'GET /api/add-ons/{id}/download': 'downloadAddOn',
   'GET /api/domains': 'listDomains',
   'POST /api/domains': 'addDomain',
+  'POST /api/ci-runs': 'uploadCiRun',
   'GET /api/domains/list': 'listDomainNames',
   'DELETE /api/domains/{domain}': 'archiveDomain',
   'POST /api/domains/{domain}/reactivate': 'reactivateDomain',
