@@ -24,7 +24,6 @@ import { billingRoutes } from './billing/routes.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
 import { stripeWebhookRoutes } from './billing/stripe-routes.js';
 import { ciRunRoutes } from './ci-runs/routes.js';
-import { ciRunRoutes } from './ci-runs/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { domainRoutes } from './domains/routes.js';
 import { organisationRoutes } from './organisations/routes.js';
@@ -263,7 +262,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
   });
   await app.register(dashboardRoutes, { deps: { db: deps.database.db, publicUrl } });
-  await app.register(ciRunRoutes, { deps: { db: deps.database.db, publicUrl } });
   await app.register(ciRunRoutes, { deps: { db: deps.database.db, publicUrl } });
   await app.register(stripeWebhookRoutes, { db: deps.database.db, payments });
   await app.register(verificationRoutes, {

@@ -131,8 +131,6 @@ export const accessRules: Record<string, AccessRule> = {
   'GET /api/dashboard/domains/:domain': organisation('viewer', 'domains:read'),
   // A CI job's results (`conformly --upload`) into the domain's history, beside its audits.
   'POST /api/ci-runs': organisation('member', 'results:upload'),
-  // A CI job's results (`conformly --upload`) into the domain's history, beside its audits.
-  'POST /api/ci-runs': organisation('member', 'results:upload'),
 
   // Complaints: members act on the ones assigned to them (complaints/service.ts), admins on all.
   'GET /api/complaints': organisation('viewer', 'complaints:read'),
