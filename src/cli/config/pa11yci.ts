@@ -138,11 +138,11 @@ export function translatePa11yCi(file: string, input: unknown): Pa11yCiPlan {
       );
     }
     if (options.timeout !== undefined) {
-      // pa11y-ci's own README shows 1000: too short for one page load and three engines, so
+      // pa11y-ci's own README shows 1000: too short for one page load and the engines, so
       // such a config still runs, on the default budget, and says so.
       if (options.timeout < 5000) {
         warnings.push(
-          `${at('timeout')}: ${options.timeout} ms not applied; too short to load a page and run three engines, so the default (60000) is used`,
+          `${at('timeout')}: ${options.timeout} ms not applied; too short to load a page and run the engines, so the default (60000) is used`,
         );
       } else settings.timeout = options.timeout;
     }
