@@ -1,13 +1,14 @@
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLogPage, type OrganisationRole } from '#contract/index.js';
+import { apiTokenScopes, AuditLogPage, type OrganisationRole } from '#contract/index.js';
 import { organisationMembers, sessions, users } from '#db/schema/index.js';
 import {
   startAccountService,
   TestBrowser,
   type AccountService,
 } from '../../../test/support/auth.js';
+import { createToken } from '../tokens/service.js';
 import { recordAudit } from './service.js';
 
 /** The audit log over HTTP: owners and admins read and export it; other roles are refused. */
@@ -86,6 +87,31 @@ describe('GET /api/organisation/audit-log', () => {
     }
     const visitor = new TestBrowser(service.app, '10.8.1.1');
     expect((await visitor.get('/api/organisation/audit-log')).statusCode).toBe(401);
+  });
+});
+
+describe('API tokens', () => {
+  it('cannot read the log, whatever their scopes; creating one is in it', async () => {
+    const created = await createToken(
+      { db: service.database.db },
+      { organisationId, userId: organisationId, email: 'owner@agency.test' },
+      { name: 'Every scope', scopes: [...apiTokenScopes], expiresInDays: 30 },
+    );
+    for (const url of ['/api/organisation/audit-log', '/api/organisation/audit-log.csv']) {
+      const response = await service.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${created.secret}` },
+      });
+      expect(response.statusCode, url).toBe(403);
+    }
+    const page = AuditLogPage.parse(
+      (await owner.get('/api/organisation/audit-log?action=token.created')).json(),
+    );
+    expect(page.entries[0]).toMatchObject({
+      actor: 'owner@agency.test',
+      target: { type: 'token', id: created.token.id },
+    });
   });
 });
 
