@@ -189,6 +189,11 @@ export const ComplaintListQuery = z.object({
       .enum(complaintTypes, 'Type must be accessibility, technical, compliance or general')
       .optional(),
   ),
+  /** `me`: only the complaints assigned to the signed-in person ("Assigned to me"). */
+  assignedTo: z.preprocess(
+    emptyToUndefined,
+    z.literal('me', 'assignedTo can only be "me"').optional(),
+  ),
   /** Spec §5: matches subject, message and submitter e-mail, case-insensitively. */
   search: z.preprocess(
     emptyToUndefined,
@@ -315,7 +320,7 @@ export const ComplaintReplyRequest = z.strictObject({
 export type ComplaintReplyInput = z.input<typeof ComplaintReplyRequest>;
 export type ComplaintReplyRequest = z.output<typeof ComplaintReplyRequest>;
 
-/** Spec §6 assignedTo: the owner's own account, or nobody. */
+/** Spec §6 assignedTo: a member of the organisation who is not a viewer, or nobody. */
 export const AssignComplaintRequest = z.strictObject({
   assignedTo: z.uuid('assignedTo must be an account id or null').nullable(),
 });

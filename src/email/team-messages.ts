@@ -40,3 +40,23 @@ export function invitationEmail(input: {
     ].join('\n'),
   };
 }
+
+/** A complaint was given to a member to handle; the visitor's words stay in the dashboard. */
+export function complaintAssignedEmail(input: {
+  to: string;
+  assignedBy: string;
+  domain: string;
+  subject: string;
+  complaintUrl: string;
+}): EmailMessage {
+  return {
+    to: input.to,
+    subject: `A complaint about ${input.domain} is assigned to you`,
+    text: [
+      `${oneLine(input.assignedBy)} assigned you a complaint about ${input.domain}: "${oneLine(input.subject)}".`,
+      '',
+      'Read it, answer the visitor and update its status in the dashboard:',
+      input.complaintUrl,
+    ].join('\n'),
+  };
+}

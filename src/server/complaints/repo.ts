@@ -43,6 +43,8 @@ export interface ComplaintFilter {
   status?: ComplaintStatus | undefined;
   type?: ComplaintType | undefined;
   search?: string | undefined;
+  /** Only the complaints assigned to this account. */
+  assignedTo?: string | undefined;
 }
 
 function whereOf(filter: ComplaintFilter): SQL | undefined {
@@ -50,6 +52,9 @@ function whereOf(filter: ComplaintFilter): SQL | undefined {
   if (filter.domain !== undefined) conditions.push(eq(complaints.domain, filter.domain));
   if (filter.status !== undefined) conditions.push(eq(complaints.status, filter.status));
   if (filter.type !== undefined) conditions.push(eq(complaints.type, filter.type));
+  if (filter.assignedTo !== undefined) {
+    conditions.push(eq(complaints.assignedTo, filter.assignedTo));
+  }
   if (filter.search !== undefined) {
     const pattern = likePattern(filter.search);
     conditions.push(

@@ -134,6 +134,7 @@ function actorOf(request: FastifyRequest): service.ComplaintActor {
     organisationId: request.caller.organisationId ?? session.userId,
     userId: session.userId,
     name: session.user.name || session.user.email,
+    role: request.caller.role,
     email: session.user.email,
     ip: request.ip,
   };
@@ -174,7 +175,12 @@ export const complaintInboxRoutes: FastifyPluginAsyncZod<{
         response: { 200: ComplaintListResponse },
       },
     },
-    async (request) => service.listComplaints(deps, readerOf(request), request.query),
+    async (request) =>
+      service.listComplaints(
+        deps,
+        { ...readerOf(request), userId: request.caller.userId },
+        request.query,
+      ),
   );
 
   app.get(

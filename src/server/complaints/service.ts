@@ -23,6 +23,8 @@ import type { AppDb } from '#db/client.js';
 import * as scanStore from '#db/stores/scans.js';
 import type { Mailer } from '#email/mailer.js';
 import { recordAudit, type AuditActor } from '../audit-log/service.js';
+import { findMember } from '../organisations/service.js';
+import { roleAllows, type OrganisationRole } from '../organisations/roles.js';
 import * as domains from '../domains/service.js';
 import {
   ForbiddenError,
@@ -31,6 +33,7 @@ import {
   TooManyRequestsError,
 } from '../http-errors.js';
 import { concernReplyEmail, newConcernEmail } from '#email/concern-messages.js';
+import { complaintAssignedEmail } from '#email/team-messages.js';
 import * as repo from './repo.js';
 
 /**
@@ -178,6 +181,11 @@ export interface ComplaintActor {
   userId: string;
   /** Shown as the author of the account's replies and notes in the conversation. */
   name: string;
+  /**
+   * The person's role in the organisation: a member changes only the complaints assigned to
+   * them, admins and owners all. Unset, the organisation's founder acts (ADR 0025).
+   */
+  role?: OrganisationRole | undefined;
   /** The person's address and where they called from, for the audit log. */
   email?: string | undefined;
   ip?: string | undefined;
@@ -233,12 +241,19 @@ const ownershipEnded = (domain: string) =>
 
 /**
  * The caller's complaint `id` that they may change now: 404 when it is not theirs, 403 when it
- * arrived in an ownership of theirs that has ended.
+ * arrived in an ownership of theirs that has ended, or when a member acts on a complaint not
+ * assigned to them.
  */
-async function actionableComplaint(db: AppDb, scope: Scope, id: string) {
+async function actionableComplaint(db: AppDb, scope: Scope, id: string, actor: ComplaintActor) {
   const row = await repo.findComplaint(db, id, scope.all);
   if (!row) throw complaintNotFound();
   if (!scope.current.has(row.domain)) throw ownershipEnded(row.domain);
+  const role = actor.role ?? 'owner';
+  if (!roleAllows(role, 'admin') && !(role === 'member' && row.assignedTo === actor.userId)) {
+    throw new ForbiddenError(
+      'Members answer and change only the complaints assigned to them; ask an admin to assign it',
+    );
+  }
   return row;
 }
 
@@ -274,9 +289,12 @@ export function complaintOf(
   };
 }
 
+/** An id no account has: a filter on it matches nothing. */
+const nobody = '00000000-0000-0000-0000-000000000000';
+
 export async function listComplaints(
   deps: Pick<ComplaintServiceDeps, 'db'>,
-  actor: ComplaintReader,
+  actor: ComplaintReader & { userId?: string | undefined },
   query: ComplaintListQuery,
 ): Promise<ComplaintListResponse> {
   const scope = await scopeOf(deps.db, actor.organisationId);
@@ -284,7 +302,14 @@ export async function listComplaints(
   // caller's matches nothing (not an error: the answer is the same as for a quiet domain).
   const domain = query.domain === undefined ? undefined : domains.normalizeDomain(query.domain);
   const offset = query.page !== undefined ? (query.page - 1) * query.limit : (query.offset ?? 0);
-  const filter = { ownerships: scope.all, domain, status: query.status, type: query.type };
+  const filter = {
+    ownerships: scope.all,
+    domain,
+    status: query.status,
+    type: query.type,
+    // "Assigned to me" needs a person; a token's "me" matches nobody.
+    assignedTo: query.assignedTo === 'me' ? (actor.userId ?? nobody) : undefined,
+  };
   const [{ rows, total }, counts] = await Promise.all([
     repo.listComplaints(
       deps.db,
@@ -374,7 +399,7 @@ export async function updateStatus(
   input: UpdateComplaintStatusRequest,
 ): Promise<Complaint> {
   const scope = await scopeOf(deps.db, actor.organisationId);
-  const current = await actionableComplaint(deps.db, scope, id);
+  const current = await actionableComplaint(deps.db, scope, id, actor);
   const owned = scope.all;
   const now = new Date();
   const resolvedAt =
@@ -406,7 +431,7 @@ export async function updateNotes(
   input: UpdateComplaintNotesRequest,
 ): Promise<Complaint> {
   const scope = await scopeOf(deps.db, actor.organisationId);
-  await actionableComplaint(deps.db, scope, id);
+  await actionableComplaint(deps.db, scope, id, actor);
   const row = await deps.db.transaction(async (tx) => {
     const updated = await repo.updateComplaint(tx, id, scope.all, { internalNotes: input.notes });
     if (!updated) throw complaintNotFound();
@@ -419,23 +444,55 @@ export async function updateNotes(
   return complaintOf(row, new Date(), scope);
 }
 
-/** Spec §6 assignedTo: the complaint's owner takes it, or lets it go. */
+/**
+ * Spec §6 assignedTo: an admin or owner gives the complaint to a member of the organisation who
+ * is not a viewer (themselves included), or to nobody. The assignee is e-mailed.
+ */
 export async function assign(
-  deps: Pick<ComplaintServiceDeps, 'db'>,
+  deps: ComplaintServiceDeps,
   actor: ComplaintActor,
   id: string,
   input: AssignComplaintRequest,
 ): Promise<Complaint> {
   const scope = await scopeOf(deps.db, actor.organisationId);
   // Not found comes first, so another account's complaint answers 404 whatever the body says.
-  await actionableComplaint(deps.db, scope, id);
-  if (input.assignedTo !== null && input.assignedTo !== actor.userId) {
-    throw new InvalidError('assignedTo: A complaint can be assigned only to your own account');
+  const current = await actionableComplaint(deps.db, scope, id, actor);
+  if (!roleAllows(actor.role ?? 'owner', 'admin')) {
+    throw new ForbiddenError('Only admins and owners assign complaints');
   }
-  const row = await repo.updateComplaint(deps.db, id, scope.all, {
-    assignedTo: input.assignedTo,
+  const assignee =
+    input.assignedTo === null
+      ? undefined
+      : await findMember(deps.db, actor.organisationId, input.assignedTo);
+  if (input.assignedTo !== null && (!assignee || assignee.role === 'viewer')) {
+    throw new InvalidError(
+      'assignedTo: A complaint can be assigned only to a member of this organisation who is not a viewer',
+    );
+  }
+  const row = await deps.db.transaction(async (tx) => {
+    const updated = await repo.updateComplaint(tx, id, scope.all, {
+      assignedTo: input.assignedTo,
+    });
+    if (!updated) throw complaintNotFound();
+    await recordAudit(tx, auditActorOf(actor), 'complaint.assigned', complaintTarget(id), {
+      domain: updated.domain,
+      from: current.assignedTo,
+      to: input.assignedTo,
+      assignee: assignee?.email ?? null,
+    });
+    return updated;
   });
-  if (!row) throw complaintNotFound();
+  if (assignee && input.assignedTo !== current.assignedTo && assignee.userId !== actor.userId) {
+    deps.mailer.send(
+      complaintAssignedEmail({
+        to: assignee.email,
+        assignedBy: actor.email ?? actor.name,
+        domain: row.domain,
+        subject: row.subject ?? row.message.slice(0, 80),
+        complaintUrl: new URL(complaintsPath, deps.publicUrl).href,
+      }),
+    );
+  }
   return complaintOf(row, new Date(), scope);
 }
 
@@ -458,7 +515,7 @@ export async function reply(
     timestamp: new Date().toISOString(),
   };
   const scope = await scopeOf(deps.db, actor.organisationId);
-  await actionableComplaint(deps.db, scope, id);
+  await actionableComplaint(deps.db, scope, id, actor);
   const row = await deps.db.transaction(async (tx) => {
     const appended = await repo.appendEntry(tx, id, scope.all, entry);
     if (!appended) throw complaintNotFound();

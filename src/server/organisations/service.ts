@@ -146,6 +146,16 @@ export async function listTeam(db: AppDb, actor: OrganisationActor): Promise<Tea
   };
 }
 
+/** The organisation's member `userId` with their address and role, or undefined. */
+export async function findMember(
+  db: AppDb,
+  organisationId: string,
+  userId: string,
+): Promise<TeamMember | undefined> {
+  const row = (await repo.listMembers(db, organisationId)).find((m) => m.userId === userId);
+  return row && memberOf(organisationId, row);
+}
+
 async function memberRow(db: AppDb, organisationId: string, userId: string) {
   const row = (await repo.listMembers(db, organisationId)).find((m) => m.userId === userId);
   if (!row) throw new NotFoundError('Member not found');
