@@ -238,6 +238,13 @@ export function createAppRouter(queryClient?: QueryClient) {
                 (m) => m.UnsubscribePage,
               ),
             },
+            {
+              path: paths.invitation.path,
+              lazy: screen(
+                () => import('../features/team/components/invitation-page'),
+                (m) => m.InvitationPage,
+              ),
+            },
             { path: '*', element: <NotFoundPage /> },
           ],
         },
@@ -294,6 +301,13 @@ export function createAppRouter(queryClient?: QueryClient) {
                   lazy: screen(
                     () => import('./settings-screen'),
                     (m) => m.SettingsScreen,
+                  ),
+                },
+                {
+                  path: paths.dashboardTeam.path,
+                  lazy: screen(
+                    () => import('../features/team/components/team-page'),
+                    (m) => m.TeamPage,
                   ),
                 },
                 {

@@ -16,6 +16,11 @@ export function SettingsScreen() {
       <nav aria-label="Organisation settings" className="mt-4">
         <ul className="flex flex-wrap gap-4">
           <li>
+            <Link to={paths.dashboardTeam.getHref()} className="text-brand-700 underline">
+              Team
+            </Link>
+          </li>
+          <li>
             <Link to={paths.dashboardAuditLog.getHref()} className="text-brand-700 underline">
               Audit log
             </Link>

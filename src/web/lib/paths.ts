@@ -18,7 +18,7 @@ export const paths = {
   },
   signup: {
     path: '/app/signup',
-    getHref: (query: { url?: string; plan?: string; next?: string } = {}) =>
+    getHref: (query: { url?: string; plan?: string; next?: string; email?: string } = {}) =>
       withQuery('/app/signup', query),
   },
   resetPassword: { path: '/app/reset-password', getHref: () => '/app/reset-password' },
@@ -53,6 +53,13 @@ export const paths = {
     getHref: (domain: string) => `/app/dashboard/domains/${encodeURIComponent(domain)}`,
   },
   dashboardSettings: { path: 'settings', getHref: () => '/app/dashboard/settings' },
+  /** Settings → Team: members, roles and invitations. */
+  dashboardTeam: { path: 'settings/team', getHref: () => '/app/dashboard/settings/team' },
+  /** The e-mailed invitation link: see it, then accept it signed in. */
+  invitation: {
+    path: '/invitations/:token',
+    getHref: (token: string) => `/invitations/${encodeURIComponent(token)}`,
+  },
   /** Settings → Audit log: who did what and when (owners and admins). */
   dashboardAuditLog: {
     path: 'settings/audit-log',

@@ -32,7 +32,8 @@ export function SignupPage() {
   const form = useForm<SignupForm, unknown, z.output<typeof signupFormSchema>>({
     resolver: zodResolver(signupFormSchema),
     mode: 'onChange',
-    defaultValues: { email: '', password: '' },
+    // An invitation's link comes with the invited address.
+    defaultValues: { email: search.get('email') ?? '', password: '' },
   });
   const { errors, isValid } = form.formState;
   const password = useWatch({ control: form.control, name: 'password' });
