@@ -13,7 +13,7 @@ import {
   Award,
   X,
 } from 'lucide-react';
-import { useState, type ComponentType } from 'react';
+import { useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { complianceShield } from '#contract/billing.js';
 import {
@@ -54,13 +54,15 @@ export interface DashboardLayoutProps {
   email: string | undefined;
   /** Spec §2: calls the logout endpoint, then goes to /app/login. */
   onSignOut: () => void;
+  /** Chooses the organisation the dashboard works in (shown when there is a choice). */
+  organisationSwitcher?: ReactNode;
 }
 
 /**
  * The frame of /app/dashboard/*: a sidebar on wide screens, a drawer behind a menu button on
  * narrow ones (a Radix dialog: focus moves in, Escape closes it, focus returns to the button).
  */
-export function DashboardLayout({ email, onSignOut }: DashboardLayoutProps) {
+export function DashboardLayout({ email, onSignOut, organisationSwitcher }: DashboardLayoutProps) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   return (
     <div className="min-h-screen bg-slate-50 lg:grid lg:grid-cols-[16rem_1fr]">
@@ -87,6 +89,7 @@ export function DashboardLayout({ email, onSignOut }: DashboardLayoutProps) {
               </DialogPrimitive.Close>
               <SidebarContent
                 email={email}
+                organisationSwitcher={organisationSwitcher}
                 onNavigate={() => setDrawerOpen(false)}
                 onSignOut={() => {
                   setDrawerOpen(false);
@@ -101,7 +104,11 @@ export function DashboardLayout({ email, onSignOut }: DashboardLayoutProps) {
         aria-label="Dashboard"
         className="sticky top-0 hidden h-screen flex-col overflow-y-auto border-r border-slate-200 bg-white p-4 lg:flex"
       >
-        <SidebarContent email={email} onSignOut={onSignOut} />
+        <SidebarContent
+          email={email}
+          organisationSwitcher={organisationSwitcher}
+          onSignOut={onSignOut}
+        />
       </aside>
       <main id="main-content" tabIndex={-1} className="min-w-0 focus:outline-none">
         <Outlet />
@@ -124,10 +131,12 @@ function ProductName() {
 
 function SidebarContent({
   email,
+  organisationSwitcher,
   onNavigate,
   onSignOut,
 }: {
   email: string | undefined;
+  organisationSwitcher?: ReactNode;
   onNavigate?: () => void;
   onSignOut: () => void;
 }) {
@@ -146,6 +155,7 @@ function SidebarContent({
           </span>
         )}
       </div>
+      {organisationSwitcher}
       <nav aria-label="Dashboard sections">
         <ul className="grid gap-1">
           {sections.map(({ label, href, icon: Icon, end }) => (
