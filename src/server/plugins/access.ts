@@ -17,7 +17,7 @@ const ruleKey = (method: string, url: string) => `${method} ${url}`;
  * The route's rule; HEAD routes follow their GET. Outside /api, routes are the web app's own
  * files (one route per built file), public like the app.
  */
-function ruleOf(method: string, url: string): AccessRule | undefined {
+export function ruleOf(method: string, url: string): AccessRule | undefined {
   const rule =
     accessRules[ruleKey(method, url)] ??
     (method === 'HEAD' ? accessRules[ruleKey('GET', url)] : undefined);

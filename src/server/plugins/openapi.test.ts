@@ -11,6 +11,7 @@ import { testConfig } from '../../../test/support/service.js';
 import type { Database } from '#db/client.js';
 import { createQueue, type PgBoss } from '#jobs/boss.js';
 import { buildApp } from '../app.js';
+import { accessRules, type AccessRule } from './access-rules.js';
 
 let database: Database;
 let boss: PgBoss;
@@ -37,6 +38,7 @@ afterAll(async () => {
 interface Operation {
   operationId?: string;
   summary?: string;
+  description?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
   parameters?: { in: string; name: string; required?: boolean }[];
@@ -49,7 +51,7 @@ interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
   components: {
     schemas: Record<string, unknown>;
-    securitySchemes: Record<string, { type: string; in: string; name: string }>;
+    securitySchemes: Record<string, { type: string; in?: string; name?: string; scheme?: string }>;
   };
 }
 
@@ -322,8 +324,12 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     let signedInCalls = 0;
     for (const { path, method, operation } of operations(document)) {
       const security = operation.security ?? [];
+      // A session, or an API token in its place (the visitor here has neither).
       const needsSession =
-        security.length > 0 && security.every((requirement) => 'sessionCookie' in requirement);
+        security.length > 0 &&
+        security.every(
+          (requirement) => 'sessionCookie' in requirement || 'apiToken' in requirement,
+        );
       if (needsSession) signedInCalls += 1;
       const response = await app.inject({
         method: method.toUpperCase() as 'GET',
@@ -348,7 +354,11 @@ describe('the OpenAPI document at /api/openapi.json', () => {
   it('states the credentials of every call: a session, the CSRF header with its cookie, or none', async () => {
     const document = await openApiDocument();
     const schemes = Object.keys(document.components.securitySchemes);
-    expect(schemes.sort()).toEqual(['clientCookie', 'csrfToken', 'sessionCookie']);
+    expect(schemes.sort()).toEqual(['apiToken', 'clientCookie', 'csrfToken', 'sessionCookie']);
+    expect(document.components.securitySchemes.apiToken).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
     expect(document.components.securitySchemes.clientCookie).toMatchObject({
       type: 'apiKey',
       in: 'cookie',
@@ -377,12 +387,31 @@ describe('the OpenAPI document at /api/openapi.json', () => {
           { sessionCookie: [], csrfToken: [] },
         ]),
       ),
-    ).toEqual(expect.arrayContaining(['POST /api/scans', 'POST /api/auth/login']));
-    expect(shapes.get(JSON.stringify([{ sessionCookie: [] }]))).toContain('GET /api/domains');
+    ).toEqual(expect.arrayContaining(['POST /api/real-live-scan/start', 'POST /api/auth/login']));
+    expect(shapes.get(JSON.stringify([{ sessionCookie: [] }]))).toContain('GET /api/user');
     expect(shapes.get(JSON.stringify([{ sessionCookie: [], csrfToken: [] }]))).toContain(
       'POST /api/domains',
     );
-    expect(shapes.size).toBe(4);
+    // What an API token may call: the same, or the token alone (no cookie, no CSRF header).
+    expect(shapes.get(JSON.stringify([{ sessionCookie: [] }, { apiToken: [] }]))).toContain(
+      'GET /api/domains',
+    );
+    expect(shapes.get(JSON.stringify([{}, { apiToken: [] }]))).toContain(
+      'GET /api/report/{scanId}',
+    );
+    expect(
+      shapes.get(
+        JSON.stringify([
+          { clientCookie: [], csrfToken: [] },
+          { sessionCookie: [], csrfToken: [] },
+          { apiToken: [] },
+        ]),
+      ),
+    ).toContain('POST /api/scans');
+    expect(
+      shapes.get(JSON.stringify([{ sessionCookie: [], csrfToken: [] }, { apiToken: [] }])),
+    ).toContain('POST /api/domains/{domain}/audits');
+    expect(shapes.size).toBe(8);
   });
 
   it('asks for the CSRF header on every call that changes state, and such a call without it gets 403', async () => {
@@ -391,7 +420,10 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     expect(changing.length).toBeGreaterThan(30);
     for (const { path, method, operation } of changing) {
       const where = `${method.toUpperCase()} ${path}`;
-      const security = operation.security ?? [];
+      // Every way in but an API token's needs the CSRF header.
+      const security = (operation.security ?? []).filter(
+        (requirement) => !('apiToken' in requirement),
+      );
       const needsToken =
         security.length > 0 && security.every((requirement) => 'csrfToken' in requirement);
       if (path === '/api/stripe/webhook' || path === '/api/account/unsubscribe') {
@@ -405,6 +437,26 @@ describe('the OpenAPI document at /api/openapi.json', () => {
       expect(`${where} -> ${response.statusCode}`).toBe(`${where} -> 403`);
       expect(response.json().message).toMatch(/CSRF token/);
     }
+  });
+});
+
+describe('API tokens in the document', () => {
+  it('are offered, with the scope named, on exactly the routes whose access rule has a scope', async () => {
+    const document = await openApiDocument();
+    let offered = 0;
+    for (const { path, method, operation } of operations(document)) {
+      const key = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+      const rule: AccessRule | undefined = accessRules[key];
+      const scope = rule && 'scope' in rule ? rule.scope : undefined;
+      const security = operation.security ?? [];
+      const token = security.some((requirement) => 'apiToken' in requirement);
+      expect(token, key).toBe(scope !== undefined);
+      if (!scope) continue;
+      offered += 1;
+      expect(operation.description, key).toContain(`\`${scope}\` scope`);
+      expect(Object.keys(operation.responses), key).toEqual(expect.arrayContaining(['401', '429']));
+    }
+    expect(offered).toBeGreaterThan(25);
   });
 });
 

@@ -9,6 +9,9 @@ import {
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import * as contract from '#contract/index.js';
+import type { ApiTokenScope } from '#contract/index.js';
+import { ruleOf } from './access.js';
+import type { AccessRule } from './access-rules.js';
 import { clientCookieName } from './csrf.js';
 import { sessionCookieName } from './session.js';
 
@@ -29,6 +32,10 @@ import { sessionCookieName } from './session.js';
  * the anonymous visitor's client cookie or a session. A route exempt from CSRF (`config: { csrf:
  * false }`) proves its caller with a signature in the request itself, described as a parameter
  * or body field, so it needs nothing from the browser either.
+ *
+ * An API token (`Authorization: Bearer`) is the other way in to every route whose access rule
+ * (access-rules.ts) names a scope: such an operation lists `apiToken` as an alternative, without
+ * the CSRF header, and its description names the scope, both read from the rule itself.
  */
 
 export const openApiPath = '/api/openapi.json';
@@ -124,7 +131,14 @@ const description = `Conformly's HTTP API: the calls its own web app makes.
 **Sessions.** A browser signs in with \`POST /api/auth/login\`; the session is the httpOnly cookie
 \`${sessionCookieName}\`. A lock marks the calls that need it, the CSRF header, or both.
 
-**CSRF.** Every call other than GET sends the header \`X-CSRF-Token\`: fetch it from
+**API tokens.** Scripts and CI jobs send \`Authorization: Bearer <token>\` instead of cookies. An owner
+or admin creates the token in Settings → API tokens with the scopes it needs (\`scans:read\`,
+\`scans:write\`, \`domains:read\`, \`complaints:read\`, \`results:upload\`); each call that accepts one
+names its scope. A token call needs no CSRF header, and any cookies sent with it are ignored. An
+unknown, revoked or expired token is a 401; a missing scope a 403; each token has its own rate limit
+(429 with \`Retry-After\`).
+
+**CSRF.** Every call other than a GET or a token call sends the header \`X-CSRF-Token\`: fetch it from
 \`GET /api/csrf-token\` (it also sets the anonymous visitor's \`${clientCookieName}\` cookie the token is
 bound to) and send it back with the same cookies. A signed-in session has its own token, answered
 by log-in and by \`/api/csrf-token\`.
@@ -172,7 +186,12 @@ function transform(input: TransformInput) {
       (requirement) => 'sessionCookie' in requirement,
     ),
   );
-  schema.security = securityOf({ needsSession, needsCsrf });
+  const scope = tokenScopeOf(route);
+  schema.security = securityOf({ needsSession, needsCsrf, tokenScope: scope });
+  if (scope) {
+    const note = `**API token:** accepted with the \`${scope}\` scope (\`Authorization: Bearer\`, no CSRF header).`;
+    schema.description = schema.description ? `${String(schema.description)}\n\n${note}` : note;
+  }
   const responses = { ...(schema.response as Record<string, unknown> | undefined) };
   const add = (status: string, text: string) => {
     responses[status] ??= errorResponse(text);
@@ -180,10 +199,22 @@ function transform(input: TransformInput) {
   if (schema.body || schema.querystring || schema.params) {
     add('400', 'The input is not valid; `message` names each bad field.');
   }
-  if (needsSession) add('401', 'Not signed in.');
+  if (needsSession) {
+    add(
+      '401',
+      scope ? 'Not signed in, or the API token is unknown, revoked or expired.' : 'Not signed in.',
+    );
+  } else if (scope) {
+    add('401', 'The API token is unknown, revoked or expired.');
+  }
   if (needsCsrf) add('403', 'Missing or invalid CSRF token.');
-  if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit) {
-    add('429', 'Too many calls from this address; `message` says when to try again.');
+  if ((route.config as { rateLimit?: unknown } | undefined)?.rateLimit || scope) {
+    add(
+      '429',
+      scope
+        ? 'Too many calls from this address or API token; `message` and `Retry-After` say when to try again.'
+        : 'Too many calls from this address; `message` says when to try again.',
+    );
   }
   add('4XX', 'Refused; `message` says why.');
   for (const [status, response] of Object.entries(responses)) {
@@ -204,16 +235,31 @@ function transform(input: TransformInput) {
   return result;
 }
 
+/** The scope an API token needs to call the route, from its access rule; none: no token. */
+function tokenScopeOf(route: RouteOptions): ApiTokenScope | undefined {
+  const method = [route.method].flat().find((candidate) => candidate !== 'HEAD') ?? 'GET';
+  const rule: AccessRule | undefined =
+    (route.config as { access?: AccessRule } | undefined)?.access ?? ruleOf(method, route.url);
+  return rule && (rule.kind === 'visitor' || rule.kind === 'organisation') ? rule.scope : undefined;
+}
+
 /** The credentials a call needs, as OpenAPI security requirements (any one of them will do). */
-function securityOf({ needsSession, needsCsrf }: { needsSession: boolean; needsCsrf: boolean }) {
-  const csrf = needsCsrf ? { csrfToken: [] } : {};
-  if (needsSession) return [{ sessionCookie: [], ...csrf }];
-  if (needsCsrf)
-    return [
-      { clientCookie: [], ...csrf },
-      { sessionCookie: [], ...csrf },
-    ];
-  return [];
+function securityOf({
+  needsSession,
+  needsCsrf,
+  tokenScope,
+}: {
+  needsSession: boolean;
+  needsCsrf: boolean;
+  tokenScope: ApiTokenScope | undefined;
+}): Security {
+  const csrf: Record<string, string[]> = needsCsrf ? { csrfToken: [] } : {};
+  // A token is judged alone: no cookie, no CSRF header.
+  const token = tokenScope ? [{ apiToken: [] }] : [];
+  if (needsSession) return [{ sessionCookie: [], ...csrf }, ...token];
+  if (needsCsrf) return [{ clientCookie: [], ...csrf }, { sessionCookie: [], ...csrf }, ...token];
+  // A public read a token may also make: nothing, or the token.
+  return token.length ? [{}, ...token] : [];
 }
 
 /**
@@ -312,6 +358,12 @@ export const openApiPlugin = fp<OpenApiOptions>(
               in: 'cookie',
               name: sessionCookieName,
               description: 'The session a log-in starts (httpOnly; the browser sends it).',
+            },
+            apiToken: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                "An organisation's API token (`cfy_…`), created in Settings → API tokens; each call names the scope it needs.",
             },
             csrfToken: {
               type: 'apiKey',
