@@ -8,6 +8,8 @@ export interface ComplaintListFilter {
   status?: ComplaintStatus;
   type?: ComplaintType;
   search?: string;
+  /** "Assigned to me": the signed-in person's complaints only. */
+  assignedTo?: 'me';
   page: number;
   limit: number;
 }

@@ -29,6 +29,7 @@ import {
 } from '../api/change-complaint';
 import { useComplaint } from '../api/get-complaint';
 import { useScanPage } from '../api/scan-page';
+import { useAssignees } from '../api/team';
 import { formatDate, formatDateTime, statusLabels, typeLabels } from '../labels';
 import { PriorityBadge } from './priority-badge';
 import { ResponseDeadline } from './response-deadline';
@@ -92,16 +93,30 @@ export function ComplaintDetailsDialog({ id }: { id: string }) {
 function Facts({ complaint }: { complaint: Complaint }) {
   const userId = useCurrentUserId();
   const assign = useAssignComplaint(complaint.id);
+  const assignees = useAssignees();
   const from = complaint.submitterName
     ? `${complaint.submitterName} <${complaint.submitterEmail}>`
     : complaint.submitterEmail;
   const mine = userId !== undefined && complaint.assignedTo === userId;
-  const onAssign = async () => {
+  const assignee = assignees.everyone.find((member) => member.userId === complaint.assignedTo);
+  const assignedText =
+    complaint.assignedTo === null
+      ? 'Nobody'
+      : mine
+        ? 'You'
+        : ((assignee?.name || assignee?.email) ?? 'Someone no longer in the team');
+  const onAssign = async (assignedTo: string | null) => {
     try {
-      await assign.mutateAsync({ assignedTo: mine ? null : (userId ?? null) });
+      await assign.mutateAsync({ assignedTo });
+      const chosen = assignees.members.find((member) => member.userId === assignedTo);
       toast({
-        title: mine ? 'Complaint Unassigned' : 'Complaint Assigned',
-        description: mine ? 'Nobody is assigned now.' : 'The complaint is assigned to you.',
+        title: assignedTo === null ? 'Complaint Unassigned' : 'Complaint Assigned',
+        description:
+          assignedTo === null
+            ? 'Nobody is assigned now.'
+            : assignedTo === userId
+              ? 'The complaint is assigned to you.'
+              : `The complaint is assigned to ${chosen?.email ?? 'them'}, who is e-mailed.`,
         variant: 'success',
       });
     } catch (error) {
@@ -132,16 +147,27 @@ function Facts({ complaint }: { complaint: Complaint }) {
       </dd>
       <dt className="font-semibold">Assigned to</dt>
       <dd className="flex flex-wrap items-center gap-3">
-        {complaint.assignedTo === null ? 'Nobody' : mine ? 'You' : 'Another account'}
-        {userId !== undefined && complaint.actionable && (
-          <Button
-            size="sm"
-            variant="outline"
-            onClick={() => void (assign.isPending || onAssign())}
-            aria-disabled={assign.isPending}
-          >
-            {mine ? 'Unassign' : 'Assign to me'}
-          </Button>
+        {assignees.canAssign && complaint.actionable ? (
+          <div className="min-w-56">
+            <Label htmlFor={`assignee-${complaint.id}`} className="sr-only">
+              Assign to
+            </Label>
+            <NativeSelect
+              id={`assignee-${complaint.id}`}
+              value={complaint.assignedTo ?? ''}
+              disabled={assign.isPending}
+              onChange={(event) => void onAssign(event.target.value || null)}
+            >
+              <option value="">Nobody</option>
+              {assignees.members.map((member) => (
+                <option key={member.userId} value={member.userId}>
+                  {member.userId === userId ? `You (${member.email})` : member.email}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+        ) : (
+          assignedText
         )}
       </dd>
       <dt className="font-semibold">Message</dt>

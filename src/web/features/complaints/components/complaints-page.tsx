@@ -82,7 +82,7 @@ export function ComplaintsPage() {
         <h2 id="filters-heading" className="sr-only">
           Filters and search
         </h2>
-        <div className="grid gap-4 md:grid-cols-[1fr_1fr_1fr_2fr] md:items-end">
+        <div className="grid gap-4 md:grid-cols-[1fr_1fr_1fr_1fr_2fr] md:items-end">
           <div className="grid gap-1.5">
             <Label htmlFor="complaint-domain">Domain</Label>
             <NativeSelect
@@ -130,6 +130,19 @@ export function ComplaintsPage() {
                   {typeLabels[type]}
                 </option>
               ))}
+            </NativeSelect>
+          </div>
+          <div className="grid gap-1.5">
+            <Label htmlFor="complaint-assignee">Assigned</Label>
+            <NativeSelect
+              id="complaint-assignee"
+              value={filter.assignedTo ?? ''}
+              onChange={(event) =>
+                change({ assignedTo: event.target.value === 'me' ? 'me' : undefined })
+              }
+            >
+              <option value="">To anyone or nobody</option>
+              <option value="me">Assigned to me</option>
             </NativeSelect>
           </div>
           <form role="search" onSubmit={onSearch} className="grid gap-1.5">
