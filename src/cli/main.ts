@@ -80,6 +80,15 @@ function addOutputOptions(command: Command, shortFormat = true): Command {
       '--sarif-artifact <file>',
       'SARIF: the repository file that results of pages without a mapped file point at',
       sarifArtifactPath,
+    )
+    .option(
+      '--upload',
+      "send the results, with the commit, branch, pull request and build URL, to the domain's history on a Conformly server (CONFORMLY_SERVER or the config's server; token: CONFORMLY_TOKEN with results:upload); a failed upload only warns",
+    )
+    .option('--upload-required', 'upload, and exit with code 2 when the upload fails')
+    .option(
+      '--upload-domain <domain>',
+      "the monitored domain the pages stand for, when they are on a local or preview server (default: CONFORMLY_DOMAIN, else the pages' own domain)",
     );
 }
 
@@ -129,7 +138,9 @@ Examples:
   npx conformly crawl https://example.com --max-pages 5 --fail-on serious
   npx conformly scan http://localhost:3000 --format json | jq '.[0].score'   # named sites may be local
   npx conformly scan --baseline .conformly-baseline.json     # the urls of conformly.config.json
-  npx conformly ci --format sarif -o a11y.sarif             # the pages of .pa11yci`,
+  npx conformly ci --format sarif -o a11y.sarif             # the pages of .pa11yci
+  CONFORMLY_SERVER=https://conformly.example.com CONFORMLY_TOKEN=cfy_... \\
+    npx conformly ci --upload       # the run joins the domain's history in the dashboard`,
     );
 
   addCommonOptions(

@@ -43,6 +43,14 @@ export interface CommonOptions {
   sarifRootUrl?: SarifSourceRoot[];
   /** --sarif-artifact: the repository file SARIF results of unmapped pages point at. */
   sarifArtifact?: string;
+  /** --upload: send the results to a Conformly server (CONFORMLY_SERVER, CONFORMLY_TOKEN). */
+  upload?: boolean;
+  /** --upload-required: a failed upload fails the run. */
+  uploadRequired?: boolean;
+  /** --upload-domain: the monitored domain a local or preview server's pages stand for. */
+  uploadDomain?: string;
+  /** The config file's `server`: where --upload sends the results. */
+  server?: string;
 }
 
 export { impacts };

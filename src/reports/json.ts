@@ -17,7 +17,15 @@ export type JsonPageResult = Omit<PageScanResult, 'screenshots' | 'raw'> &
  * (the CLI's documented JSON, and what pipelines already read).
  */
 export function toJson(models: readonly ReportModel[], options: JsonOptions = {}): string {
-  const pages = models.map((model): JsonPageResult => {
+  return JSON.stringify(toJsonPages(models, options), null, 2) + '\n';
+}
+
+/** The pages `toJson` writes, as values (what `conformly --upload` sends). */
+export function toJsonPages(
+  models: readonly ReportModel[],
+  options: JsonOptions = {},
+): JsonPageResult[] {
+  return models.map((model): JsonPageResult => {
     const page: JsonPageResult = {
       url: model.url,
       finalUrl: model.finalUrl,
@@ -35,5 +43,4 @@ export function toJson(models: readonly ReportModel[], options: JsonOptions = {}
     if (!options.includeRaw) return page;
     return { ...page, screenshots: model.screenshots ?? [], raw: model.raw };
   });
-  return JSON.stringify(pages, null, 2) + '\n';
 }

@@ -30,6 +30,7 @@ import { createProgress, type Progress } from '../progress.js';
 import { render } from '../render.js';
 import { readSarifSources } from '../sarif-sources.js';
 import { errorMessage, scanPages, type ScanOutcome } from '../scan-pages.js';
+import { uploadResults, wantsUpload } from '../upload.js';
 import { cliLaunchOptions } from '../early-launch.js';
 
 export interface CliContext {
@@ -271,6 +272,10 @@ export async function finish(
 
   // Interrupted: what finished is written; the exit code is the signal's.
   if (outcome.interrupted) throw context.signal.reason;
+  // Before the run is judged: a run that fails its threshold is the one the dashboard must show.
+  if (wantsUpload(options) && outcome.results.length > 0) {
+    await uploadResults(outcome.results, options, context);
+  }
   if (outcome.results.length === 0) {
     throw new CliError(
       outcome.failures.length === 1

@@ -26,6 +26,7 @@ export function withConfig(
     allowOrigin: [...(config.allowOrigins ?? []), ...(flags.allowOrigin ?? [])],
     includeReview: flags.includeReview ?? config.includeReview,
     baseline: flags.baseline ?? config.baseline,
+    server: flags.server ?? config.server,
   };
 }
 

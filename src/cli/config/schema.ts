@@ -102,6 +102,10 @@ export const ConformlyConfig = z.strictObject({
   allowPrivate: z.boolean().optional(),
   allowOrigins: z.array(Origin).optional(),
   includeReview: z.boolean().optional(),
+  /** The Conformly server --upload sends the results to (CONFORMLY_SERVER wins). */
+  server: z
+    .url({ protocol: /^https?$/, error: 'Expected the http(s) address of a Conformly server' })
+    .optional(),
 });
 export type ConformlyConfig = z.infer<typeof ConformlyConfig>;
 
