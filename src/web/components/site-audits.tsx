@@ -11,6 +11,48 @@ import { Button } from './ui/button';
 export const isRunning = (audit: SiteAuditSummary | undefined) =>
   audit?.status === 'pending' || audit?.status === 'running';
 
+/**
+ * The domain's latest monitoring audit: what "Scan now" and the progress follow (an uploaded CI
+ * run arrives finished and never blocks one).
+ */
+export const latestMonitoringAudit = (audits: readonly SiteAuditSummary[]) =>
+  audits.find((audit) => audit.origin === 'monitoring');
+
+/** A commit as people quote it: its first seven characters. */
+export const shortCommit = (commit: string) => commit.slice(0, 7);
+
+/** "CI run: main, a1b2c3d, pull request #12" or "weekly" / "domain added" / "Scan now". */
+export function auditSourceText(audit: SiteAuditSummary): string {
+  if (audit.origin !== 'ci') return triggerText[audit.trigger ?? 'schedule'];
+  const ci = audit.ciRun;
+  const parts = [
+    ci?.branch ?? null,
+    ci?.commit ? `commit ${shortCommit(ci.commit)}` : null,
+    ci?.pullRequest ? `pull request #${ci.pullRequest}` : null,
+  ].filter((part): part is string => part !== null);
+  return parts.length > 0 ? `CI run: ${parts.join(', ')}` : 'CI run';
+}
+
+/** What the audit's changes are counted against, as a sentence's opening. */
+export function comparedText(audit: SiteAuditSummary): string {
+  const against = audit.comparedWith;
+  if (audit.origin !== 'ci' || !against) return 'Since the previous audit';
+  if (against.origin === 'monitoring') return 'Against the last monitoring audit';
+  const commit = against.commit ? ` (${shortCommit(against.commit)})` : '';
+  return `Against the last CI run of ${against.branch ?? 'its branch'}${commit}`;
+}
+
+/** A CI run's build page, opened from its label. */
+export function BuildLink({ audit }: { audit: SiteAuditSummary }) {
+  const url = audit.ciRun?.buildUrl;
+  if (!url) return null;
+  return (
+    <a href={url} className="text-brand-700 underline" target="_blank" rel="noreferrer">
+      build<span className="sr-only"> of the CI run (opens in a new tab)</span>
+    </a>
+  );
+}
+
 export const triggerText = {
   schedule: 'weekly',
   added: 'domain added',
@@ -26,7 +68,7 @@ const time = (iso: string) =>
 
 /** Why "Scan now" cannot start an audit at the moment, or undefined when it can. */
 export function scanNowBlocked(data: SiteAuditList): string | undefined {
-  if (isRunning(data.audits[0])) return 'An audit of this site is running.';
+  if (isRunning(latestMonitoringAudit(data.audits))) return 'An audit of this site is running.';
   if (data.scanNowAvailableAt) {
     return `One audit can be requested per hour; the next from ${time(data.scanNowAvailableAt)}.`;
   }

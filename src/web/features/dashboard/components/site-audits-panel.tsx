@@ -7,7 +7,15 @@ import { paths } from '../../../lib/paths';
 import { ScoreHistoryChart } from './charts';
 import { formatDate } from '../score';
 import { useSiteAudit, useSiteMonitoring } from '../../../api/domains/site-audits';
-import { isRunning, pagesText, ScanNowButton, triggerText } from '../../../components/site-audits';
+import {
+  auditSourceText,
+  BuildLink,
+  comparedText,
+  isRunning,
+  latestMonitoringAudit,
+  pagesText,
+  ScanNowButton,
+} from '../../../components/site-audits';
 import { MonitoringSettingsForm } from './monitoring-settings-form';
 
 function changeText(audit: SiteAuditSummary): string {
@@ -15,7 +23,7 @@ function changeText(audit: SiteAuditSummary): string {
   const { changes } = audit;
   const parts = [`${changes.new} new`, `${changes.fixed} fixed`, `${changes.open} still open`];
   if (changes.scannerNew > 0) parts.push(`${changes.scannerNew} found by updated checks`);
-  return `Since the previous audit: ${parts.join(', ')}.`;
+  return `${comparedText(audit)}: ${parts.join(', ')}.`;
 }
 
 /**
@@ -45,14 +53,15 @@ export function SiteAuditsPanel({ domain }: { domain: string }) {
     );
   }
   const data = monitoring.data;
-  const latest = data.audits[0];
+  const latest = latestMonitoringAudit(data.audits);
   const finished = data.audits.filter((audit) => audit.status === 'completed');
   return (
     <div className="mt-3 grid gap-5">
       <p className="text-slate-800">
         Each audit covers up to {data.settings.pageBudget} pages of the site: the start address,
         your pinned pages, and pages found in its sitemaps and navigation. It runs every week, and
-        when you ask.
+        when you ask. Runs your CI uploads with <code>conformly --upload</code> are listed here too,
+        labelled as CI runs.
       </p>
       <ScanNowButton domain={domain} data={data} />
       {latest && isRunning(latest) && (
@@ -98,9 +107,13 @@ function LatestAudit({ domain, audit }: { domain: string; audit: SiteAuditSummar
   return (
     <section aria-labelledby="latest-audit-heading" className="grid gap-2">
       <h3 id="latest-audit-heading" className="text-lg font-bold">
-        Latest audit, {formatDate(audit.completedAt ?? audit.createdAt)} (
-        {triggerText[audit.trigger ?? 'schedule']})
+        Latest audit, {formatDate(audit.completedAt ?? audit.createdAt)} ({auditSourceText(audit)})
       </h3>
+      {audit.origin === 'ci' && audit.ciRun?.buildUrl && (
+        <p>
+          Uploaded by a CI job: <BuildLink audit={audit} />.
+        </p>
+      )}
       <p>
         {audit.score === null
           ? 'No page could be scanned, so this audit has no score.'
@@ -187,7 +200,10 @@ function LatestAudit({ domain, audit }: { domain: string; audit: SiteAuditSummar
 }
 
 function SiteTrend({ domain, audits }: { domain: string; audits: SiteAuditSummary[] }) {
-  const scored = [...audits].reverse().filter((audit) => audit.score !== null);
+  // A pull request's run is a proposal, not the site's state: the table lists it, the chart not.
+  const scored = [...audits]
+    .reverse()
+    .filter((audit) => audit.score !== null && audit.ciRun?.pullRequest == null);
   const points = scored.map((audit) => ({
     date: formatDate(audit.completedAt ?? audit.createdAt),
     score: audit.score!,
@@ -200,7 +216,7 @@ function SiteTrend({ domain, audits }: { domain: string; audits: SiteAuditSummar
       {points.length > 0 && (
         <ScoreHistoryChart
           points={points}
-          label={`Site score of ${domain} over ${points.length} audits, from ${points[0]!.score} to ${points.at(-1)!.score}; the table below lists every audit.`}
+          label={`Site score of ${domain} over ${points.length} audits, from ${points[0]!.score} to ${points.at(-1)!.score}; the table below lists every audit and CI run, pull requests' runs too.`}
         />
       )}
       <details className="mt-2">
@@ -212,6 +228,9 @@ function SiteTrend({ domain, audits }: { domain: string; audits: SiteAuditSummar
               <tr>
                 <th scope="col" className="py-2 pr-4">
                   Date
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Source
                 </th>
                 <th scope="col" className="py-2 pr-4">
                   Score
@@ -231,6 +250,21 @@ function SiteTrend({ domain, audits }: { domain: string; audits: SiteAuditSummar
               {audits.map((audit) => (
                 <tr key={audit.id} className="border-b border-slate-200">
                   <td className="py-2 pr-4">{formatDate(audit.completedAt ?? audit.createdAt)}</td>
+                  <td className="py-2 pr-4">
+                    {audit.origin === 'ci' ? (
+                      <>
+                        {auditSourceText(audit)}
+                        {audit.ciRun?.buildUrl && (
+                          <>
+                            {' · '}
+                            <BuildLink audit={audit} />
+                          </>
+                        )}
+                      </>
+                    ) : (
+                      `Monitoring (${auditSourceText(audit)})`
+                    )}
+                  </td>
                   <td className="py-2 pr-4">{audit.score ?? '–'}</td>
                   <td className="py-2 pr-4">{pagesText(audit)}</td>
                   <td className="py-2 pr-4">{audit.changes?.new ?? '–'}</td>

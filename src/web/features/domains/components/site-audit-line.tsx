@@ -1,5 +1,11 @@
 import { useSiteMonitoring } from '../../../api/domains/site-audits';
-import { isRunning, pagesText, ScanNowButton } from '../../../components/site-audits';
+import {
+  auditSourceText,
+  isRunning,
+  latestMonitoringAudit,
+  pagesText,
+  ScanNowButton,
+} from '../../../components/site-audits';
 import { formatDate } from '../format';
 
 /** A domain card's line on its site audits: pages covered, progress, and "Scan now". */
@@ -7,7 +13,7 @@ export function SiteAuditLine({ domain }: { domain: string }) {
   const monitoring = useSiteMonitoring(domain);
   if (!monitoring.data) return null;
   const data = monitoring.data;
-  const latest = data.audits[0];
+  const latest = latestMonitoringAudit(data.audits);
   const finished = data.audits.find((audit) => audit.status === 'completed');
   let text = `No site audit yet; each covers up to ${data.settings.pageBudget} pages.`;
   if (latest && isRunning(latest)) {
@@ -16,7 +22,8 @@ export function SiteAuditLine({ domain }: { domain: string }) {
         ? 'Site audit running: finding pages…'
         : `Site audit running: ${latest.completedPages + latest.failedPages} of ${latest.totalPages} pages done.`;
   } else if (finished) {
-    text = `Last site audit ${formatDate(finished.completedAt ?? finished.createdAt)}: ${pagesText(finished)}.`;
+    const source = finished.origin === 'ci' ? ` (${auditSourceText(finished)})` : '';
+    text = `Last site audit${source} ${formatDate(finished.completedAt ?? finished.createdAt)}: ${pagesText(finished)}.`;
   }
   return (
     <div className="grid gap-2 text-sm">
