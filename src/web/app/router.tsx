@@ -311,6 +311,13 @@ export function createAppRouter(queryClient?: QueryClient) {
                   ),
                 },
                 {
+                  path: paths.dashboardApiTokens.path,
+                  lazy: screen(
+                    () => import('../features/api-tokens/components/api-tokens-page'),
+                    (m) => m.ApiTokensPage,
+                  ),
+                },
+                {
                   path: paths.dashboardAuditLog.path,
                   lazy: screen(
                     () => import('../features/audit-log/components/audit-log-page'),

@@ -25,6 +25,11 @@ export function SettingsScreen() {
               Audit log
             </Link>
           </li>
+          <li>
+            <Link to={paths.dashboardApiTokens.getHref()} className="text-brand-700 underline">
+              API tokens
+            </Link>
+          </li>
         </ul>
       </nav>
       <AccountSettingsSections />

@@ -65,6 +65,11 @@ export const paths = {
     path: 'settings/audit-log',
     getHref: () => '/app/dashboard/settings/audit-log',
   },
+  /** Settings → API tokens: tokens for scripts and CI (owners and admins). */
+  dashboardApiTokens: {
+    path: 'settings/api-tokens',
+    getHref: () => '/app/dashboard/settings/api-tokens',
+  },
   /** Spec dashboard-area §2: 'Activate Compliance Shield' (card on file for the paid months). */
   appSubscribe: { path: '/app/subscribe', getHref: () => '/app/subscribe' },
   /** Spec public-area §9: the Free/Pro/Enterprise pricing page. */
