@@ -128,7 +128,8 @@ Exit codes:
   0  scanned, and nothing met --fail-on (with --baseline: no new violation; ci: every page passed)
   1  a violation at or above the --fail-on impact was found (with --baseline: a new one; ci: a
      page has more violations than its threshold)
-  2  bad input, a refused or unreachable URL, or no page could be scanned
+  2  bad input, a refused or unreachable URL, no page could be scanned, or --upload-required
+     and the upload failed
   (ci with a pa11y-ci config: pa11y-ci's codes instead, see conformly ci --help)
   130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM; the pages that had finished are written
 
