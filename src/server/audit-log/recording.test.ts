@@ -18,6 +18,7 @@ import { openTestPglite } from '../../../test/support/db.js';
 import { purchase } from '../addons/service.js';
 import { cancelPlan, recordCardAdded, sweepLifecycle } from '../billing/lifecycle.js';
 import { createPaymentIntent } from '../billing/payment-intents.js';
+import { subscribe } from '../billing/service.js';
 import { DemoPaymentProvider } from '../billing/payments.js';
 import { handleStripeEvent } from '../billing/stripe-webhook.js';
 import { saveOwnBadge } from '../badges/service.js';
@@ -306,6 +307,27 @@ describe('scans, add-ons and billing', () => {
       actor: owner.email,
       target: { type: 'payment', id: intent.paymentIntentId },
       details: { purpose: 'add_on', amountCents: 700, provider: 'demo' },
+    });
+  });
+
+  it('records a domain bought at checkout, by the buyer', async () => {
+    const buyer = await addAccount('buyer@recorded.test');
+    const [checkoutScan = ''] = await seedScans(
+      database.db,
+      buyer.organisationId,
+      'checkout-recorded.test',
+      [{ url: 'https://checkout-recorded.test/', completedAt: new Date(), score: 80, issues: [] }],
+    );
+    await subscribe(
+      { db: database.db, payments, mailer, publicUrl: 'https://conformly.example' },
+      buyer,
+      { scanId: checkoutScan, domain: 'checkout-recorded.test', email: buyer.email },
+    );
+    expect(await latest(buyer, 'domain.added')).toMatchObject({
+      actor: buyer.email,
+      target: { type: 'domain', id: 'checkout-recorded.test' },
+      details: { via: 'checkout', status: 'trial' },
+      ip,
     });
   });
 

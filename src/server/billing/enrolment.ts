@@ -3,6 +3,7 @@ import type { AppDb } from '#db/client.js';
 import { pgErrorCode, pgErrorCodes } from '#db/errors.js';
 import * as domainStore from '#db/stores/domains.js';
 import { makeScanPublic } from '#db/stores/scans.js';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import * as domains from '../domains/service.js';
 import { ConflictError, UnauthorizedError } from '../http-errors.js';
 import type { Payment } from './payments.js';
@@ -43,6 +44,8 @@ export interface Order {
    * port, which may be www. or a staging port). Null: https://{domain}/.
    */
   startUrl?: string | null;
+  /** Who checked out, for the audit log. */
+  actor: AuditActor;
 }
 
 export interface Enrolment {
@@ -127,6 +130,27 @@ export async function enroll(db: AppDb, order: Order): Promise<Enrolment> {
           demo: payment.demo,
         },
       });
+      await recordAudit(
+        tx,
+        order.actor,
+        own ? 'domain.reactivated' : 'domain.added',
+        { type: 'domain', id: domain },
+        { via: 'checkout', status, monthlyPriceCents: terms.monthlyPriceCents },
+      );
+      if (payment.amountCents > 0) {
+        await recordAudit(
+          tx,
+          order.actor,
+          'payment.succeeded',
+          { type: 'payment', id: payment.id },
+          {
+            purpose: 'subscribe',
+            domain,
+            amountCents: payment.amountCents,
+            provider: payment.provider,
+          },
+        );
+      }
       // Back as a free claim on a row still proved: its free month starts now, as at verification.
       if (
         own &&

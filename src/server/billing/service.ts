@@ -43,7 +43,7 @@ export interface BillingServiceDeps {
 
 /** The signed-in account, if any, its e-mail address, and the browser's client id. */
 export type BillingCaller = Pick<Caller, 'organisationId'> &
-  Partial<Pick<Caller, 'email' | 'clientId'>>;
+  Partial<Pick<Caller, 'email' | 'clientId' | 'userId' | 'ip'>>;
 
 /**
  * The scanned site's home page, where the domain's site audits start: null when that is the
@@ -166,6 +166,12 @@ export async function subscribe(
     payment,
     now,
     startUrl: startAddressOf(scan.url, domain),
+    actor: {
+      organisationId: userId,
+      userId: caller.userId,
+      email: caller.email ?? input.email,
+      ip: caller.ip,
+    },
   });
   if (enrolled.created && deps.boss) {
     await requestFirstSiteAudit(deps.db, deps.boss, { userId, domain }, now);
