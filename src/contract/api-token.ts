@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiTokenScopes } from './organisation.js';
 
 /**
- * An organisation's API tokens (ADR 0025, 0027): created by owners and admins with a name,
+ * An organisation's API tokens (ADR 0025, 0030): created by owners and admins with a name,
  * scopes and an expiry, shown once, listed with when each was last used, revocable.
  */
 
