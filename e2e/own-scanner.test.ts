@@ -108,6 +108,7 @@ describe('our own screens pass our own scanner', () => {
     '/app/dashboard/domains',
     '/app/dashboard/settings',
     '/app/dashboard/settings/audit-log',
+    '/app/dashboard/settings/api-tokens',
     '/app/dashboard/reports',
     '/app/dashboard/analytics',
     '/app/dashboard/domains/127.0.0.1',
