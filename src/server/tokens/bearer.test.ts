@@ -282,6 +282,12 @@ describe('CSRF', () => {
     expect(row!.userId).toBe(organisationId);
   });
 
+  it("is not asked of a token starting a monitored domain's audit (scans:write)", async () => {
+    const { secret } = await newToken(['scans:write']);
+    const response = await withToken(secret, 'POST', '/api/domains/ci.test/audits', {});
+    expect(response.statusCode, response.body).toBeLessThan(300);
+  });
+
   it('is still asked of a session on the same route', async () => {
     const response = await owner.post(
       '/api/scans',
@@ -316,6 +322,7 @@ describe('rate limits', () => {
         database: service.database,
         boss: service.boss,
         tokenRateLimit: { max: 2, timeWindowMs: 60_000 },
+        scanRateLimit: { max: 1, timeWindowMs: 60_000 },
       },
     );
     try {
@@ -341,6 +348,23 @@ describe('rate limits', () => {
         headers: { cookie: owner.cookieHeader },
       });
       expect(browser.statusCode).toBe(200);
+
+      // Scan starts count per token too, not per address.
+      const third = await newToken(['scans:write']);
+      const fourth = await newToken(['scans:write']);
+      const start = (secret: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/scans',
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+          payload: JSON.stringify({ url: 'http://127.0.0.1:9/' }),
+        });
+      expect((await start(third.secret)).statusCode).toBe(202);
+      const limited = await start(third.secret);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().message).toMatch(/^Too many scans started with this API token/);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await start(fourth.secret)).statusCode).toBe(202);
     } finally {
       await app.close();
     }
