@@ -60,7 +60,10 @@ describe('API tokens', () => {
     // Revoking asks first; the script is refused from its next request.
     page.once('dialog', (dialog) => void dialog.accept());
     await row.getByRole('button', { name: 'Revoke Nightly CI' }).click();
-    await page.getByText(/API token "Nightly CI" revoked/).first().waitFor();
+    await page
+      .getByText(/API token "Nightly CI" revoked/)
+      .first()
+      .waitFor();
     await row.getByText(/^Revoked /).waitFor();
     const refused = await call();
     expect(refused.status).toBe(401);
