@@ -102,7 +102,10 @@ describe('a team in an organisation', () => {
     const memberContext = await app.web.newContext();
     const member = await memberContext.newPage();
     await member.goto(await invitationPath(memberEmail));
-    await member.getByText(/invited .* as member/).waitFor();
+    await member
+      .getByText(/invited .* as member/)
+      .first()
+      .waitFor();
     expect(await blockingAxeViolations(member)).toEqual([]);
     await member.getByRole('link', { name: 'Create an account' }).click();
     expect(await member.getByLabel('Email').inputValue()).toBe(memberEmail);
@@ -181,7 +184,7 @@ describe('a team in an organisation', () => {
     await owner.goto('/app/dashboard/settings/team');
     owner.once('dialog', (dialog) => void dialog.accept());
     await owner.getByRole('button', { name: `Remove ${memberEmail}` }).click();
-    await owner.getByText(`${memberEmail} was removed.`).waitFor();
+    await owner.getByText(`${memberEmail} was removed.`, { exact: true }).waitFor();
     const after = await memberContext.request.get('/api/domains');
     expect(await after.text()).not.toContain(domain);
     const organisations = (await (
