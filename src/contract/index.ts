@@ -7,6 +7,8 @@ export * from './audit.js';
 export * from './public.js';
 export * from './auth.js';
 export * from './billing.js';
+export * from './invoice.js';
+export * from './triage.js';
 export * from './complaint.js';
 export * from './organisation.js';
 export * from './api-token.js';

@@ -1,7 +1,26 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import {
+  billingIntervals,
+  invoiceKinds,
+  type BillingInterval,
+  type InvoiceKind,
+  type InvoiceLine,
+  type InvoiceParty,
+} from '#contract/index.js';
 import { users } from './accounts.js';
-import { createdAt, timestamptz, updatedAt } from './columns.js';
+import { createdAt, oneOf, timestamptz, updatedAt } from './columns.js';
+import { organisations } from './organisations.js';
 import { scans } from './scans.js';
 
 /** A Compliance Shield subscription (spec "subscriptions"). */
@@ -55,6 +74,11 @@ export const addOns = pgTable(
     stripePaymentId: text('stripe_payment_id'),
     /** The scan whose findings the delivered document is made from. */
     scanId: uuid('scan_id').references(() => scans.id, { onDelete: 'set null' }),
+    /** Pages the delivered document covers; the purchase promised `quantity`. */
+    pagesDelivered: integer('pages_delivered'),
+    /** When the charge was refunded (a delivery that failed), and why. */
+    refundedAt: timestamptz('refunded_at'),
+    refundReason: text('refund_reason'),
     createdAt: createdAt(),
     expiresAt: timestamptz('expires_at'),
   },
@@ -112,3 +136,81 @@ export const paymentEvents = pgTable('payment_events', {
   type: text('type').notNull(),
   receivedAt: timestamptz('received_at').notNull().defaultNow(),
 });
+
+export { billingIntervals, invoiceKinds, type BillingInterval, type InvoiceKind };
+
+/**
+ * An organisation's billing account: the one place its subscription state lives (interval,
+ * trial, provider ids), its card on file (brand, last four, expiry: never the number) and the
+ * buyer details printed on its invoices.
+ */
+export const billingAccounts = pgTable(
+  'billing_accounts',
+  {
+    organisationId: uuid('organisation_id')
+      .primaryKey()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    interval: text('interval', { enum: billingIntervals }).notNull().default('month'),
+    /** When the interval last changed (proration is computed from the period in force). */
+    intervalChangedAt: timestamptz('interval_changed_at'),
+    subscriptionStatus: text('subscription_status').notNull().default('inactive'),
+    trialStartDate: timestamptz('trial_start_date'),
+    trialEndDate: timestamptz('trial_end_date'),
+    trialUsed: boolean('trial_used').notNull().default(false),
+    stripeCustomerId: text('stripe_customer_id'),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    cardExpMonth: integer('card_exp_month'),
+    cardExpYear: integer('card_exp_year'),
+    /** The provider's id of the stored card (Stripe PaymentMethod, or `demo_pm_...`). */
+    cardProviderId: text('card_provider_id'),
+    cardUpdatedAt: timestamptz('card_updated_at'),
+    /** Buyer details for invoices, as the owner entered them. */
+    legalName: text('legal_name'),
+    billingEmail: text('billing_email'),
+    address: text('address'),
+    country: text('country'),
+    taxId: text('tax_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [oneOf('billing_accounts_interval_check', t.interval, billingIntervals)],
+);
+
+/** Invoice numbers: one sequence, so numbers are unique and never reused, even across refunds. */
+export const invoiceNumberSeq = pgSequence('invoice_number_seq', { startWith: 1 });
+
+/** A numbered invoice for a charge, or a credit note for its refund. */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** e.g. CFY-2026-000042, from `invoice_number_seq`. */
+    number: text('number').notNull(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: invoiceKinds }).notNull().$type<InvoiceKind>(),
+    /** The charge (or refunded charge) this documents. */
+    paymentId: text('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    /** For a credit note: the invoice it credits. */
+    creditsInvoiceId: uuid('credits_invoice_id'),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    lines: jsonb('lines').$type<InvoiceLine[]>().notNull(),
+    seller: jsonb('seller').$type<InvoiceParty>().notNull(),
+    buyer: jsonb('buyer').$type<InvoiceParty>().notNull(),
+    /** Stripe's hosted invoice page, in Stripe mode. */
+    hostedUrl: text('hosted_url'),
+    issuedAt: timestamptz('issued_at').notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('invoices_number_key').on(t.number),
+    index('invoices_organisation_id_idx').on(t.organisationId, t.issuedAt),
+    // One invoice per charge and one credit note per refund of it.
+    uniqueIndex('invoices_payment_id_kind_key').on(t.paymentId, t.kind),
+    oneOf('invoices_kind_check', t.kind, invoiceKinds),
+  ],
+);

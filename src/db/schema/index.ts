@@ -10,3 +10,4 @@ export * from './billing.js';
 export * from './domains.js';
 export * from './complaints.js';
 export * from './share-links.js';
+export * from './triage.js';
