@@ -25,3 +25,4 @@ export * from './own-checks.js';
 export * from './requests.js';
 export * from './issue-fingerprint.js';
 export * from './site-monitoring.js';
+export * from './rule-pages.js';

@@ -47,6 +47,8 @@ export const AxeRaw = z.object({
   violations: z.array(AxeRawRule),
   passes: z.array(AxeRawRule),
   incomplete: z.array(AxeRawRule),
+  /** Rules with nothing to test on the page (no nodes); absent in scans stored before. */
+  inapplicable: z.array(AxeRawRule).optional(),
   error: z.string().nullable(),
 });
 export type AxeRaw = z.infer<typeof AxeRaw>;

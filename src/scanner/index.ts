@@ -90,7 +90,13 @@ export {
   type EngineOutputs,
   type PageAnalysis,
 } from './analysis/index.js';
-export { understandingUrl, scHandle, levelOf } from './analysis/wcag.js';
+export {
+  understandingUrl,
+  scHandle,
+  levelOf,
+  scFromAxeTags,
+  sortCriteria,
+} from './analysis/wcag.js';
 export { discoverPages, DiscoveryError, type DiscoverOptions } from './discover/discover-pages.js';
 export { readSitemaps, type SitemapHarvest } from './discover/sitemap.js';
 export { pageIdentity, withoutTracking } from './discover/page-identity.js';

@@ -13,12 +13,14 @@ import {
   ScanNowResponse,
   SiteAuditDetails,
   SiteAuditList,
+  RulePagesView,
   SiteAuditParams,
   UpdateMonitoringRequest,
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
 import { signedIn } from '../plugins/openapi.js';
 import * as management from './management.js';
+import { readRulePages } from './rule-pages.js';
 import * as monitoring from './site-monitoring.js';
 
 export interface DomainRoutesOptions {
@@ -249,5 +251,21 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
         request.params.domain,
         request.params.auditId,
       ),
+  );
+
+  app.get(
+    '/api/domains/:domain/rules',
+    {
+      schema: {
+        ...doc,
+        operationId: 'getDomainRulePages',
+        summary:
+          "Each rule failing in the latest site audit with every page and element, its trend, and each page's passed and not-applicable checks",
+        params: DomainPathParams,
+        response: { 200: RulePagesView },
+      },
+    },
+    async (request) =>
+      readRulePages(options.monitoring.db, request.caller.organisationId!, request.params.domain),
   );
 };

@@ -122,6 +122,7 @@ export const accessRules: Record<string, AccessRule> = {
   'PATCH /api/domains/:domain/monitoring': organisation('admin'),
   'POST /api/domains/:domain/audits': organisation('member', 'scans:write'),
   'GET /api/domains/:domain/audits/:auditId': organisation('viewer', 'domains:read'),
+  'GET /api/domains/:domain/rules': organisation('viewer', 'domains:read'),
   'GET /api/domains/:domain/verification': organisation('viewer', 'domains:read'),
   'POST /api/domains/:domain/verify': organisation('admin'),
   'GET /api/badges': organisation('viewer', 'domains:read'),

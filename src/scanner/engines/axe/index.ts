@@ -48,12 +48,15 @@ export const axeEngine: Engine<'axe'> = {
         incomplete: results.incomplete,
         // Passes keep their rule, not their nodes: the raw result stays small on large pages.
         passes: results.passes.map((rule: Result) => ({ ...rule, nodes: [] })),
+        // Rules that found nothing to test on the page, kept for the per-page list of checks.
+        inapplicable: results.inapplicable.map((rule: Result) => ({ ...rule, nodes: [] })),
       };
     }, runOptionsFor(level));
     const raw = AxeRaw.parse({
       violations: result.violations,
       passes: result.passes,
       incomplete: result.incomplete,
+      inapplicable: result.inapplicable,
       error: null,
     });
     return { raw, version: result.version };
