@@ -63,23 +63,41 @@ export async function installGuard(
   };
   cdp.on('Fetch.requestPaused', onPaused);
   await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+  try {
+    return await finishInstall(page, browser, cdp, events, onPaused);
+  } catch (error) {
+    // A guard that failed to install lets everything through again before the error is seen.
+    cdp.off('Fetch.requestPaused', onPaused);
+    await cdp.send('Fetch.disable').catch(() => undefined);
+    throw error;
+  }
+}
 
+async function finishInstall(
+  page: Page,
+  browser: Browser,
+  cdp: CDPSession,
+  events: GuardEvent[],
+  onPaused: (event: Protocol.Fetch.RequestPausedEvent) => void,
+): Promise<InteractionGuard> {
   const pageTarget = page.target();
+  /** Windows the page opened, being closed; the guard is not taken away before they are. */
+  const closing: Promise<unknown>[] = [];
   const onTarget = (target: Target): void => {
     if (target.opener() !== pageTarget) return;
     events.push({ kind: 'window-opened', url: target.url() });
-    void target
-      .page()
-      .then((opened) => opened?.close())
-      .catch(() => undefined);
+    closing.push(
+      target
+        .page()
+        .then((opened) => opened?.close())
+        .catch(() => undefined),
+    );
   };
-  browser.on('targetcreated', onTarget);
 
   const onDialog = (dialog: Dialog): void => {
     events.push({ kind: 'dialog-dismissed', type: dialog.type(), message: dialog.message() });
     void dialog.dismiss().catch(() => undefined);
   };
-  page.on('dialog', onDialog);
 
   await page.evaluate((key: string) => {
     type Record = { kind: string; url?: string; form?: string };
@@ -108,6 +126,9 @@ export async function installGuard(
     Object.assign(store, { onSubmit, submit });
     (globalThis as unknown as { [k: string]: unknown })[key] = store;
   }, pageKey);
+  // Only once the stubs are in: a failure above leaves nothing of the guard behind.
+  browser.on('targetcreated', onTarget);
+  page.on('dialog', onDialog);
 
   const drain = async (): Promise<void> => {
     const recorded = await page
@@ -140,6 +161,7 @@ export async function installGuard(
           delete (globalThis as unknown as { [k: string]: unknown })[key];
         }, pageKey)
         .catch(() => undefined);
+      await Promise.all(closing);
       browser.off('targetcreated', onTarget);
       page.off('dialog', onDialog);
       cdp.off('Fetch.requestPaused', onPaused);

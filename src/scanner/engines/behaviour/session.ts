@@ -71,8 +71,20 @@ export async function openSession(
   const started = performance.now();
   const interactions: Interaction[] = [];
   let spent = 0;
-  const snapshot = await takeSnapshot(page);
-  const guard = await installGuard(page, context.browser, cdp);
+  let snapshot: Snapshot;
+  let guard: InteractionGuard;
+  let addedNameHelper = false;
+  try {
+    addedNameHelper = (await page.evaluate(addNameHelper)) === true;
+    snapshot = await takeSnapshot(page);
+    guard = await installGuard(page, context.browser, cdp);
+  } catch (error) {
+    // Nothing of the session may outlive a failed start: a request interception left enabled
+    // would refuse every later page load on this pooled tab.
+    if (addedNameHelper) await page.evaluate(removeNameHelper).catch(() => undefined);
+    await cdp.detach().catch(() => undefined);
+    throw error;
+  }
   const session: BehaviourSession = {
     page,
     context,
@@ -96,11 +108,28 @@ export async function openSession(
     interactions,
     spent: () => spent,
     async close() {
-      await guard.uninstall();
-      await cdp.detach().catch(() => undefined);
+      try {
+        await guard.uninstall();
+      } finally {
+        if (addedNameHelper) await page.evaluate(removeNameHelper).catch(() => undefined);
+        await cdp.detach().catch(() => undefined);
+      }
     },
   };
 }
+
+/**
+ * The topics hand functions to `page.evaluate`. Run from TypeScript through tsx (the server,
+ * `npm start`) their named inner functions are wrapped in esbuild's `__name()` helper, which the
+ * page lacks; for the session's length the page gets a stand-in that returns its argument.
+ * Written as source text so this function is not wrapped itself. True when it was added.
+ */
+const addNameHelper = `(() => {
+  if (typeof globalThis.__name === 'function') return false;
+  Object.defineProperty(globalThis, '__name', { value: (target) => target, configurable: true, writable: true });
+  return true;
+})()`;
+const removeNameHelper = `delete globalThis.__name`;
 
 async function takeSnapshot(page: Page): Promise<Snapshot> {
   return page.evaluate(() => {
