@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { Impact } from './finding.js';
+
 /**
  * Triage of an issue on a domain, carried across scans by the issue fingerprint (Issue.id).
  * `fixed` and `reopened` are set by scans (seen gone, seen again); the others by people.
@@ -8,3 +11,124 @@ export type TriageState = (typeof triageStates)[number];
 /** Where an issue can be sent. */
 export const trackerProviders = ['github'] as const;
 export type TrackerProvider = (typeof trackerProviders)[number];
+
+// ---- The triage API (issue 27, item 1) ----------------------------------------------------------
+
+/** What a person may set; `fixed` and `reopened` are a scan's to set. */
+export const triageStateLabels: Record<TriageState, string> = {
+  open: 'Open',
+  false_positive: 'False positive',
+  accepted: "Accepted (won't fix)",
+  fixed: 'Fixed',
+  reopened: 'Re-opened',
+};
+
+/** How many issues one change may name at once (a selection on the report). */
+export const triageSelectionMax = 500;
+export const triageTextMax = 2000;
+
+const issueKeys = z
+  .array(z.string().trim().min(1, 'An issue key is required').max(64), {
+    error: 'issueKeys: Choose at least one issue',
+  })
+  .min(1, 'issueKeys: Choose at least one issue')
+  .max(triageSelectionMax, `issueKeys: At most ${triageSelectionMax} issues at once`);
+
+const requiredText = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(triageTextMax, `At most ${triageTextMax} characters`);
+
+/** A day (`2027-03-31`) or an instant; the acceptance ends at the start of that day (UTC). */
+const untilDate = z.iso
+  .date('until: Give a date as YYYY-MM-DD')
+  .or(z.iso.datetime({ offset: true, error: 'until: Give a date as YYYY-MM-DD' }));
+
+/** One change to one issue or a selection: a discriminated union on `action`. */
+export const TriageChangeRequest = z.discriminatedUnion(
+  'action',
+  [
+    z.object({
+      action: z.literal('false_positive'),
+      issueKeys,
+      note: requiredText('note: Say why this is a false positive'),
+    }),
+    z.object({
+      action: z.literal('accept'),
+      issueKeys,
+      reason: requiredText("reason: Say why this is accepted (won't fix)"),
+      until: untilDate.nullish(),
+    }),
+    z.object({
+      action: z.literal('open'),
+      issueKeys,
+      note: z.string().trim().max(triageTextMax).nullish(),
+    }),
+    z.object({
+      action: z.literal('assign'),
+      issueKeys,
+      assigneeId: z.uuid('assigneeId: Choose a member of this organisation').nullable(),
+    }),
+  ],
+  { error: 'action: One of false_positive, accept, open or assign' },
+);
+export type TriageChangeRequest = z.infer<typeof TriageChangeRequest>;
+export type TriageAction = TriageChangeRequest['action'];
+
+export const TriagePerson = z.object({ id: z.string(), name: z.string(), email: z.string() });
+export type TriagePerson = z.infer<typeof TriagePerson>;
+
+export const IssueTriage = z.object({
+  issueKey: z.string(),
+  state: z.enum(triageStates),
+  note: z.string().nullable(),
+  reason: z.string().nullable(),
+  acceptedUntil: z.string().nullable(),
+  assignee: TriagePerson.nullable(),
+  ruleKey: z.string().nullable(),
+  title: z.string().nullable(),
+  impact: Impact.nullable(),
+  lastSeenAt: z.string().nullable(),
+  fixedAt: z.string().nullable(),
+  updatedAt: z.string(),
+  /** Who made the latest change; null when a scan did. */
+  updatedBy: TriagePerson.nullable(),
+});
+export type IssueTriage = z.infer<typeof IssueTriage>;
+
+export const TriageEvent = z.object({
+  fromState: z.enum(triageStates).nullable(),
+  toState: z.enum(triageStates),
+  assignee: TriagePerson.nullable(),
+  note: z.string().nullable(),
+  /** Null when a scan changed it (seen gone, seen again, an acceptance that ran out). */
+  actor: TriagePerson.nullable(),
+  sourceScanId: z.string().nullable(),
+  at: z.string(),
+});
+export type TriageEvent = z.infer<typeof TriageEvent>;
+
+export const TriageListQuery = z.object({
+  state: z.enum(triageStates, 'state: One of the triage states').optional(),
+  assignedTo: z.literal('me', 'assignedTo: Only "me" is supported').optional(),
+});
+export type TriageListQuery = z.infer<typeof TriageListQuery>;
+
+export const TriageListResponse = z.object({ domain: z.string(), triage: z.array(IssueTriage) });
+export type TriageListResponse = z.infer<typeof TriageListResponse>;
+
+export const TriageChangeResponse = z.object({ triage: z.array(IssueTriage) });
+export type TriageChangeResponse = z.infer<typeof TriageChangeResponse>;
+
+export const TriageHistoryResponse = z.object({
+  triage: IssueTriage.nullable(),
+  events: z.array(TriageEvent),
+});
+export type TriageHistoryResponse = z.infer<typeof TriageHistoryResponse>;
+
+export const TriageIssueParams = z.object({
+  domain: z.string().min(1).max(253),
+  issueKey: z.string().min(1).max(64),
+});

@@ -27,6 +27,7 @@ import { ciRunRoutes } from './ci-runs/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { domainRoutes } from './domains/routes.js';
 import { organisationRoutes } from './organisations/routes.js';
+import { triageRoutes } from './triage/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import {
   complaintInboxRoutes,
@@ -290,6 +291,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   await app.register(auditLogRoutes, { deps: { db: deps.database.db } });
   await app.register(tokenRoutes, { deps: { db: deps.database.db } });
+  await app.register(triageRoutes, { deps: { db: deps.database.db, mailer, publicUrl } });
   await app.register(artifactRoutes, { db: deps.database.db });
   await app.register(documentRoutes, {
     deps: { db: deps.database.db, ...(deps.pool ? { pool: deps.pool } : {}) },

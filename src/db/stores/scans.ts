@@ -25,6 +25,7 @@ import {
 import { hasNoLiveJob } from './boss-jobs.js';
 import { artifactUrl, deleteScanArtifacts, insertArtifact } from './artifacts.js';
 import { noteOwnerScan } from './domains.js';
+import { carryScanTriage } from './triage.js';
 import { ownedBy, type Owner } from './owner.js';
 
 /**
@@ -177,7 +178,12 @@ export async function storeResult(
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [claimed] = await tx
-      .select({ status: scans.status, domain: scans.domain, userId: scans.userId })
+      .select({
+        status: scans.status,
+        domain: scans.domain,
+        userId: scans.userId,
+        url: scans.url,
+      })
       .from(scans)
       .where(eq(scans.id, scanId))
       .for('update');
@@ -235,7 +241,26 @@ export async function storeResult(
         ]),
       })
       .where(eq(scans.id, scanId));
-    if (claimed.userId) await noteOwnerScan(tx, claimed.domain, claimed.userId, completedAt);
+    if (claimed.userId) {
+      await noteOwnerScan(tx, claimed.domain, claimed.userId, completedAt);
+      // Triage follows the issue: fixed when gone from the page, re-opened when back.
+      await carryScanTriage(tx, {
+        id: scanId,
+        url: claimed.url,
+        domain: claimed.domain,
+        userId: claimed.userId,
+        completedAt,
+        issues: result.issues.map((issue) => ({
+          issueKey: issue.id,
+          ruleKey: issue.ruleKey,
+          title: issue.title,
+          impact: issue.impact,
+        })),
+        enginesRan: Object.keys(result.engineVersions).filter(
+          (engine) => !(engine in result.engineErrors),
+        ),
+      });
+    }
     return true;
   });
 }

@@ -123,6 +123,11 @@ export const accessRules: Record<string, AccessRule> = {
   'POST /api/domains/:domain/audits': organisation('member', 'scans:write'),
   'GET /api/domains/:domain/audits/:auditId': organisation('viewer', 'domains:read'),
   'GET /api/domains/:domain/rules': organisation('viewer', 'domains:read'),
+  // Triage (ADR 0033): everyone reads it; members change the issues assigned to them or to
+  // nobody, admins all, and only admins assign (triage/service.ts). Never a token's change.
+  'GET /api/domains/:domain/triage': organisation('viewer', 'domains:read'),
+  'GET /api/domains/:domain/triage/:issueKey': organisation('viewer', 'domains:read'),
+  'POST /api/domains/:domain/triage': organisation('member'),
   'GET /api/domains/:domain/verification': organisation('viewer', 'domains:read'),
   'POST /api/domains/:domain/verify': organisation('admin'),
   'GET /api/badges': organisation('viewer', 'domains:read'),
