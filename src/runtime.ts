@@ -18,6 +18,8 @@ import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from '#scanner';
 import { sweepLifecycle } from '#server/billing/lifecycle.js';
 import { createPaymentProvider, type PaymentProvider } from '#server/billing/payments.js';
+import { SecretSealer } from '#server/trackers/sealer.js';
+import { notifyNewIssues, type TrackerDeps } from '#server/trackers/service.js';
 import { recheckOwnership, tellReleasedClaims } from '#server/domains/verification-service.js';
 
 /**
@@ -121,11 +123,28 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
     });
   }
   let alerts: AlertWorker | undefined;
+  const trackerDeps: TrackerDeps = {
+    db: database.db,
+    sealer: new SecretSealer(database.db, config.appSecret),
+    publicUrl: config.publicUrl,
+    allowPrivateTargets: config.allowPrivateTargets,
+    allowedPrivateOrigins: config.allowedPrivateOrigins,
+  };
   if (options.scan) {
     alerts = await startAlertWorkers({
       boss,
       scanAlert: (scanId) => sendScanAlert(alertDeps, scanId),
-      auditAlert: (auditId) => sendAuditAlert(alertDeps, auditId),
+      // The e-mail and the organisation's webhook are told independently: one failing, the
+      // other still goes.
+      auditAlert: async (auditId) => {
+        const [mail, webhook] = await Promise.allSettled([
+          sendAuditAlert(alertDeps, auditId),
+          notifyNewIssues(trackerDeps, auditId),
+        ]);
+        if (mail.status === 'rejected') throw mail.reason;
+        if (webhook.status === 'rejected') throw webhook.reason;
+        return { mail: mail.value, webhook: webhook.value };
+      },
       weeklyDigest: (now) => sendWeeklyDigests(alertDeps, now),
     });
   }

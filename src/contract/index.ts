@@ -26,3 +26,4 @@ export * from './requests.js';
 export * from './issue-fingerprint.js';
 export * from './site-monitoring.js';
 export * from './rule-pages.js';
+export * from './trackers.js';

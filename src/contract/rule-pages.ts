@@ -14,6 +14,8 @@ export const RulePageElement = z.object({
   issueKey: z.string(),
   selector: z.string(),
   html: z.string(),
+  /** The tracker issue it was sent to, if any. */
+  trackerUrl: z.string().nullable(),
 });
 
 export const RulePage = z.object({

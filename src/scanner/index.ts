@@ -83,6 +83,7 @@ export {
   type SafeFetchOptions,
   type SafeFetchResult,
 } from './net/safe-fetch.js';
+export { safeSend, type SafeSendOptions, type SafeSendResult } from './net/safe-send.js';
 export {
   analyzeRawResult,
   analyzeOutputs,

@@ -58,6 +58,9 @@ import type { ScanServiceDeps } from './scans/service.js';
 import { userRoutes } from './users/routes.js';
 import { alertRoutes } from './alerts/routes.js';
 import { UnsubscribeSigner } from './alerts/unsubscribe.js';
+import { trackerRoutes } from './trackers/routes.js';
+import { SecretSealer } from './trackers/sealer.js';
+import type { TrackerDeps } from './trackers/service.js';
 import type { OwnershipCheckOptions } from './domains/verification.js';
 import {
   defaultVerifyRateLimit,
@@ -120,6 +123,8 @@ export interface AppDeps {
   verifyRateLimit?: VerifyRateLimit;
   /** Tests point ownership checks at a fixture site's ports. */
   verification?: Pick<OwnershipCheckOptions, 'ports' | 'timeoutMs'>;
+  /** Tests shorten the webhook's retry waits. */
+  trackers?: Pick<TrackerDeps, 'webhookRetryDelaysMs'>;
 }
 
 /**
@@ -290,6 +295,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
   });
   await app.register(auditLogRoutes, { deps: { db: deps.database.db } });
+  await app.register(trackerRoutes, {
+    deps: {
+      db: deps.database.db,
+      sealer: new SecretSealer(deps.database.db, config.appSecret),
+      publicUrl,
+      allowPrivateTargets: config.allowPrivateTargets,
+      allowedPrivateOrigins: config.allowedPrivateOrigins,
+      ...deps.trackers,
+    },
+  });
   await app.register(tokenRoutes, { deps: { db: deps.database.db } });
   await app.register(triageRoutes, { deps: { db: deps.database.db, mailer, publicUrl } });
   await app.register(artifactRoutes, { db: deps.database.db });

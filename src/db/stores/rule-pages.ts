@@ -1,7 +1,14 @@
 import { and, asc, desc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { EngineId, Impact } from '#contract/index.js';
 import type { AppDb } from '../client.js';
-import { auditSessions, issueTriage, issues, pageScans, scans } from '../schema/index.js';
+import {
+  auditSessions,
+  issueTriage,
+  issues,
+  pageScans,
+  scans,
+  trackerLinks,
+} from '../schema/index.js';
 
 /**
  * What the rule-to-pages view reads of a monitored domain: its recent finished site audits, the
@@ -148,4 +155,17 @@ export async function readAxeChecks(db: AppDb, pageIds: string[]): Promise<AxeCh
     })
     .from(scans)
     .where(inArray(scans.id, pageIds));
+}
+
+/** The tracker links of the domain's issues, by fingerprint. */
+export async function listTrackerLinks(db: AppDb, domainId: string) {
+  return db
+    .select({
+      issueKey: trackerLinks.issueKey,
+      provider: trackerLinks.provider,
+      externalId: trackerLinks.externalId,
+      url: trackerLinks.url,
+    })
+    .from(trackerLinks)
+    .where(eq(trackerLinks.domainId, domainId));
 }

@@ -98,7 +98,8 @@ function request(
   });
 }
 
-function pinnedLookup(policy: TargetPolicy): LookupFunction {
+/** Connects to the addresses the policy approved, never to a fresh DNS answer. */
+export function pinnedLookup(policy: TargetPolicy): LookupFunction {
   return (hostname, lookupOptions, callback) => {
     policy.addressesFor(bareHost(hostname)).then(
       (addresses) => {

@@ -5,6 +5,7 @@ import {
   countViolationsByRule,
   listCompletedPages,
   listFinishedSiteAudits,
+  listTrackerLinks,
   listViolations,
   readAxeChecks,
 } from '#db/stores/rule-pages.js';
@@ -53,7 +54,7 @@ export async function readRulePages(
   }
   const pages = await listCompletedPages(db, latest.id);
   const pageIds = pages.map((page) => page.id);
-  const [violations, counts, checks] = await Promise.all([
+  const [violations, counts, checks, links] = await Promise.all([
     listViolations(db, domain.id, pageIds),
     countViolationsByRule(
       db,
@@ -61,7 +62,9 @@ export async function readRulePages(
       audits.map((audit) => audit.id),
     ),
     readAxeChecks(db, pageIds),
+    listTrackerLinks(db, domain.id),
   ]);
+  const linkOf = new Map(links.map((link) => [link.issueKey, link.url]));
 
   const oldestFirst = [...audits].reverse();
   const byRule = new Map<string, FailingRule>();
@@ -101,7 +104,12 @@ export async function readRulePages(
       page = { url: urlOf.get(row.pageId) ?? '', scanId: row.pageId, elements: [] };
       rule.pages.push(page);
     }
-    page.elements.push({ issueKey: row.issueKey, selector: row.selector, html: row.html });
+    page.elements.push({
+      issueKey: row.issueKey,
+      selector: row.selector,
+      html: row.html,
+      trackerUrl: linkOf.get(row.issueKey) ?? null,
+    });
     rule.elementCount += 1;
   }
   const rules = [...byRule.values()];

@@ -123,6 +123,9 @@ export const accessRules: Record<string, AccessRule> = {
   'POST /api/domains/:domain/audits': organisation('member', 'scans:write'),
   'GET /api/domains/:domain/audits/:auditId': organisation('viewer', 'domains:read'),
   'GET /api/domains/:domain/rules': organisation('viewer', 'domains:read'),
+  // Sending issues to a tracker: members create GitHub issues, anyone exports the Jira CSV.
+  'POST /api/domains/:domain/tracker/github': organisation('member'),
+  'GET /api/domains/:domain/exports/jira.csv': organisation('viewer', 'domains:read'),
   // Triage (ADR 0033): everyone reads it; members change the issues assigned to them or to
   // nobody, admins all, and only admins assign (triage/service.ts). Never a token's change.
   'GET /api/domains/:domain/triage': organisation('viewer', 'domains:read'),
@@ -180,4 +183,9 @@ export const accessRules: Record<string, AccessRule> = {
   'GET /api/organisation/tokens': organisation('admin'),
   'POST /api/organisation/tokens': organisation('admin'),
   'DELETE /api/organisation/tokens/:id': organisation('admin'),
+
+  // Integrations (GitHub, webhook): secrets the owners and admins enter; never a token's.
+  'GET /api/organisation/integrations': organisation('admin'),
+  'PUT /api/organisation/integrations': organisation('admin'),
+  'POST /api/organisation/integrations/webhook-test': organisation('admin'),
 };

@@ -1,0 +1,439 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { issueFingerprint } from '#contract/index.js';
+import { ruleGuidance } from '#contract/rule-guidance/index.js';
+import type { Database } from '#db/client.js';
+import {
+  auditSessions,
+  domains,
+  issues,
+  pageScans,
+  scans,
+  trackerLinks,
+  trackerSettings,
+  webhookDeliveries,
+} from '#db/schema/index.js';
+import { seedDomain, seedUser } from '../../../test/support/dashboard-seed.js';
+import { openTestPglite } from '../../../test/support/db.js';
+import { HttpError } from '../http-errors.js';
+import { SecretSealer } from './sealer.js';
+import {
+  exportToGithub,
+  jiraCsv,
+  notifyNewIssues,
+  readIntegrations,
+  sendTestWebhook,
+  updateIntegrations,
+  type TrackerDeps,
+} from './service.js';
+
+/**
+ * Sending a domain's issues out: settings with sealed, write-only secrets and clear 400s; GitHub
+ * issues created against a stand-in GitHub on loopback (what it received, once per issue, and
+ * each of GitHub's refusals in words); the Jira CSV read back with a CSV parser; and the webhook
+ * verified as a receiver would, with its bounded retries recorded.
+ */
+
+let database: Database;
+const db = () => database.db;
+let deps: TrackerDeps;
+let orgId = '';
+let domainId = '';
+let auditId = '';
+const site = 'shop.example';
+const token = 'ghp_standin_token_1234567890';
+const secret = 'whsec-shared-secret-0123456789';
+
+interface Received {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A small HTTP server that records what it receives and answers what the test says. */
+async function standIn(
+  answer: (received: Received) => {
+    status: number;
+    body?: unknown;
+    headers?: Record<string, string>;
+  },
+) {
+  const received: Received[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const entry = {
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      received.push(entry);
+      const reply = answer(entry);
+      response
+        .writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
+        .end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const logo = {
+  ruleKey: '23a2a8',
+  selector: 'header > img.logo',
+  html: '<img class="logo" src="/logo.png">',
+};
+const logoKey = issueFingerprint(logo);
+const contrast = {
+  ruleKey: 'afw4f7',
+  selector: 'p.fine-print',
+  html: '<p class="fine-print">Terms & "conditions", apply</p>',
+};
+const contrastKey = issueFingerprint(contrast);
+
+beforeAll(async () => {
+  database = await openTestPglite();
+  orgId = await seedUser(db(), { email: 'tracker-owner@example.com' });
+  await seedDomain(db(), orgId, { domain: site, index: 1 });
+  domainId = (await db().select().from(domains).where(eq(domains.domain, site)))[0]!.id;
+  deps = {
+    db: db(),
+    sealer: new SecretSealer(db(), undefined),
+    publicUrl: 'https://conformly.test',
+    allowPrivateTargets: true,
+    webhookRetryDelaysMs: [10, 10],
+  };
+  const [audit] = await db()
+    .insert(auditSessions)
+    .values({
+      userId: orgId,
+      baseUrl: `https://${site}/`,
+      domain: site,
+      status: 'completed',
+      origin: 'monitoring',
+      domainId,
+      trigger: 'schedule',
+      completedAt: new Date(),
+    })
+    .returning({ id: auditSessions.id });
+  auditId = audit!.id;
+  for (const [position, path] of ['/', '/about', '/shop'].entries()) {
+    const id = randomUUID();
+    const url = `https://${site}${path}`;
+    await db()
+      .insert(pageScans)
+      .values({
+        id,
+        auditSessionId: auditId,
+        position,
+        url,
+        status: 'completed',
+        changes: { new: path === '/' ? [logoKey] : [] },
+      });
+    await db()
+      .insert(scans)
+      .values({
+        id,
+        userId: orgId,
+        url,
+        domain: site,
+        origin: 'monitoring',
+        status: 'completed',
+        screenshots: [`/api/artifacts/shot-${position}`],
+      });
+    const found = path === '/shop' ? [logo, contrast] : [logo];
+    await db()
+      .insert(issues)
+      .values(
+        found.map((issue) => ({
+          scanId: id,
+          issueKey: issueFingerprint(issue),
+          title: 'stored title',
+          description: 'stored description',
+          rule: issue.ruleKey === '23a2a8' ? 'image-alt' : 'color-contrast',
+          ruleKey: issue.ruleKey,
+          impact: issue.ruleKey === '23a2a8' ? ('critical' as const) : ('serious' as const),
+          kind: 'violation' as const,
+          confidence: 'confirmed' as const,
+          wcag: issue.ruleKey === '23a2a8' ? ['1.1.1'] : ['1.4.3'],
+          selector: issue.selector,
+          html: issue.html,
+          source: 'axe' as const,
+          engines: ['axe' as const],
+          rules: { axe: ['image-alt'] },
+          helpUrl: 'https://dequeuniversity.com/rules/axe/4.10/image-alt',
+        })),
+      );
+  }
+}, 120_000);
+afterAll(() => database?.close());
+
+async function refusal(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(HttpError);
+  return error as HttpError;
+}
+
+describe('integration settings', () => {
+  it('refuses a webhook URL without https and a repository not written owner/name, with 400s that say why', async () => {
+    const closed = { ...deps, allowPrivateTargets: false };
+    const plain = await refusal(
+      updateIntegrations(closed, orgId, { webhookUrl: 'http://127.0.0.1:9/hook' }, null),
+    );
+    expect(plain.statusCode).toBe(400);
+    expect(plain.message).toMatch(/webhook URL must start with https:\/\//);
+    // Loopback over http is allowed only where private targets are (tests); elsewhere never.
+    const elsewhere = await refusal(
+      updateIntegrations(deps, orgId, { webhookUrl: 'http://hooks.example.com/x' }, null),
+    );
+    expect(elsewhere.statusCode).toBe(400);
+    const repo = await refusal(
+      updateIntegrations(deps, orgId, { githubRepo: 'just-a-name' }, null),
+    );
+    expect(repo.statusCode).toBe(400);
+    expect(repo.message).toMatch(/owner\/name/);
+    const short = await refusal(updateIntegrations(deps, orgId, { webhookSecret: 'short' }, null));
+    expect(short.message).toMatch(/at least 16 characters/);
+    // Nothing was stored by the refused changes.
+    expect(await db().select().from(trackerSettings)).toEqual([]);
+  });
+
+  it('stores the token and secret sealed and only ever says whether they are set', async () => {
+    const view = await updateIntegrations(
+      deps,
+      orgId,
+      {
+        githubRepo: 'https://github.com/acme/site',
+        githubToken: token,
+        webhookUrl: 'https://hooks.example.com/conformly',
+        webhookSecret: secret,
+      },
+      null,
+    );
+    expect(view).toMatchObject({
+      githubRepo: 'acme/site',
+      githubTokenSet: true,
+      webhookSecretSet: true,
+      githubApiUrl: 'https://api.github.com',
+    });
+    expect(JSON.stringify(view)).not.toContain(token);
+    const [row] = await db().select().from(trackerSettings);
+    expect(JSON.stringify(row)).not.toContain(token);
+    expect(JSON.stringify(row)).not.toContain(secret);
+    expect(await deps.sealer.open(row!.githubTokenSealed)).toBe(token);
+    // Leaving a secret out keeps it; an empty one clears it.
+    const kept = await updateIntegrations(deps, orgId, { githubRepo: 'acme/site' }, null);
+    expect(kept.githubTokenSet).toBe(true);
+    const cleared = await updateIntegrations(deps, orgId, { webhookSecret: '' }, null);
+    expect(cleared.webhookSecretSet).toBe(false);
+    expect((await readIntegrations(deps, orgId)).githubTokenSet).toBe(true);
+  });
+});
+
+describe('GitHub issues', () => {
+  let github: Awaited<ReturnType<typeof standIn>>;
+  let answer: (received: Received) => {
+    status: number;
+    body?: unknown;
+    headers?: Record<string, string>;
+  };
+  let next = 1;
+
+  beforeAll(async () => {
+    github = await standIn((received) => answer(received));
+    await updateIntegrations(
+      deps,
+      orgId,
+      { githubApiUrl: github.url, githubRepo: 'acme/site', githubToken: token },
+      null,
+    );
+  });
+  afterAll(() => github.close());
+  beforeEach(async () => {
+    github.received.length = 0;
+    await db().delete(trackerLinks);
+    answer = () => {
+      const number = next++;
+      return {
+        status: 201,
+        body: { number, html_url: `https://github.com/acme/site/issues/${number}` },
+      };
+    };
+  });
+
+  it('creates one issue per chosen issue with its pages, element and fix steps, and never sends it twice', async () => {
+    const first = await exportToGithub(deps, orgId, site, [logoKey], null);
+    expect(first.created).toHaveLength(1);
+    expect(first.created[0]!.url).toMatch(/^https:\/\/github\.com\/acme\/site\/issues\/\d+$/);
+    expect(github.received).toHaveLength(1);
+    const sent = github.received[0]!;
+    expect(sent.method).toBe('POST');
+    expect(sent.path).toBe('/repos/acme/site/issues');
+    expect(sent.headers.authorization).toBe(`Bearer ${token}`);
+    expect(sent.headers.accept).toBe('application/vnd.github+json');
+    const body = JSON.parse(sent.body) as { title: string; body: string };
+    expect(body.title).toBe('Image has no text alternative');
+    for (const path of ['/', '/about', '/shop']) {
+      expect(body.body).toContain(`- https://${site}${path} (`);
+    }
+    expect(body.body).toContain('`header > img.logo`');
+    expect(body.body).toContain('```html\n<img class="logo" src="/logo.png">\n```');
+    expect(body.body).toContain('https://conformly.test/api/artifacts/shot-0');
+    expect(body.body).toContain('1.1.1');
+    expect(body.body).toContain(`1. ${ruleGuidance('23a2a8')!.fix[0]}`);
+
+    const again = await exportToGithub(deps, orgId, site, [logoKey, contrastKey], null);
+    expect(again.alreadySent.map((link) => link.issueKey)).toEqual([logoKey]);
+    expect(again.created.map((link) => link.issueKey)).toEqual([contrastKey]);
+    expect(github.received).toHaveLength(2);
+    expect(await db().select().from(trackerLinks)).toHaveLength(2);
+  });
+
+  it.each([
+    [401, {}, /refused the token \(401/],
+    [404, {}, /no repository acme\/site this token can see \(404\)/],
+    [422, {}, /could not create the issue \(422: "Validation Failed"\)/],
+    [
+      403,
+      { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1900000000' },
+      /rate limit .* try again after 2030-/,
+    ],
+  ] as const)(
+    'turns GitHub answering %i into a 4xx that says what to do',
+    async (status, headers, message) => {
+      answer = () => ({ status, headers: { ...headers }, body: { message: 'Validation Failed' } });
+      const error = await refusal(exportToGithub(deps, orgId, site, [logoKey], null));
+      expect(error.statusCode).toBeGreaterThanOrEqual(400);
+      expect(error.statusCode).toBeLessThan(500);
+      expect(error.message).toMatch(message);
+      expect(await db().select().from(trackerLinks)).toEqual([]);
+    },
+  );
+
+  it('refuses an issue not in the latest audit and a domain of another organisation', async () => {
+    expect((await refusal(exportToGithub(deps, orgId, site, ['nope'], null))).statusCode).toBe(404);
+    const other = await seedUser(db(), { email: 'tracker-other@example.com' });
+    expect((await refusal(exportToGithub(deps, other, site, [logoKey], null))).statusCode).toBe(
+      404,
+    );
+    expect(github.received).toEqual([]);
+  });
+});
+
+describe('the Jira CSV', () => {
+  it("reads back as rows Jira's importer maps: summary, type, priority, description, labels", async () => {
+    const csv = await jiraCsv(deps, orgId, site, [logoKey, contrastKey]);
+    const [header, ...rows] = parse(csv) as string[][];
+    expect(header!.slice(0, 4)).toEqual(['Summary', 'Issue Type', 'Priority', 'Description']);
+    expect(header!.slice(4).every((name) => name === 'Labels')).toBe(true);
+    expect(rows).toHaveLength(2);
+    const [image, text] = rows as [string[], string[]];
+    expect(image.slice(0, 3)).toEqual(['Image has no text alternative', 'Bug', 'Highest']);
+    expect(image[3]).toContain('{code:html}\n<img class="logo" src="/logo.png">\n{code}');
+    expect(image[3]).toContain(`https://${site}/about`);
+    expect(image[3]).toContain(`# ${ruleGuidance('23a2a8')!.fix[0]}`);
+    expect(image.slice(4).filter(Boolean)).toEqual([
+      'accessibility',
+      'impact-critical',
+      'wcag-1.1.1',
+    ]);
+    expect(text.slice(0, 3)).toEqual(['Text has too little contrast', 'Bug', 'High']);
+    // Quotes and commas in the snippet survive the round trip.
+    expect(text[3]).toContain(contrast.html);
+  });
+});
+
+describe('the signed webhook', () => {
+  let receiver: Awaited<ReturnType<typeof standIn>>;
+  let statuses: number[] = [];
+
+  /** What a receiver does: recompute the HMAC over `timestamp.body` and compare in constant time. */
+  function verified(received: Received): boolean {
+    const timestamp = String(received.headers['x-conformly-timestamp']);
+    const signature = String(received.headers['x-conformly-signature']);
+    const expected = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${received.body}`).digest('hex')}`;
+    return (
+      signature.length === expected.length &&
+      timingSafeEqual(Buffer.from(signature), Buffer.from(expected)) &&
+      Math.abs(Date.now() / 1000 - Number(timestamp)) < 300
+    );
+  }
+
+  beforeAll(async () => {
+    receiver = await standIn(() => ({ status: statuses.shift() ?? 200 }));
+    await updateIntegrations(
+      deps,
+      orgId,
+      { webhookUrl: `${receiver.url}/hook`, webhookSecret: secret },
+      null,
+    );
+  });
+  afterAll(() => receiver.close());
+  beforeEach(async () => {
+    receiver.received.length = 0;
+    statuses = [];
+    await db().delete(webhookDeliveries);
+  });
+
+  it('sends a test event the receiver can verify, and records it', async () => {
+    const delivery = await sendTestWebhook(deps, orgId);
+    expect(delivery).toMatchObject({ event: 'ping', statusCode: 200, error: null });
+    expect(receiver.received).toHaveLength(1);
+    expect(verified(receiver.received[0]!)).toBe(true);
+    // A body changed on the way no longer verifies.
+    expect(
+      verified({
+        ...receiver.received[0]!,
+        body: receiver.received[0]!.body.replace('ping', 'pong'),
+      }),
+    ).toBe(false);
+    expect((await readIntegrations(deps, orgId)).deliveries).toHaveLength(1);
+  });
+
+  it('posts the new critical and serious issues after a site audit, retrying a failing receiver a bounded number of times', async () => {
+    statuses = [503, 500];
+    expect(await notifyNewIssues(deps, auditId)).toEqual({ sent: true });
+    expect(receiver.received).toHaveLength(3);
+    expect(receiver.received.every(verified)).toBe(true);
+    const payload = JSON.parse(receiver.received[2]!.body) as {
+      event: string;
+      domain: string;
+      issues: { id: string; impact: string; pageUrl: string; title: string }[];
+    };
+    expect(payload).toMatchObject({ event: 'issues.new', domain: site });
+    expect(payload.issues).toEqual([
+      expect.objectContaining({
+        id: logoKey,
+        impact: 'critical',
+        pageUrl: `https://${site}/`,
+        title: 'Image has no text alternative',
+      }),
+    ]);
+    const shown = (await readIntegrations(deps, orgId)).deliveries;
+    expect(shown.map((delivery) => delivery.statusCode)).toEqual([200, 500, 503]);
+
+    // A receiver that keeps failing is tried three times in all; a 4xx is not retried.
+    statuses = [500, 500, 500, 500];
+    await notifyNewIssues(deps, auditId);
+    expect(receiver.received).toHaveLength(6);
+    statuses = [400];
+    await notifyNewIssues(deps, auditId);
+    expect(receiver.received).toHaveLength(7);
+  });
+});
