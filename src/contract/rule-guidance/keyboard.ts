@@ -101,6 +101,18 @@ export const keyboardGuidance: readonly RuleGuidance[] = [
       'a:focus-visible,\nbutton:focus-visible {\n  outline: 3px solid #1d4ed8;\n  outline-offset: 2px;\n}',
   },
   {
+    keys: ['focus-indicator-faint'],
+    title: 'Keyboard focus indicator is too faint to see',
+    what: 'Focus shows only as an outline whose colour is too close to the background behind it (under 3:1 contrast), so it barely changes the page.',
+    who: 'Sighted keyboard users, and people with low vision in particular, cannot tell where they are on the page.',
+    fix: [
+      'Give the focus outline a colour with at least 3:1 contrast against the background it is drawn over.',
+      'Make it at least 2 px thick, and offset it so it does not merge with a border.',
+    ],
+    example:
+      'a:focus-visible,\nbutton:focus-visible,\ninput:focus-visible {\n  outline: 2px solid #1d4ed8; /* 6.7:1 on white */\n  outline-offset: 2px;\n}',
+  },
+  {
     keys: ['focus-hidden', 'ibm:element_tabbable_visible'],
     title: 'Keyboard focus lands on something that cannot be seen',
     what: 'Tab stops on an element that is hidden, off-screen, clipped or transparent while it has focus.',

@@ -26,6 +26,21 @@ export const keyboardChecks = {
     kind: 'violation',
     impact: 'serious',
   },
+  /*
+   * Violation (F78) when the only change on focus is an outline whose contrast against what it
+   * is drawn over is below 1.5:1, measured from solid colours; needs-review from 1.5:1 to 3:1,
+   * where it may be seen (2.4.7) but fails the 3:1 change 2.4.13 (AAA) asks for.
+   */
+  'focus-indicator-faint': {
+    title: 'Keyboard focus indicator is too faint to see',
+    description:
+      'The only sign of keyboard focus is an outline so close in colour to the background behind ' +
+      'it that keyboard users can hardly see where they are. Use a focus outline with at least ' +
+      '3:1 contrast against its surroundings, 2 px or thicker.',
+    wcag: ['2.4.7', '2.4.13'],
+    kind: 'violation',
+    impact: 'serious',
+  },
   'focus-hidden': {
     title: 'Keyboard focus lands on something that cannot be seen',
     description:

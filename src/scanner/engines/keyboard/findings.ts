@@ -27,6 +27,18 @@ export interface FocusRecord {
   /** Its parent, siblings or label looked different (custom checkboxes, :focus-within). */
   otherChange: boolean | null;
   changed?: string[];
+  /**
+   * When focus shows only as an outline that was not there before: its width in CSS px, colour as
+   * seen, the colour behind it and their contrast. Absent or null when focus shows another way or
+   * the colours cannot be read from styles.
+   */
+  indicator?: {
+    width: number;
+    style: string;
+    colour: string;
+    behind: string;
+    contrast: number;
+  } | null;
 }
 
 export interface TrapOutcome {
@@ -162,6 +174,31 @@ const hiddenWords: Record<NonNullable<FocusRecord['hidden']>, string> = {
   'off-screen': 'is outside the visible page',
 };
 
+/** Below this contrast an outline is as good as not drawn (F78): a violation of 2.4.7. */
+const invisibleIndicatorContrast = 1.5;
+/** 2.4.13 (AAA) and good practice at AA: a focus indicator changes by at least 3:1. */
+const indicatorContrast = 3;
+
+/** Focus that shows only as an outline too faint to see, or hard to see. */
+function faintFocusFinding(record: FocusRecord): OwnCheckResult | null {
+  const indicator = record.indicator;
+  if (!indicator || indicator.contrast >= indicatorContrast) return null;
+  // A text field's caret shows focus too: there, a person judges.
+  const invisible = indicator.contrast < invisibleIndicatorContrast && !record.editable;
+  const ratio = `${indicator.contrast.toFixed(2)}:1`;
+  return result(
+    'focus-indicator-faint',
+    record,
+    `The only sign of keyboard focus here is a ${indicator.width}px ${indicator.style} outline ` +
+      `in ${indicator.colour} on ${indicator.behind}: a contrast of ${ratio}, ` +
+      (invisible
+        ? 'which is too faint to see.'
+        : 'which may be hard to see (a focus indicator should change by at least 3:1).'),
+    { ...indicator },
+    invisible ? undefined : 'needs-review',
+  );
+}
+
 function focusFindings(walk: WalkOutcome): OwnCheckResult[] {
   const notVisible: OwnCheckResult[] = [];
   const hidden: OwnCheckResult[] = [];
@@ -200,6 +237,8 @@ function focusFindings(walk: WalkOutcome): OwnCheckResult[] {
         ),
       );
     }
+    const faint = faintFocusFinding(record);
+    if (faint) notVisible.push(faint);
     if (record.coveredBy) {
       covered.push(
         result(

@@ -314,6 +314,61 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       otherChange: null,
     };
   };
+  const parseRgb = (value) => {
+    const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+)(%?))?\s*\)$/.exec(value);
+    if (!m) return null;
+    const alpha = m[4] === undefined ? 1 : Number(m[4]) / (m[5] ? 100 : 1);
+    return [Number(m[1]), Number(m[2]), Number(m[3]), alpha];
+  };
+  // The solid colour behind an element, blending translucent backgrounds down to the first opaque
+  // one (the canvas is white); null where an image, a gradient, opacity or a colour this cannot
+  // read decides what is seen.
+  const backdropOf = (el) => {
+    const layers = [];
+    for (let node = el; node; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.backgroundImage !== 'none' || Number(style.opacity) < 1) return null;
+      const colour = parseRgb(style.backgroundColor);
+      if (!colour) return null;
+      if (colour[3] > 0) layers.push(colour);
+      if (colour[3] >= 1) break;
+    }
+    let base = [255, 255, 255];
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const [r, g, b, a] = layers[i];
+      base = [r * a + base[0] * (1 - a), g * a + base[1] * (1 - a), b * a + base[2] * (1 - a)];
+    }
+    return base;
+  };
+  const luminance = ([r, g, b]) => {
+    const lin = (c) => { const v = c / 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  };
+  const contrast = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  // When focus shows only as an outline drawn where there was none (and nothing else changed),
+  // how it stands out: its width and its contrast against what it is drawn over. Null when focus
+  // shows any other way, or the colours cannot be known from styles alone.
+  const outlineIndicator = (el, focusedSig, nowSig) => {
+    const focused = focusedSig.split('|');
+    const now = nowSig.split('|');
+    if (focused.length !== now.length) return null;
+    for (let i = 4; i < focused.length; i++) if (focused[i] !== now[i]) return null;
+    if (now[0] !== 'none' || focused[0] === 'none' || focused[0] === 'auto') return null;
+    const width = parseFloat(focused[1]);
+    const offset = parseFloat(focused[3]) || 0;
+    const colour = parseRgb(focused[2]);
+    // An outline drawn inside the element's box (a negative offset) sits over its own background.
+    const behind = backdropOf(offset + width <= 0 ? el : el.parentElement);
+    if (!colour || !behind || !(width > 0)) return null;
+    const [r, g, b, a] = colour;
+    const seen = [r * a + behind[0] * (1 - a), g * a + behind[1] * (1 - a), b * a + behind[2] * (1 - a)];
+    const hex = (c) => '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+    return { width, style: focused[0], colour: hex(seen), behind: hex(behind),
+      contrast: Math.round(contrast(seen, behind) * 100) / 100 };
+  };
   const unfocused = (id) => {
     const record = info[id];
     if (!record || record.selfChange !== null || !record.el.isConnected) return;
@@ -323,6 +378,11 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     record.selfChange = false;
     record.otherChange = false;
     record.changed = [];
+    const onlySelf = now.every((sig, i) => i === 0 || sig === record.focused[i]);
+    record.indicator =
+      onlySelf && now[0] !== record.focused[0]
+        ? outlineIndicator(record.el, record.focused[0], now[0])
+        : null;
     now.forEach((sig, i) => {
       if (sig === record.focused[i]) return;
       const part = record.parts[i];

@@ -96,6 +96,44 @@ describe('keyboard walk: each barrier found with its criterion and kind', () => 
     ]);
   });
 
+  it('finds focus shown only by an outline too faint to see, measured against what it is drawn over', async () => {
+    const raw = await walk('focus-faint.html');
+    expect(summary(raw.results)).toEqual([
+      {
+        check: 'focus-indicator-faint',
+        kind: 'violation',
+        wcag: ['2.4.7', '2.4.13'],
+        selector: '#faint',
+      },
+      {
+        check: 'focus-indicator-faint',
+        kind: 'needs-review',
+        wcag: ['2.4.7', '2.4.13'],
+        selector: '#weak',
+      },
+      // A text field's caret also shows focus: a person judges.
+      {
+        check: 'focus-indicator-faint',
+        kind: 'needs-review',
+        wcag: ['2.4.7', '2.4.13'],
+        selector: '#name',
+      },
+    ]);
+    expect(raw.results[0]!.details).toEqual({
+      width: 1,
+      style: 'solid',
+      colour: '#eeeeee',
+      behind: '#ffffff',
+      contrast: 1.16,
+    });
+    expect(raw.results[1]!.message).toContain('2px solid outline in #a3a3a3 on #ffffff');
+  });
+
+  it('reports nothing where the focus outline is clear, or is not the only change', async () => {
+    const raw = await walk('focus-clear.html');
+    expect(summary(raw.results)).toEqual([]);
+  });
+
   it('finds controls that work with the mouse only', async () => {
     const raw = await walk('mouse-only.html');
     expect(summary(raw.results)).toEqual([
