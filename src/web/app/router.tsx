@@ -318,6 +318,13 @@ export function createAppRouter(queryClient?: QueryClient) {
                   ),
                 },
                 {
+                  path: paths.dashboardIntegrations.path,
+                  lazy: screen(
+                    () => import('../features/integrations/components/integrations-page'),
+                    (m) => m.IntegrationsPage,
+                  ),
+                },
+                {
                   path: paths.dashboardAuditLog.path,
                   lazy: screen(
                     () => import('../features/audit-log/components/audit-log-page'),
@@ -361,6 +368,13 @@ export function createAppRouter(queryClient?: QueryClient) {
                       lazy: screen(
                         () => import('../features/dashboard/components/domain-page'),
                         (m) => m.DomainPage,
+                      ),
+                    },
+                    {
+                      path: paths.dashboardDomainRules.path,
+                      lazy: screen(
+                        () => import('../features/rule-pages/components/rule-pages-page'),
+                        (m) => m.RulePagesPage,
                       ),
                     },
                   ],

@@ -30,6 +30,11 @@ export function SettingsScreen() {
               API tokens
             </Link>
           </li>
+          <li>
+            <Link to={paths.dashboardIntegrations.getHref()} className="text-brand-700 underline">
+              Integrations
+            </Link>
+          </li>
         </ul>
       </nav>
       <AccountSettingsSections />

@@ -52,7 +52,17 @@ export const paths = {
     path: 'domains/:domain',
     getHref: (domain: string) => `/app/dashboard/domains/${encodeURIComponent(domain)}`,
   },
+  /** A domain's failing rules with every page and element, and what was tested per page. */
+  dashboardDomainRules: {
+    path: 'domains/:domain/rules',
+    getHref: (domain: string) => `/app/dashboard/domains/${encodeURIComponent(domain)}/rules`,
+  },
   dashboardSettings: { path: 'settings', getHref: () => '/app/dashboard/settings' },
+  /** Settings → Integrations: GitHub issues and the signed webhook (owners and admins). */
+  dashboardIntegrations: {
+    path: 'settings/integrations',
+    getHref: () => '/app/dashboard/settings/integrations',
+  },
   /** Settings → Team: members, roles and invitations. */
   dashboardTeam: { path: 'settings/team', getHref: () => '/app/dashboard/settings/team' },
   /** The e-mailed invitation link: see it, then accept it signed in. */

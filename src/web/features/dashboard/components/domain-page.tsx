@@ -64,6 +64,12 @@ function DomainContent({ data }: { data: DomainDetail }) {
           {standing.scans} {standing.scans === 1 ? 'scan' : 'scans'}
           {standing.lastScan && ` · last ${formatDate(standing.lastScan)}`}
         </span>
+        <Link
+          to={paths.dashboardDomainRules.getHref(data.domain)}
+          className="text-sm font-semibold text-brand-700 underline"
+        >
+          Rules and pages
+        </Link>
         {data.publicPageUrl && (
           <a
             href={data.publicPageUrl}
