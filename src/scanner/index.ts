@@ -88,6 +88,7 @@ export {
   analyzeRawResult,
   analyzeOutputs,
   normalizeOutputs,
+  scorePage,
   type EngineOutputs,
   type PageAnalysis,
 } from './analysis/index.js';

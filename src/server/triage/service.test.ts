@@ -7,6 +7,7 @@ import type { Impact, Issue, OrganisationRole, PageScanResult } from '#contract/
 import type { Database } from '#db/client.js';
 import { auditLog, organisationMembers, outboxEmails, users } from '#db/schema/index.js';
 import { insertScan, markRunning, storeResult } from '#db/stores/scans.js';
+import { readSiteStanding } from '#db/stores/site-standing.js';
 import { createMailer, type Mailer } from '#email/mailer.js';
 import { ForbiddenError, InvalidError, NotFoundError } from '../http-errors.js';
 import {
@@ -71,19 +72,24 @@ function issue(id: string, impact: Impact = 'serious', engines: Issue['engines']
 }
 
 /** A finished scan of the page by the organisation, stored as the scan worker stores it. */
-async function scanFinding(found: Issue[], engineErrors: PageScanResult['engineErrors'] = {}) {
-  const scan = await insertScan(database.db, { url: page, domain: site, userId: organisationId });
+async function scanFinding(
+  found: Issue[],
+  engineErrors: PageScanResult['engineErrors'] = {},
+  where = { domain: site, url: page },
+) {
+  const { domain, url } = where;
+  const scan = await insertScan(database.db, { url, domain, userId: organisationId });
   await markRunning(database.db, scan.id, scan.id, 0);
   const result: PageScanResult = {
-    url: page,
-    finalUrl: page,
+    url,
+    finalUrl: url,
     title: 'Home',
     startedAt: new Date().toISOString(),
     finishedAt: new Date().toISOString(),
     engines: ['axe', 'pa11y', 'ibm'],
     engineVersions: { axe: '4', pa11y: '9', ibm: '4' },
     engineErrors,
-    processingTimes: { total: 1 },
+    processingTimes: { load: 1, axe: 1, pa11y: 1, ibm: 1, total: 4 },
     issues: found,
     summary: {
       violations: { critical: 0, serious: found.length, moderate: 0, minor: 0 },
@@ -96,7 +102,7 @@ async function scanFinding(found: Issue[], engineErrors: PageScanResult['engineE
     score: { value: 80, label: 'Good' },
     screenshots: [],
     raw: {
-      meta: { url: page, scanId: scan.id, timestamp: new Date().toISOString() },
+      meta: { url, scanId: scan.id, timestamp: new Date().toISOString() },
     } as PageScanResult['raw'],
   };
   expect(await storeResult(database.db, scan.id, result, '')).toBe(true);
@@ -317,5 +323,42 @@ describe('triage carried across scans', () => {
       { axe: 'timed out' },
     );
     expect(await stateOf('a2')).toBe('reopened');
+  });
+});
+
+describe('false positives leave the score and counts', () => {
+  const other = 'standing.triage.test';
+  it('recomputes the standing without them; accepted issues still count', async () => {
+    await seedDomain(database.db, organisationId, { domain: other, index: 2 });
+    const where = { domain: other, url: `https://${other}/` };
+    // Three serious violations of three rules: 100 - 3 x 7 = 79 (stored as the scan's 80 here).
+    await scanFinding(
+      ['s1', 's2', 's3'].map((id) => issue(id)),
+      {},
+      where,
+    );
+    const before = await readSiteStanding(database.db, organisationId, other);
+    expect(before).toMatchObject({ score: 80, issues: { total: 3, serious: 3 } });
+
+    await changeTriage(deps, owner, other, {
+      action: 'false_positive',
+      issueKeys: ['s1'],
+      note: 'Not an image: a CSS sprite with a text alternative',
+    });
+    await changeTriage(deps, owner, other, {
+      action: 'accept',
+      issueKeys: ['s2'],
+      reason: 'Vendor',
+    });
+    // Two serious violations left: 100 - 2 x 7 = 86.
+    const after = await readSiteStanding(database.db, organisationId, other);
+    expect(after).toMatchObject({ score: 86, issues: { total: 2, serious: 2 } });
+
+    // Marked open again, it counts again (the stored figures are used as they are).
+    await changeTriage(deps, owner, other, { action: 'open', issueKeys: ['s1'] });
+    expect(await readSiteStanding(database.db, organisationId, other)).toMatchObject({
+      score: 80,
+      issues: { total: 3 },
+    });
   });
 });
