@@ -83,7 +83,9 @@ describe('the raw analysis page', () => {
       page.getByRole('link', { name: 'Issues (CSV)' }).click(),
     ]);
     const csvText = await readFile((await csv.path())!, 'utf8');
-    expect(csvText.split('\r\n')[0]).toBe('Impact,Rule,Title,Description,Selector');
+    expect(csvText.split('\r\n')[0]).toBe(
+      'Impact,Rule,Title,Description,Selector,Page,WCAG criteria,Engines,HTML,State',
+    );
     expect(takePageErrors()).toEqual([]);
   });
 

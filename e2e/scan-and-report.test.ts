@@ -54,7 +54,18 @@ describe('scanning a page and reading its report', () => {
       page.getByRole('link', { name: 'Issues (CSV)' }).click(),
     ]);
     const rows = parse(await readFile((await download.path())!, 'utf8')) as string[][];
-    expect(rows[0]).toEqual(['Impact', 'Rule', 'Title', 'Description', 'Selector']);
+    expect(rows[0]).toEqual([
+      'Impact',
+      'Rule',
+      'Title',
+      'Description',
+      'Selector',
+      'Page',
+      'WCAG criteria',
+      'Engines',
+      'HTML',
+      'State',
+    ]);
     expect(rows).toHaveLength(count + 1);
     expect(rows.some((row) => /alt|image/i.test(row[1] ?? ''))).toBe(true);
 

@@ -43,7 +43,7 @@ export function render(results: readonly PageScanResult[], options: RenderOption
     case 'junit':
       return toJunit(models, common);
     case 'csv':
-      return toCsv(models, { ...common, pageColumn: models.length > 1 });
+      return toCsv(models, common);
     case 'markdown':
       return toMarkdown(models, common);
     case 'html':

@@ -1,16 +1,32 @@
 import { stringify } from 'csv-stringify/sync';
+import { engineNames, triageStateLabels, type TriageState } from '#contract/index.js';
+import { issueTitle } from '#contract/rule-guidance/index.js';
 import type { ReportModel } from './model.js';
 import { reportedIssues, type ScanFormatOptions } from './scan-issues.js';
 
 /** The spec's issue export columns, in order (public-area.md, Report page). */
-export const csvColumns = ['Impact', 'Rule', 'Title', 'Description', 'Selector'] as const;
+export const specCsvColumns = ['Impact', 'Rule', 'Title', 'Description', 'Selector'] as const;
+
+/**
+ * Every column, the spec's first. Rule holds the rule's title (what fails, in words), never an
+ * internal key; the rest is what a tracker or a spreadsheet needs to act on an issue without the
+ * report open (issue 27, item 3).
+ */
+export const csvColumns = [
+  ...specCsvColumns,
+  'Page',
+  'WCAG criteria',
+  'Engines',
+  'HTML',
+  'State',
+] as const;
 
 export interface CsvOptions extends ScanFormatOptions {
   /**
-   * Append a Page column with the page URL. The spec's export covers one page; a multi-page
-   * export without it could not tell which page an issue is on.
+   * The triage of the domain's issues by fingerprint (ADR 0033); an issue without one is Open.
+   * False positives stay in the export, marked as such: it is the evidence of what was found.
    */
-  pageColumn?: boolean;
+  triage?: ReadonlyMap<string, TriageState>;
 }
 
 /**
@@ -19,18 +35,23 @@ export interface CsvOptions extends ScanFormatOptions {
  * content is attacker-controlled text.
  */
 export function toCsv(models: readonly ReportModel[], options: CsvOptions = {}): string {
-  const columns: string[] = [...csvColumns];
-  if (options.pageColumn) columns.push('Page');
   const rows = models.flatMap((model) =>
-    reportedIssues(model, options.kinds).map((issue) => {
-      const row = [issue.impact, issue.ruleKey, issue.title, issue.description, issue.selector];
-      if (options.pageColumn) row.push(model.url);
-      return row;
-    }),
+    reportedIssues(model, options.kinds).map((issue) => [
+      issue.impact,
+      issueTitle(issue),
+      issue.title,
+      issue.description,
+      issue.selector,
+      model.url,
+      issue.wcag.join(', '),
+      issue.engines.map((engine) => engineNames[engine]).join(', '),
+      issue.html,
+      triageStateLabels[options.triage?.get(issue.id) ?? 'open'],
+    ]),
   );
   return stringify(rows, {
     header: true,
-    columns,
+    columns: [...csvColumns],
     record_delimiter: 'windows',
     escape_formulas: true,
   });

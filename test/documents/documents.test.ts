@@ -120,7 +120,18 @@ describe('documents of a scan', () => {
     const csv = await call(service.app, visitor, 'GET', `/api/report/${scanId}/export/csv`);
     expect(csv.headers['content-disposition']).toMatch(/attachment; filename="127.0.0.1-.*\.csv"/);
     const rows = parseCsv(csv.body, { columns: true }) as Record<string, string>[];
-    expect(Object.keys(rows[0]!)).toEqual(['Impact', 'Rule', 'Title', 'Description', 'Selector']);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'Impact',
+      'Rule',
+      'Title',
+      'Description',
+      'Selector',
+      'Page',
+      'WCAG criteria',
+      'Engines',
+      'HTML',
+      'State',
+    ]);
     expect(rows.some((row) => row.Selector!.includes('img'))).toBe(true);
 
     const json = await call(service.app, visitor, 'GET', `/api/report/${scanId}/export/json`);

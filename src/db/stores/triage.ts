@@ -392,3 +392,23 @@ export async function carryScanTriage(db: AppDb, scan: FinishedScan): Promise<vo
     .map((issue) => issue.issue_key);
   await carryTriage(db, { domainId, scanId: scan.id, seen: scan.issues, gone: [...new Set(gone)] });
 }
+
+/**
+ * The triage state of each issue of a scan, when the scan is of a domain its organisation has
+ * (what exports mark each row with); empty for anyone else's scan.
+ */
+export async function triageStatesOfScan(
+  db: AppDb,
+  scanId: string,
+): Promise<Map<string, TriageState>> {
+  const result = (await db.execute(sql`
+    select t.issue_key, t.state from scans s
+      join domains d on d.user_id = s.user_id and d.domain = s.domain
+      join issue_triage t on t.domain_id = d.id
+     where s.id = ${scanId}::uuid
+       and t.issue_key in (select issue_key from issues where scan_id = s.id)`)) as unknown as Rows<{
+    issue_key: string;
+    state: TriageState;
+  }>;
+  return new Map(result.rows.map((row) => [row.issue_key, row.state]));
+}

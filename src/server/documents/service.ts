@@ -9,6 +9,7 @@ import { toSarif } from '#reports/sarif.js';
 import { renderStatementHtml } from '#reports/statement.js';
 import { findPublished } from '#db/stores/domains.js';
 import { readSiteStanding } from '#db/stores/site-standing.js';
+import { triageStatesOfScan } from '#db/stores/triage.js';
 import { renderVpatDocx } from '#reports/vpat/docx.js';
 import { fillInPrompt, scanToOpenAcr } from '#reports/vpat/from-scan.js';
 import { checkOpenAcr, parseOpenAcr, type CheckedOpenAcr } from '#reports/vpat/openacr.js';
@@ -64,7 +65,8 @@ export async function exportReport(
   switch (format) {
     case 'csv':
       return {
-        body: toCsv([model], { kinds }),
+        // Every issue with its triage state: false positives stay, marked (ADR 0033).
+        body: toCsv([model], { kinds, triage: await triageStatesOfScan(deps.db, scanId) }),
         contentType: 'text/csv; charset=utf-8',
         fileName: `${base}.csv`,
       };
