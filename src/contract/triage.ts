@@ -116,7 +116,36 @@ export const TriageListQuery = z.object({
 });
 export type TriageListQuery = z.infer<typeof TriageListQuery>;
 
-export const TriageListResponse = z.object({ domain: z.string(), triage: z.array(IssueTriage) });
+/** Where an issue is found: a page of the domain's latest scans, with the element. */
+export const TriageIssuePlace = z.object({
+  url: z.string(),
+  scanId: z.string(),
+  selector: z.string(),
+  html: z.string(),
+});
+
+/** An issue in the latest scan of the domain's pages, with its triage (null: never triaged). */
+export const TriageIssue = z.object({
+  issueKey: z.string(),
+  ruleKey: z.string(),
+  /** The rule's title, stating the failure. */
+  title: z.string(),
+  impact: Impact,
+  kind: z.enum(['violation', 'needs-review']),
+  wcag: z.array(z.string()),
+  places: z.array(TriageIssuePlace),
+  state: z.enum(triageStates),
+  triage: IssueTriage.nullable(),
+});
+export type TriageIssue = z.infer<typeof TriageIssue>;
+
+export const TriageListResponse = z.object({
+  domain: z.string(),
+  /** The issues found now, each with its state (open when never triaged). */
+  issues: z.array(TriageIssue),
+  /** Every triaged issue, found now or not (a fixed one is not). */
+  triage: z.array(IssueTriage),
+});
 export type TriageListResponse = z.infer<typeof TriageListResponse>;
 
 export const TriageChangeResponse = z.object({ triage: z.array(IssueTriage) });

@@ -412,3 +412,39 @@ export async function triageStatesOfScan(
   }>;
   return new Map(result.rows.map((row) => [row.issue_key, row.state]));
 }
+
+export interface CurrentIssueRow {
+  issue_key: string;
+  rule_key: string;
+  title: string;
+  impact: Impact;
+  kind: string;
+  wcag: string[];
+  selector: string;
+  html: string;
+  url: string;
+  scan_id: string;
+}
+
+/**
+ * The violations and review requests in the organisation's latest completed scan of each page of
+ * the domain (a site audit's pages are scans too): what the triage screen lists.
+ */
+export async function listCurrentIssues(
+  db: AppDb,
+  organisationId: string,
+  domain: string,
+): Promise<CurrentIssueRow[]> {
+  const result = (await db.execute(sql`
+    with latest as (
+      select distinct on (s.url) s.id, s.url from scans s
+       where s.user_id = ${organisationId}::uuid and s.domain = ${domain} and s.status = 'completed'
+       order by s.url, s.completed_at desc, s.id desc)
+    select i.issue_key, i.rule_key, i.title, i.impact, i.kind, i.wcag, i.selector, i.html,
+           latest.url, latest.id as scan_id
+      from latest join issues i on i.scan_id = latest.id
+     where i.kind in ('violation', 'needs-review')
+     order by array_position(array['critical','serious','moderate','minor']::text[], i.impact),
+              i.rule_key, latest.url, i.id`)) as unknown as Rows<CurrentIssueRow>;
+  return result.rows;
+}

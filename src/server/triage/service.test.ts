@@ -285,6 +285,32 @@ describe('who may change what', () => {
   });
 });
 
+describe('the triage list', () => {
+  it('lists the issues found now with their state and places, by state or assigned to me', async () => {
+    const all = await listDomainTriage(deps, viewer, site, {});
+    expect(all.issues.map((issue) => [issue.issueKey, issue.state])).toEqual(
+      expect.arrayContaining([
+        ['a1', 'false_positive'],
+        ['a4', 'open'],
+        ['a5', 'false_positive'],
+      ]),
+    );
+    const a4 = all.issues.find((issue) => issue.issueKey === 'a4')!;
+    expect(a4).toMatchObject({ triage: null, kind: 'violation', wcag: ['1.1.1'] });
+    expect(a4.places).toEqual([
+      expect.objectContaining({ url: page, selector: '#a4', html: '<img id="a4">' }),
+    ]);
+    const falsePositives = await listDomainTriage(deps, viewer, site, { state: 'false_positive' });
+    expect(falsePositives.issues.map((issue) => issue.issueKey).sort()).toEqual(['a1', 'a5']);
+    const mine = await listDomainTriage(deps, member, site, { assignedTo: 'me' });
+    expect(mine.issues.map((issue) => issue.issueKey)).toEqual(['a5']);
+    // A token reads the list but has no "me".
+    expect(
+      (await listDomainTriage(deps, { organisationId }, site, { assignedTo: 'me' })).issues,
+    ).toEqual([]);
+  });
+});
+
 describe('triage carried across scans', () => {
   it('marks triaged issues gone from a full rescan fixed and re-opens them when seen again', async () => {
     // a1 false positive, a2/a3 re-opened, a5 false positive, a6 open. Rescan without a3 and a6.

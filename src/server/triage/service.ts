@@ -6,8 +6,11 @@ import {
   type TriageEvent,
   type TriageHistoryResponse,
   type TriageListQuery,
+  type TriageIssue,
   type TriageListResponse,
+  type TriageState,
 } from '#contract/index.js';
+import { issueTitle } from '#contract/rule-guidance/index.js';
 import type { AppDb } from '#db/client.js';
 import { findOwnDomain } from '#db/stores/domains.js';
 import * as store from '#db/stores/triage.js';
@@ -98,12 +101,47 @@ export async function listDomainTriage(
   const domain = await domainOf(deps.db, reader.organisationId, domainParam);
   await store.reopenExpiredAcceptances(deps.db, domain.id);
   // "Assigned to me" needs a person; a token's "me" is nobody, so it matches nothing.
-  if (query.assignedTo === 'me' && !reader.userId) return { domain: domain.name, triage: [] };
-  const rows = await store.listTriage(deps.db, domain.id, {
-    state: query.state,
-    assigneeId: query.assignedTo === 'me' ? reader.userId : undefined,
-  });
-  return { domain: domain.name, triage: rows.map(triageOf) };
+  if (query.assignedTo === 'me' && !reader.userId) {
+    return { domain: domain.name, issues: [], triage: [] };
+  }
+  const [all, found] = await Promise.all([
+    store.listTriage(deps.db, domain.id),
+    store.listCurrentIssues(deps.db, reader.organisationId, domain.name),
+  ]);
+  const triageOfKey = new Map(all.map((row) => [row.issueKey, triageOf(row)]));
+  const byKey = new Map<string, TriageIssue>();
+  for (const row of found) {
+    let issue = byKey.get(row.issue_key);
+    if (!issue) {
+      const triage = triageOfKey.get(row.issue_key) ?? null;
+      issue = {
+        issueKey: row.issue_key,
+        ruleKey: row.rule_key,
+        title: issueTitle({ ruleKey: row.rule_key, title: row.title }),
+        impact: row.impact,
+        kind: row.kind === 'violation' ? 'violation' : 'needs-review',
+        wcag: row.wcag,
+        places: [],
+        state: triage?.state ?? 'open',
+        triage,
+      };
+      byKey.set(row.issue_key, issue);
+    }
+    issue.places.push({
+      url: row.url,
+      scanId: row.scan_id,
+      selector: row.selector,
+      html: row.html,
+    });
+  }
+  const wanted = (state: TriageState, assigneeId: string | null | undefined) =>
+    (!query.state || state === query.state) &&
+    (query.assignedTo !== 'me' || assigneeId === reader.userId);
+  return {
+    domain: domain.name,
+    issues: [...byKey.values()].filter((issue) => wanted(issue.state, issue.triage?.assignee?.id)),
+    triage: [...triageOfKey.values()].filter((row) => wanted(row.state, row.assignee?.id)),
+  };
 }
 
 /** `GET /api/domains/:domain/triage/:issueKey`: one issue's triage and every change of it. */
