@@ -1,40 +1,42 @@
 import { z } from 'zod';
 import { Email } from './auth.js';
+import { catalogueCurrency, complianceShieldPlan, domainMonthlyCents } from './catalogue.js';
 
 /**
  * Compliance Shield: the paid plan (spec public-area §2 "Checkout", §9; dashboard-area §9). The
- * price table is written here once, as data, for the server's checkout and domain management and
- * the web's checkout, pricing dialog and "Add Domain" button alike.
+ * prices are data in catalogue.ts; these are thin readers kept for the checkout, domain management
+ * and the web's checkout, pricing dialog and "Add Domain" button.
  */
 
-export const billingCurrency = 'USD';
+export const billingCurrency = catalogueCurrency;
 
 export const complianceShield = {
   /** The product's name in copy and analytics ('{product} {plan} Plan'). */
-  product: 'Compliance Shield',
+  product: complianceShieldPlan.product,
   /** What the checkout calls the plan. */
-  plan: 'Professional',
+  plan: complianceShieldPlan.plan,
   /** subscriptions.planType */
-  planType: 'compliance_shield',
-  /** Spec: "first month free". */
-  trialMonths: 1,
+  planType: complianceShieldPlan.planType,
+  /** ADR 0006: every new domain's first month is free. */
+  trialMonths: complianceShieldPlan.firstMonthFree.months,
 } as const;
 
 /**
- * Monthly price in US dollars of an owner's domain by its position among their domains (spec
- * dashboard-area §9): 1st $49, 2nd $39, 3rd $29, 4th $19, 5th and later $9.
+ * Monthly price in US dollars of an owner's domain by its position among their domains, read
+ * from the catalogue: 1st $49, 2nd $39, 3rd $29, 4th $19, 5th to 19th $9 (the volume tier after).
  */
-export const domainMonthlyPricesUsd = [49, 39, 29, 19, 9] as const;
+export const domainMonthlyPricesUsd = complianceShieldPlan.tierMonthlyCents.map(
+  (cents) => cents / 100,
+);
 
 /** The monthly price in US dollars of the owner's `domainIndex`-th domain (1-based). */
 export function domainMonthlyPriceUsd(domainIndex: number): number {
-  const position = Math.max(1, Math.floor(domainIndex));
-  return domainMonthlyPricesUsd[Math.min(position, domainMonthlyPricesUsd.length) - 1]!;
+  return domainMonthlyCents(domainIndex) / 100;
 }
 
 /** The same in cents, as domains.monthlyPrice stores it. */
 export function domainMonthlyPriceCents(domainIndex: number): number {
-  return domainMonthlyPriceUsd(domainIndex) * 100;
+  return domainMonthlyCents(domainIndex);
 }
 
 export const PaymentProviderKind = z.enum(['demo', 'stripe']);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { billingCurrency, PaymentProviderKind } from './billing.js';
+import { addOnPriceCents, catalogueAddOns, CataloguePriceError } from './catalogue.js';
 import { DomainParams } from './public.js';
 import { SiteStandingState } from './site-standing.js';
 
@@ -224,99 +225,28 @@ export interface AddOn {
   description: string;
 }
 
-/** Spec dashboard-area §9, the eight one-time reports (price = base + (pages - 1) x per page). */
-export const addOnCatalogue: readonly AddOn[] = [
-  {
-    id: 'json-3-engines',
-    name: 'JSON with 3 engines',
-    basePrice: 7,
-    perPagePrice: 3,
-    currency: billingCurrency,
-    type: 'json',
-    whiteLabel: false,
-    description: 'The raw findings of axe-core, pa11y and IBM Equal Access for each page.',
-  },
-  {
-    id: 'openacr-json',
-    name: 'OpenACR JSON',
-    basePrice: 19,
-    perPagePrice: 7,
-    currency: billingCurrency,
-    type: 'openacr',
-    whiteLabel: false,
-    description: 'An OpenACR conformance report, valid against the official schema.',
-  },
-  {
-    id: 'pdf-ai-summary',
-    name: 'PDF report with AI summary',
-    basePrice: 29,
-    perPagePrice: 7,
-    currency: billingCurrency,
-    type: 'pdf',
-    whiteLabel: false,
-    description: 'A printable report of the findings with a written summary.',
-  },
-  {
-    id: 'vpat-automated',
-    name: 'VPAT automated',
-    basePrice: 199,
-    perPagePrice: 49,
-    currency: billingCurrency,
-    type: 'vpat',
-    whiteLabel: false,
-    description: 'A VPAT 2.4 Word document filled from the automated findings.',
-  },
-  {
-    id: 'pro-vpat-manual',
-    name: 'Pro VPAT manual',
-    basePrice: 399,
-    perPagePrice: 49,
-    currency: billingCurrency,
-    type: 'vpat',
-    whiteLabel: false,
-    description:
-      'A VPAT 2.4 Word document from the automated findings, with every criterion that needs a person marked for manual review.',
-  },
-  {
-    id: 'white-label-pdf',
-    name: 'White-label PDF',
-    basePrice: 59,
-    perPagePrice: 10,
-    currency: billingCurrency,
-    type: 'pdf',
-    whiteLabel: true,
-    description: 'The PDF report without Conformly branding, for agencies.',
-  },
-  {
-    id: 'white-label-vpat',
-    name: 'White-label VPAT',
-    basePrice: 299,
-    perPagePrice: 49,
-    currency: billingCurrency,
-    type: 'vpat',
-    whiteLabel: true,
-    description: 'The automated VPAT without Conformly branding.',
-  },
-  {
-    id: 'white-label-pro-vpat',
-    name: 'White-label Pro VPAT',
-    basePrice: 499,
-    perPagePrice: 49,
-    currency: billingCurrency,
-    type: 'vpat',
-    whiteLabel: true,
-    description: 'The Pro VPAT without Conformly branding.',
-  },
-];
+/** The eight one-time reports, read from the catalogue (prices there in cents). */
+export const addOnCatalogue: readonly AddOn[] = catalogueAddOns.map((entry) => ({
+  id: entry.id,
+  name: entry.name,
+  basePrice: entry.basePriceCents / 100,
+  perPagePrice: entry.perPageCents / 100,
+  currency: billingCurrency,
+  type: entry.type,
+  whiteLabel: entry.whiteLabel,
+  description: entry.description,
+}));
 
 export class AddOnPriceError extends Error {}
 
 /** Spec §9: base + (pages - 1) x per page, in US dollars; the spec's two errors otherwise. */
 export function addOnPrice(addOnId: string, pages: number): number {
-  const addOn = addOnCatalogue.find((entry) => entry.id === addOnId);
-  if (!addOn) throw new AddOnPriceError('Unknown add-on ID');
-  if (!Number.isInteger(pages) || pages < 1) throw new AddOnPriceError('Pages must be at least 1');
-  return addOn.basePrice + (pages - 1) * addOn.perPagePrice;
+  try {
+    return addOnPriceCents(addOnId, pages) / 100;
+  } catch (error) {
+    if (error instanceof CataloguePriceError) throw new AddOnPriceError(error.message);
+    throw error;
+  }
 }
 
 export const AddOnPurchaseRequest = z.strictObject({

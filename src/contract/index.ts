@@ -6,6 +6,7 @@ export * from './scan-api.js';
 export * from './audit.js';
 export * from './public.js';
 export * from './auth.js';
+export * from './catalogue.js';
 export * from './billing.js';
 export * from './invoice.js';
 export * from './triage.js';
