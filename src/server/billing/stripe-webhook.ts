@@ -6,9 +6,11 @@ import {
   recordPaymentOutcome,
   type ProviderAccount,
 } from '#db/stores/payment-events.js';
-import { findPayment } from '#db/stores/payments.js';
-import { paymentProviderActor, recordAudit } from '../audit-log/service.js';
+import { complianceShield } from '#contract/index.js';
+import { findPayment, insertPayment } from '#db/stores/payments.js';
+import { paymentProviderActor } from '../audit-log/service.js';
 import { ConflictError } from '../http-errors.js';
+import { recordChargeSucceeded, recordRefund } from './charges.js';
 import {
   cancelSubscription,
   recordCardAdded,
@@ -21,11 +23,12 @@ import {
  *
  * - payment_intent.succeeded, .payment_failed, .canceled: the `payments` row's status;
  * - setup_intent.succeeded: the card is on file (recordCardAdded); .setup_failed: the row's status;
- * - invoice.paid, when money was taken: the domains are paid to the invoice line's period end;
+ * - invoice.paid, when money was taken: the domains are paid to the invoice line's period end,
+ *   and the charge gets our numbered invoice, linking Stripe's hosted invoice page;
  * - invoice.payment_failed, for a renewal: the account's domains go to their grace period;
  * - customer.subscription.deleted: the subscription ends now (cancelSubscription);
- * - charge.refunded: a refund made in Stripe's Dashboard goes into the audit log of the
- *   organisation that paid (nothing else changes: what the payment bought stays bought).
+ * - charge.refunded: a refund made in Stripe's Dashboard gets a credit note and goes into the
+ *   audit log of the organisation that paid (what the payment bought stays bought).
  *
  * Each event id is recorded in `payment_events` in the same transaction as its effects, so a
  * replayed event changes nothing twice, and an event whose effects fail is not recorded and
@@ -141,13 +144,41 @@ export async function handleStripeEvent(
         if (!found) return 'unknown_account';
         if (found === 'not_current') return 'ignored';
         await recordPaymentSucceeded(tx, found.id, periodEnd, now);
-        await recordAudit(
-          tx,
-          paymentProviderActor(found.id, 'stripe'),
-          'payment.succeeded',
-          { type: 'invoice', id: invoice.id ?? event.id },
-          { amountCents: invoice.amount_paid, paidUntil: periodEnd.toISOString() },
-        );
+        // Stripe charged by itself: the charge is recorded under its invoice's id, and our
+        // numbered invoice links Stripe's hosted one.
+        const paymentId = invoice.id ?? event.id;
+        const details = {
+          renewal: true,
+          stripeInvoice: true,
+          description: `${complianceShield.product}: subscription, paid until ${periodEnd.toISOString().slice(0, 10)}`,
+        };
+        await insertPayment(tx, {
+          id: paymentId,
+          provider: 'stripe',
+          userId: found.id,
+          purpose: 'subscribe',
+          domain: null,
+          amountCents: invoice.amount_paid,
+          status: 'succeeded',
+          details,
+        });
+        await recordChargeSucceeded(tx, {
+          payment: {
+            id: paymentId,
+            userId: found.id,
+            purpose: 'subscribe',
+            domain: null,
+            amountCents: invoice.amount_paid,
+            currency: invoice.currency,
+            provider: 'stripe',
+            details,
+          },
+          status: 'succeeded',
+          actor: paymentProviderActor(found.id, 'stripe'),
+          audit: { paidUntil: periodEnd.toISOString() },
+          hostedUrl: invoice.hosted_invoice_url ?? null,
+          now,
+        });
         return 'handled';
       }
       case 'invoice.payment_failed': {
@@ -183,18 +214,13 @@ export async function handleStripeEvent(
         const paymentId = idOf(charge.payment_intent);
         const paid = paymentId ? await findPayment(tx, paymentId) : undefined;
         if (!paid) return 'ignored';
-        await recordAudit(
-          tx,
-          paymentProviderActor(paid.userId, 'stripe'),
-          'payment.refunded',
-          { type: 'payment', id: paid.id },
-          {
-            purpose: paid.purpose,
-            domain: paid.domain,
-            amountCents: paid.amountCents,
-            refundedCents: charge.amount_refunded,
-          },
-        );
+        // The refund's credit note (one per payment; a replay of the event finds it).
+        await recordRefund(tx, {
+          payment: paid,
+          refundedCents: charge.amount_refunded,
+          actor: paymentProviderActor(paid.userId, 'stripe'),
+          now,
+        });
         return 'handled';
       }
 
