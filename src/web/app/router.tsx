@@ -377,6 +377,13 @@ export function createAppRouter(queryClient?: QueryClient) {
                         (m) => m.RulePagesPage,
                       ),
                     },
+                    {
+                      path: paths.dashboardDomainTriage.path,
+                      lazy: screen(
+                        () => import('../features/triage/components/triage-page'),
+                        (m) => m.TriagePage,
+                      ),
+                    },
                   ],
                 },
                 { path: '*', element: <ComingSoon title="Dashboard" /> },

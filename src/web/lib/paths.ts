@@ -57,6 +57,11 @@ export const paths = {
     path: 'domains/:domain/rules',
     getHref: (domain: string) => `/app/dashboard/domains/${encodeURIComponent(domain)}/rules`,
   },
+  /** A domain's issues with their triage: false positive, accepted, assigned, fixed, re-opened. */
+  dashboardDomainTriage: {
+    path: 'domains/:domain/triage',
+    getHref: (domain: string) => `/app/dashboard/domains/${encodeURIComponent(domain)}/triage`,
+  },
   dashboardSettings: { path: 'settings', getHref: () => '/app/dashboard/settings' },
   /** Settings → Integrations: GitHub issues and the signed webhook (owners and admins). */
   dashboardIntegrations: {

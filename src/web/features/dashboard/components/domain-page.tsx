@@ -70,6 +70,12 @@ function DomainContent({ data }: { data: DomainDetail }) {
         >
           Rules and pages
         </Link>
+        <Link
+          to={paths.dashboardDomainTriage.getHref(data.domain)}
+          className="text-sm font-semibold text-brand-700 underline"
+        >
+          Triage issues
+        </Link>
         {data.publicPageUrl && (
           <a
             href={data.publicPageUrl}
