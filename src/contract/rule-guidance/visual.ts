@@ -14,6 +14,30 @@ export const visualGuidance: readonly RuleGuidance[] = [
     example: '.note {\n  color: #595959; /* 7:1 on white */\n  background: #ffffff;\n}',
   },
   {
+    keys: ['field-boundary-contrast'],
+    title: 'Form field edges are too faint to see',
+    what: "The field's border, and its fill, differ too little from the background around it (below 3:1), so its edges disappear into the page.",
+    who: 'People with low vision, and anyone on a poor screen or in bright light, cannot find where to type.',
+    fix: [
+      'Give the field a border with at least 3:1 contrast against the background around it.',
+      'Or give the field a fill that differs from the page by at least 3:1.',
+    ],
+    example:
+      'input, select, textarea {\n  border: 1px solid #767676; /* 4.5:1 on white */\n  background: #ffffff;\n}',
+  },
+  {
+    keys: ['icon-contrast'],
+    title: 'Icon-only control is too faint to make out',
+    what: 'A button or link shows only an icon, and the icon differs too little from its background (below 3:1) to be made out.',
+    who: 'People with low vision cannot tell what the control does, or that it is there.',
+    fix: [
+      'Give the icon at least 3:1 contrast against the background directly behind it.',
+      'Consider a visible text label beside the icon as well.',
+    ],
+    example:
+      '.icon-button svg {\n  fill: currentColor;\n}\n.icon-button {\n  color: #4b5563; /* 7.6:1 on white */\n}',
+  },
+  {
     keys: ['09o5cg'],
     title: 'Text does not reach enhanced contrast',
     what: 'The text meets the minimum contrast but not the enhanced level of 7:1 (4.5:1 for large text) that WCAG AAA asks for.',

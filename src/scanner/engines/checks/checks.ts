@@ -293,6 +293,34 @@ export const checks = {
     kind: 'needs-review',
     impact: 'moderate',
   },
+  /*
+   * Violation when every visible border side of an enabled text field or select, and its fill,
+   * stand out by less than 3:1 from the colour around it, measured from styles alone (no shadow,
+   * outline, image, gradient, filter or opacity involved): the field's edges fail 1.4.11's test.
+   * Needs-review when the field has no border at all: a wrapper or its place may set it apart.
+   */
+  'field-boundary-contrast': {
+    title: 'Form field edges are too faint to see',
+    description:
+      'The border of this field (and its fill) differs so little from the background that people with low vision cannot see where the field is. Give the field a border with at least 3:1 contrast against the background around it, for example #767676 on white.',
+    wcag: ['1.4.11'],
+    kind: 'violation',
+    impact: 'serious',
+  },
+  /*
+   * Violation when a button or link shows only an icon (an inline SVG in one colour, or an icon
+   * font glyph) whose colour has less than 3:1 contrast against the solid colour behind it: the
+   * graphic is what tells a sighted user what the control does (1.4.11). Many-coloured icons,
+   * translucent paint and backgrounds styles cannot decide are not judged.
+   */
+  'icon-contrast': {
+    title: 'Icon-only control is too faint to make out',
+    description:
+      'This control shows only an icon, and the icon differs so little from its background that people with low vision may not make it out or know what it does. Give the icon at least 3:1 contrast against its background.',
+    wcag: ['1.4.11'],
+    kind: 'violation',
+    impact: 'serious',
+  },
 } as const satisfies Record<string, OwnCheckDefinition>;
 
 /** The id of one of the link and presentation checks. */

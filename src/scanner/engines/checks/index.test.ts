@@ -58,6 +58,7 @@ describe('checks engine', () => {
       '1.4.4': ['text-viewport-units'],
       '1.4.10': ['reflow-horizontal-scroll', 'reflow-text-clipped'],
       '1.4.12': ['text-spacing-clipped'],
+      '1.4.11': ['field-boundary-contrast', 'icon-contrast'],
     });
   });
 

@@ -6,6 +6,7 @@ import { runAutocompleteChecks } from './autocomplete.js';
 import { runLanguageChecks } from './language.js';
 import { runLinkChecks } from './links.js';
 import { loadMarkupValidator, runMarkupChecks } from './markup.js';
+import { runNonTextContrastChecks } from './non-text-contrast.js';
 import { runPresentationChecks } from './presentation.js';
 
 /** Each group of checks gets this long; one that takes longer is left out, the other still counts. */
@@ -54,6 +55,7 @@ export type CheckGroupEntry = readonly [
 export const checkGroups: readonly CheckGroupEntry[] = [
   ['links', (page) => runLinkChecks(page)],
   ['forms', (page) => runAutocompleteChecks(page)],
+  ['non-text contrast', (page) => runNonTextContrastChecks(page)],
   ['language', (page, _context, _signal, loadLibrary) => runLanguageChecks(page, loadLibrary)],
   ['markup', (page) => runMarkupChecks(page), loadMarkupValidator],
   ['presentation', (page, context, signal) => runPresentationChecks(page, context, signal)],
