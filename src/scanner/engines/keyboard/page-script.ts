@@ -314,11 +314,17 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       otherChange: null,
     };
   };
+  // Any CSS colour (rgb, hsl, oklch, named) as sRGB bytes and alpha, painted on a 1-pixel canvas.
+  const paint = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
   const parseRgb = (value) => {
-    const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+)(%?))?\s*\)$/.exec(value);
-    if (!m) return null;
-    const alpha = m[4] === undefined ? 1 : Number(m[4]) / (m[5] ? 100 : 1);
-    return [Number(m[1]), Number(m[2]), Number(m[3]), alpha];
+    if (value === 'transparent' || /^rgba?\(.*[,/]\s*0\)$/.test(value)) return [0, 0, 0, 0];
+    if (!paint || /gradient|url\(|var\(/.test(value)) return null;
+    paint.clearRect(0, 0, 1, 1);
+    paint.fillStyle = '#000';
+    paint.fillStyle = value;
+    paint.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = paint.getImageData(0, 0, 1, 1).data;
+    return a === 0 ? [0, 0, 0, 0] : [r, g, b, a / 255];
   };
   // The solid colour behind an element, blending translucent backgrounds down to the first opaque
   // one (the canvas is white); null where an image, a gradient, opacity or a colour this cannot
