@@ -562,15 +562,20 @@ export async function listRuleGroups(
     db,
     sql`
     with scored as (${scoredScans(userId, domain)}),
+    -- Issues the domain's team marked false positive are counted nowhere (ADR 0033).
+    false_positive as (
+      select t.issue_key from issue_triage t join domains d on d.id = t.domain_id
+       where d.user_id = ${userId}::uuid and d.domain = ${domain} and t.state = 'false_positive'
+    ),
     cur as (
       select s.url, i.issue_key, i.rule_key, i.title, i.impact, i.help_url, i.wcag
         from scored s join issues i on i.scan_id = s.id and i.kind = 'violation'
-       where s.page_rank = 1
+       where s.page_rank = 1 and i.issue_key not in (select issue_key from false_positive)
     ),
     prev as (
       select s.url, i.issue_key, i.rule_key, i.title, i.impact, i.help_url, i.wcag
         from scored s join issues i on i.scan_id = s.id and i.kind = 'violation'
-       where s.page_rank = 2
+       where s.page_rank = 2 and i.issue_key not in (select issue_key from false_positive)
     ),
     compared_pages as (select distinct url from scored where page_rank = 2),
     marked as (
