@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { Impact } from '#contract/index.js';
+import { engineNames, type Impact } from '#contract/index.js';
 import { ruleGuidance } from '#contract/rule-guidance/index.js';
 
 /**
@@ -27,6 +27,10 @@ const fence = (text: string) => {
   return '`'.repeat(longest + 1);
 };
 
+/** Engines by the names people know them by. */
+const named = (engines: string[]) =>
+  engines.map((id) => engineNames[id as keyof typeof engineNames] ?? id).join(', ');
+
 function fixSteps(ruleKey: string): string[] {
   return [...(ruleGuidance(ruleKey)?.fix ?? [])];
 }
@@ -37,7 +41,7 @@ export function githubIssueOf(issue: TrackerIssue): { title: string; body: strin
   const lines: string[] = [
     `**Impact:** ${issue.impact}  `,
     `**WCAG:** ${issue.wcag.length > 0 ? issue.wcag.join(', ') : 'best practice (no criterion)'}  `,
-    `**Found by:** ${issue.engines.join(', ')}`,
+    `**Found by:** ${named(issue.engines)}`,
     '',
   ];
   if (guidance) lines.push(guidance.what, '', `**Who is affected:** ${guidance.who}`, '');
@@ -79,7 +83,7 @@ function jiraDescription(issue: TrackerIssue): string {
   const lines = [
     `*Impact:* ${issue.impact}`,
     `*WCAG:* ${issue.wcag.length > 0 ? issue.wcag.join(', ') : 'best practice (no criterion)'}`,
-    `*Found by:* ${issue.engines.join(', ')}`,
+    `*Found by:* ${named(issue.engines)}`,
     '',
   ];
   if (guidance) lines.push(guidance.what, '');

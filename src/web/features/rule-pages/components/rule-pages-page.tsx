@@ -2,7 +2,7 @@ import { ArrowLeft, ExternalLink } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { FailingRule, PageChecks, RulePagesView } from '#contract/rule-pages.js';
-import { formatDate } from '#contract/vocabulary.js';
+import { engineNames, formatDate } from '#contract/vocabulary.js';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
@@ -217,7 +217,10 @@ function RuleCard({
             Fails on {rule.pageCount} {rule.pageCount === 1 ? 'page' : 'pages'}, {rule.elementCount}{' '}
             {rule.elementCount === 1 ? 'element' : 'elements'}
           </span>
-          <span className="text-slate-700">Found by {rule.engines.join(', ')}</span>
+          <span className="text-slate-700">
+            Found by{' '}
+            {rule.engines.map((id) => engineNames[id as keyof typeof engineNames] ?? id).join(', ')}
+          </span>
         </p>
         <p className="mt-2 text-sm text-slate-700">
           <span className="font-semibold">Trend (failing elements per audit): </span>
