@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
@@ -49,6 +50,11 @@ interface Received {
 const githubReceived: Received[] = [];
 let github: Server;
 let githubUrl = '';
+const webhookSecret = 'bakery-webhook-secret-2026';
+/** Whether each delivery's signature checked out, as the receiver computed it. */
+const webhookVerified: boolean[] = [];
+let receiver: Server;
+let receiverUrl = '';
 
 beforeAll(async () => {
   site = createServer((request, response) => {
@@ -97,9 +103,28 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
   githubUrl = `http://127.0.0.1:${(github.address() as AddressInfo).port}`;
+
+  // A webhook receiver that checks the signature as the README tells receivers to.
+  receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const timestamp = String(request.headers['x-conformly-timestamp']);
+      const expected = `sha256=${createHmac('sha256', webhookSecret).update(`${timestamp}.${body}`).digest('hex')}`;
+      const signature = String(request.headers['x-conformly-signature']);
+      const valid =
+        signature.length === expected.length &&
+        timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
+      webhookVerified.push(valid);
+      response.writeHead(valid ? 204 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/conformly`;
 });
 afterAll(async () => {
-  for (const server of [site, github]) {
+  for (const server of [site, github, receiver]) {
     server?.closeAllConnections();
     await new Promise<void>((resolve) => server?.close(() => resolve()));
   }
@@ -216,6 +241,20 @@ describe('rule-to-pages view and tracker export', () => {
     await page.setViewportSize({ width: 320, height: 640 });
     expect(await noHorizontalScroll(page)).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('sends a signed test event to the webhook and lists the delivery', async () => {
+    await page.goto('/app/dashboard/settings/integrations');
+    const webhook = page.getByRole('region', { name: 'Webhook' });
+    await webhook.getByLabel('Webhook URL').fill(receiverUrl);
+    await webhook.getByLabel('Signing secret').fill(webhookSecret);
+    await webhook.getByRole('button', { name: 'Save webhook' }).click();
+    await webhook.getByText('A secret is set.', { exact: false }).waitFor();
+    await webhook.getByRole('button', { name: 'Send test' }).click();
+    await webhook.getByText('delivered (204)').waitFor();
+    await webhook.getByText('ping', { exact: false }).first().waitFor();
+    expect(webhookVerified).toEqual([true]);
+    expect(takePageErrors()).toEqual([]);
   });
 
   it('creates the GitHub issue with the pages, element and fix steps, and links to it', async () => {
