@@ -88,6 +88,7 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       | 'verificationDnsServers'
       | 'appSecret'
       | 'monitor'
+      | 'ai'
     >
   >;
 
@@ -253,11 +254,23 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       log: app.log,
     });
   await app.register(billingRoutes, {
-    deps: { db: deps.database.db, mailer, publicUrl, payments, boss: deps.boss },
+    deps: {
+      db: deps.database.db,
+      mailer,
+      publicUrl,
+      payments,
+      boss: deps.boss,
+      aiConfigured: config.ai !== undefined,
+    },
     publishableKey: config.stripePublishableKey,
   });
   await app.register(addOnRoutes, {
-    deps: { db: deps.database.db, payments, ...(deps.pool ? { pool: deps.pool } : {}) },
+    deps: {
+      db: deps.database.db,
+      payments,
+      aiConfigured: config.ai !== undefined,
+      ...(deps.pool ? { pool: deps.pool } : {}),
+    },
   });
   await app.register(domainRoutes, {
     deps: { db: deps.database.db, payments, publicUrl, boss: deps.boss },

@@ -47,7 +47,7 @@ export async function startTestService(
   options: {
     routes?: Record<string, RequestListener>;
     app?: Partial<AppDeps>;
-    config?: Partial<typeof testConfig>;
+    config?: Partial<Parameters<typeof buildApp>[0]>;
     /** What the scan worker is given beyond the defaults (say, a site audit's page budget). */
     worker?: Pick<ScanWorkerOptions, 'monitorMaxPages'>;
   } = {},

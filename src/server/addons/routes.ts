@@ -40,7 +40,7 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
         response: { 200: AddOnCatalogueResponse },
       },
     },
-    async () => service.catalogue(),
+    async () => service.catalogue(deps),
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import {
   addOnCatalogue,
   AddOnPriceError,
+  findCatalogueAddOn,
   addOnPrice,
   type AddOn,
   type AddOnCatalogueResponse,
@@ -21,6 +22,7 @@ import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { ConflictError, InvalidError, NotFoundError, UnauthorizedError } from '../http-errors.js';
 import type { Caller } from '../plugins/caller.js';
 import { loadReportModel } from '../scans/service.js';
+import { assertOnSale, assertPagesScanned } from './deliverable.js';
 import { addOnDocument, needsRawOutput } from './documents.js';
 import * as repo from './repo.js';
 
@@ -41,6 +43,8 @@ export interface AddOnServiceDeps {
   payments: PaymentProvider;
   /** Tabs to print PDFs with; a server without a browser answers 503 for PDF downloads. */
   pool?: PagePool;
+  /** Whether an AI endpoint is configured: AI products are on sale only then (ADR 0035). */
+  aiConfigured?: boolean;
 }
 
 type AddOnCaller = Pick<Caller, 'organisationId'>;
@@ -58,8 +62,11 @@ function signedIn(caller: AddOnCaller): string {
   return caller.organisationId;
 }
 
-export function catalogue(): AddOnCatalogueResponse {
-  return addOnCatalogue.map((entry) => ({ ...entry }));
+/** The add-ons on sale on this server: AI products only when an AI endpoint is configured. */
+export function catalogue(deps: Pick<AddOnServiceDeps, 'aiConfigured'>): AddOnCatalogueResponse {
+  return addOnCatalogue
+    .filter((entry) => deps.aiConfigured === true || !findCatalogueAddOn(entry.id)?.requiresAi)
+    .map((entry) => ({ ...entry }));
 }
 
 function catalogueEntry(id: string): AddOn | undefined {
@@ -126,14 +133,11 @@ export async function purchase(
   const paymentId = body.paymentIntentId;
   const replayed = await repo.findByPayment(deps.db, paymentId);
   if (replayed?.userId === userId) return already(replayed);
+  assertOnSale(addOn.id, deps.aiConfigured === true);
   const domain = await ownMonitoredDomain(deps.db, userId, body.domain);
-  const available = await countOwnerPages(deps.db, domain, userId);
+  const available = await assertPagesScanned(deps.db, userId, domain, body.pages);
   const [latest] = await listLatestOwnerPages(deps.db, domain, userId, { limit: 1 });
-  if (!latest || available === 0) {
-    throw new ConflictError(
-      `${domain} has no completed scan yet; add-ons are made from its latest scans, so scan it first.`,
-    );
-  }
+  if (!latest) throw new ConflictError(`${domain} has no completed scan yet; scan it first.`);
   await assertPaidFor(deps.db, paymentId, userId, body.addOnId, body.pages);
   const description = coverageText(addOn, domain, body.pages, available);
   let row: repo.AddOnRecord;

@@ -12,6 +12,7 @@ import type { AppDb } from '#db/client.js';
 import * as domainStore from '#db/stores/domains.js';
 import * as paymentStore from '#db/stores/payments.js';
 import type { PaymentPurpose } from '#db/stores/payments.js';
+import { assertOnSale, assertPagesScanned } from '../addons/deliverable.js';
 import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import * as domains from '../domains/service.js';
 import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
@@ -32,6 +33,8 @@ import * as repo from './repo.js';
 export interface PaymentDeps {
   db: AppDb;
   payments: PaymentProvider;
+  /** Whether an AI endpoint is configured: AI add-ons are sold only then (ADR 0035). */
+  aiConfigured?: boolean;
 }
 
 export interface Payer {
@@ -76,6 +79,7 @@ async function price(
   domain: string,
   input: PaymentIntentInput,
   now: Date,
+  aiConfigured: boolean,
 ): Promise<Priced> {
   if (input.addOnId !== undefined) {
     let dollars: number;
@@ -91,6 +95,9 @@ async function price(
       throw error;
     }
     if (!(await domainStore.findAccountDomain(db, userId, domain))) throw domainNotFound();
+    // Refused before any money moves: an AI product with no AI, more pages than were scanned.
+    assertOnSale(input.addOnId, aiConfigured);
+    await assertPagesScanned(db, userId, domain, pages);
     return {
       purpose: 'add_on',
       amountCents: Math.round(dollars * 100),
@@ -145,7 +152,7 @@ export async function createPaymentIntent(
   now = new Date(),
 ): Promise<CreatePaymentIntentResponse> {
   const domain = domains.normalizeDomain(input.domain);
-  const priced = await price(deps.db, payer.userId, domain, input, now);
+  const priced = await price(deps.db, payer.userId, domain, input, now, deps.aiConfigured === true);
   const payment = await deps.payments.createPayment({
     amountCents: priced.amountCents,
     description: priced.description,

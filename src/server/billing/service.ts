@@ -39,6 +39,8 @@ export interface BillingServiceDeps {
   publicUrl: string;
   /** The job queue: a domain bought at checkout gets its first site audit at once. */
   boss?: PgBoss;
+  /** Whether an AI endpoint is configured: AI add-ons are sold only then (ADR 0035). */
+  aiConfigured?: boolean;
 }
 
 /** The signed-in account, if any, its e-mail address, and the browser's client id. */
