@@ -31,6 +31,8 @@ const signedInRoutes = [
   '/app/dashboard/analytics',
   '/app/dashboard/reports',
   '/app/dashboard/settings',
+  '/app/dashboard/settings/integrations',
+  '/app/dashboard/domains/127.0.0.1/rules',
 ];
 
 /** How far the page is wider than the window, and the widest elements that make it so. */

@@ -109,9 +109,11 @@ describe('our own screens pass our own scanner', () => {
     '/app/dashboard/settings',
     '/app/dashboard/settings/audit-log',
     '/app/dashboard/settings/api-tokens',
+    '/app/dashboard/settings/integrations',
     '/app/dashboard/reports',
     '/app/dashboard/analytics',
     '/app/dashboard/domains/127.0.0.1',
+    '/app/dashboard/domains/127.0.0.1/rules',
     '/app/subscribe',
   ])('%s (with data, signed in) has no critical or serious violation', async (route) => {
     if (route.startsWith('/status/') || route.startsWith('/audit/')) await enrolFixtureDomain();
