@@ -174,6 +174,8 @@ export const ReportResponse = z.object({
   scanId: z.uuid(),
   /** Whether the scan's public audit page is on, and whether the caller may switch it. */
   sharing: z.object({ isPublic: z.boolean(), canChange: z.boolean() }),
+  /** The caller's organisation already monitors the scan's domain: the report offers no checkout. */
+  monitoredByCaller: z.boolean().optional(),
   /** Null when the same owner has no earlier completed scan of the address. */
   comparison: ScanComparison.nullable().optional(),
   axe: AxeRaw.optional(),

@@ -20,7 +20,7 @@ import {
   NotFoundError,
   UnavailableError,
 } from '../http-errors.js';
-import { domainOf } from '../domains/service.js';
+import { domainOf, findOwnMonitored } from '../domains/service.js';
 import { recordAudit } from '../audit-log/service.js';
 import type { Caller } from '../plugins/caller.js';
 import {
@@ -117,15 +117,21 @@ async function reportOf(
   if (!scan) throw scanNotFound();
   // The owner is the organisation the scan was started in; an anonymous scan has no one to share it.
   const canChange = caller.organisationId !== undefined && scan.userId === caller.organisationId;
-  const [issues, previous] = await Promise.all([
+  const [issues, previous, monitored] = await Promise.all([
     store.listIssues(deps.db, scanId),
     scan.status === 'completed' ? store.findPreviousScanOfPage(deps.db, scan) : undefined,
+    caller.organisationId === undefined
+      ? undefined
+      : findOwnMonitored(deps.db, caller.organisationId, scan.domain),
   ]);
-  return toReport(scan, issues, {
-    ...options,
-    sharing: { isPublic: scan.isPublic, canChange },
-    previous,
-  });
+  return {
+    ...toReport(scan, issues, {
+      ...options,
+      sharing: { isPublic: scan.isPublic, canChange },
+      previous,
+    }),
+    monitoredByCaller: monitored !== undefined,
+  };
 }
 
 /**

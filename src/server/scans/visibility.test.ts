@@ -5,7 +5,8 @@ import {
   TestBrowser,
   type AccountService,
 } from '../../../test/support/auth.js';
-import { scans, users } from '#db/schema/index.js';
+import { domainMonthlyPriceCents } from '#contract/index.js';
+import { domains, scans, users } from '#db/schema/index.js';
 
 /** PATCH /api/scans/:id/visibility: only the account that started a scan may publish it. */
 
@@ -112,5 +113,28 @@ describe('PATCH /api/scans/:id/visibility', () => {
     expect(await sharingOf(anonymous)).toEqual({ isPublic: true, canChange: false });
     await patch(owner, scanId, { isPublic: false });
     expect(await sharingOf(owner)).toEqual({ isPublic: false, canChange: true });
+  });
+
+  it('offers monitoring only to a reader whose organisation does not monitor the domain yet', async () => {
+    await patch(owner, scanId, { isPublic: true });
+    const monitoredFor = async (browser: TestBrowser) =>
+      (await browser.get(`/api/report/${scanId}`)).json().monitoredByCaller as boolean;
+    expect(await monitoredFor(owner)).toBe(false);
+    const [account] = await service.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'owner@example.com'));
+    await service.database.db.insert(domains).values({
+      userId: account!.id,
+      domain: 'owned.test',
+      status: 'active',
+      domainIndex: 1,
+      monthlyPrice: domainMonthlyPriceCents(1),
+      monitoringSince: new Date(),
+    });
+    expect(await monitoredFor(owner)).toBe(true);
+    // Someone else reading the public report is not told about the owner's monitoring.
+    expect(await monitoredFor(stranger)).toBe(false);
+    await patch(owner, scanId, { isPublic: false });
   });
 });

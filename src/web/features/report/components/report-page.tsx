@@ -111,7 +111,7 @@ export function ReportPage() {
         {data.scan.status === 'completed' && data.sharing.canChange && (
           <ShareControl scanId={data.scanId} sharing={data.sharing} />
         )}
-        {data.scan.status === 'completed' && (
+        {data.scan.status === 'completed' && !data.monitoredByCaller && (
           <Link
             className="font-semibold text-brand-600 underline"
             to={paths.subscribe.getHref(data.scanId)}

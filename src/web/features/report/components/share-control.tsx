@@ -70,8 +70,10 @@ export function ShareControl({
               Public audit page
             </p>
             <p id="public-switch-help" className="mt-1 text-sm text-slate-700">
-              When on, anyone with the link sees this scan&apos;s address, score, number of issues
-              and date.
+              When on, anyone with the link can open this scan&apos;s full report (the page address,
+              score, date, every issue with its element, HTML and screenshots) and download every
+              export of it (PDF, CSV, JSON, HTML, Word and ZIP). Off by default; only you can switch
+              it on.
             </p>
           </div>
           <div className="flex shrink-0 items-center gap-2">
