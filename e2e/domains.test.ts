@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainHistory, domains, payments, users } from '#db/schema/index.js';
-import { sweepLifecycle } from '#server/billing/lifecycle.js';
+import { sweepLifecycle, ownershipProved } from '#server/billing/lifecycle.js';
 import { DemoPaymentProvider } from '#server/billing/payments.js';
 import { recordOwnershipCheck } from '#server/domains/verification-service.js';
 import { blockingAxeViolations } from './support/axe.js';
@@ -340,7 +340,7 @@ describe('domains', () => {
       .from(domains)
       .where(eq(domains.domain, firstDomain));
     await recordOwnershipCheck(
-      { db: app.web.service.database.db },
+      { db: app.web.service.database.db, onOwnershipProved: ownershipProved },
       first!.id,
       { verified: true, method: 'dns', error: null },
       new Date(),

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { ownershipProved } from '#server/billing/lifecycle.js';
 import type { AddressInfo } from 'node:net';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
@@ -184,7 +185,7 @@ describe('site-wide monitoring', () => {
     const [row] = await db().select().from(domains).where(eq(domains.domain, siteHost));
     // The owner proves the site theirs (as a DNS check that found the token would).
     await recordOwnershipCheck(
-      { db: db() },
+      { db: db(), onOwnershipProved: ownershipProved },
       row!.id,
       { verified: true, method: 'dns', error: null },
       new Date(),

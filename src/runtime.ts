@@ -16,7 +16,7 @@ import { UnsubscribeSigner } from '#server/alerts/unsubscribe.js';
 import { startMonitoring, stopMonitoringSchedule, type MonitoringWorker } from '#jobs/monitor.js';
 import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from '#scanner';
-import { sweepLifecycle } from '#server/billing/lifecycle.js';
+import { ownershipProved, sweepLifecycle } from '#server/billing/lifecycle.js';
 import { createPaymentProvider, type PaymentProvider } from '#server/billing/payments.js';
 import { SecretSealer } from '#server/trackers/sealer.js';
 import { notifyNewIssues, type TrackerDeps } from '#server/trackers/service.js';
@@ -94,6 +94,7 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
       db: database.db,
       mailer,
       publicUrl: config.publicUrl,
+      onOwnershipProved: ownershipProved,
       check: {
         dnsServers: config.verificationDnsServers,
         allowPrivateNetwork: config.allowPrivateTargets,

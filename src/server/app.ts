@@ -21,8 +21,12 @@ import { GoogleSignIn } from './auth/google.js';
 import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
+import { domainPlanRoutes } from './billing/domain-plans/routes.js';
+import { ownershipProved } from './billing/lifecycle.js';
 import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
 import { stripeWebhookRoutes } from './billing/stripe-routes.js';
+import { invoiceRoutes } from './invoices/routes.js';
+import { mailIssuedInvoices, useInvoiceSeller } from './invoices/service.js';
 import { ciRunRoutes } from './ci-runs/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { domainRoutes } from './domains/routes.js';
@@ -88,6 +92,7 @@ export type AppConfig = Pick<Config, 'logLevel' | 'allowPrivateTargets'> &
       | 'verificationDnsServers'
       | 'appSecret'
       | 'monitor'
+      | 'seller'
       | 'ai'
     >
   >;
@@ -220,6 +225,24 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       from: config.mailFrom ?? 'Conformly <no-reply@localhost>',
       log: app.log,
     });
+  // A charge or refund issues its invoice inside the purchase's transaction; it is e-mailed once
+  // that has committed: after each API change (a purchase, a webhook), after the answer. The
+  // outbox's dedupe key sends each once.
+  const invoiceMailing = new Set<Promise<void>>();
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'GET' || reply.statusCode >= 300) return;
+    if (!request.url.startsWith('/api/')) return;
+    const run = mailIssuedInvoices(deps.database.db, mailer, publicUrl)
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        app.log.warn({ err: error }, 'invoice e-mails could not be queued'),
+      )
+      .finally(() => invoiceMailing.delete(run));
+    invoiceMailing.add(run);
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all(invoiceMailing);
+  });
   // E-mails still being sent are finished before the database they are recorded in closes.
   app.addHook('onClose', async () => (deps.mailer ? mailer.idle() : mailer.close()));
   await app.register(authRoutes, {
@@ -264,6 +287,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     publishableKey: config.stripePublishableKey,
   });
+  useInvoiceSeller(config.seller);
+  await app.register(invoiceRoutes, {
+    deps: {
+      db: deps.database.db,
+      payments,
+      mailer,
+      publicUrl,
+      ...(deps.pool ? { pool: deps.pool } : {}),
+    },
+  });
   await app.register(addOnRoutes, {
     deps: {
       db: deps.database.db,
@@ -272,8 +305,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       ...(deps.pool ? { pool: deps.pool } : {}),
     },
   });
-  await app.register(domainRoutes, {
+  await app.register(domainPlanRoutes, {
     deps: { db: deps.database.db, payments, publicUrl, boss: deps.boss },
+  });
+  await app.register(domainRoutes, {
+    deps: { db: deps.database.db, publicUrl },
     monitoring: {
       db: deps.database.db,
       boss: deps.boss,
@@ -288,6 +324,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       db: deps.database.db,
       mailer,
       publicUrl,
+      onOwnershipProved: ownershipProved,
       check: {
         dnsServers: config.verificationDnsServers,
         allowPrivateNetwork: config.allowPrivateTargets,

@@ -20,6 +20,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { AppDb } from '../client.js';
 import {
   type BadgeSettings,
+  billingAccounts,
   domainHistory,
   domainOwnerships,
   domains,
@@ -435,6 +436,9 @@ export interface LapsedDomain {
   ownerEmail: string;
 }
 
+/** The organisation has a card on file (billing_accounts keeps its brand while it does). */
+const cardOnFile = sql<boolean>`${billingAccounts.cardBrand} is not null`;
+
 const periodEnd = sql<Date>`coalesce(${domains.currentPeriodEnd}, ${domains.trialEndsAt})`;
 
 /** Trial or active domains whose free or paid month ended at or before `now`, oldest first. */
@@ -453,11 +457,12 @@ export async function listLapsedDomains(
       subscriptionId: domains.subscriptionId,
       periodEnd: domains.currentPeriodEnd,
       trialEndsAt: domains.trialEndsAt,
-      cardAdded: users.cardAdded,
+      cardAdded: cardOnFile,
       ownerEmail: users.email,
     })
     .from(domains)
     .innerJoin(users, eq(users.id, domains.userId))
+    .innerJoin(billingAccounts, eq(billingAccounts.organisationId, domains.userId))
     .where(
       and(
         inArray(domains.status, ['trial', 'active']),
@@ -885,10 +890,10 @@ export async function listTrialsEndingBetween(db: AppDb, from: Date, to: Date) {
       domain: domains.domain,
       trialEndsAt: domains.trialEndsAt,
       monthlyPrice: domains.monthlyPrice,
-      cardAdded: users.cardAdded,
+      cardAdded: cardOnFile,
     })
     .from(domains)
-    .innerJoin(users, eq(users.id, domains.userId))
+    .innerJoin(billingAccounts, eq(billingAccounts.organisationId, domains.userId))
     .where(
       and(
         eq(domains.status, 'trial'),

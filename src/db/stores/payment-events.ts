@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { AppDb } from '../client.js';
-import { paymentEvents, payments, subscriptions, users } from '../schema/index.js';
+import { billingAccounts, paymentEvents, payments, subscriptions } from '../schema/index.js';
 
 /**
  * What a payment provider's webhook event reads and writes: the ids of the events already
@@ -77,17 +77,23 @@ export async function findAccountOf(
   db: AppDb,
   reference: { customerId: string | null; userId: string | null },
 ): Promise<ProviderAccount | undefined> {
-  const columns = { id: users.id, subscriptionId: users.stripeSubscriptionId };
+  const columns = {
+    id: billingAccounts.organisationId,
+    subscriptionId: billingAccounts.stripeSubscriptionId,
+  };
   let found: ProviderAccount | undefined;
   if (reference.customerId) {
     [found] = await db
       .select(columns)
-      .from(users)
-      .where(eq(users.stripeCustomerId, reference.customerId))
+      .from(billingAccounts)
+      .where(eq(billingAccounts.stripeCustomerId, reference.customerId))
       .limit(1);
   }
   if (!found && reference.userId && uuidPattern.test(reference.userId)) {
-    [found] = await db.select(columns).from(users).where(eq(users.id, reference.userId));
+    [found] = await db
+      .select(columns)
+      .from(billingAccounts)
+      .where(eq(billingAccounts.organisationId, reference.userId));
   }
   if (!found || found.subscriptionId) return found;
   // The account's own record names none: its running subscription row may.

@@ -16,7 +16,12 @@ import { createQueue, type PgBoss } from '#jobs/boss.js';
 import { seedScans } from '../../../test/support/dashboard-seed.js';
 import { openTestPglite } from '../../../test/support/db.js';
 import { purchase } from '../addons/service.js';
-import { cancelPlan, recordCardAdded, sweepLifecycle } from '../billing/lifecycle.js';
+import {
+  cancelPlan,
+  recordCardAdded,
+  sweepLifecycle,
+  ownershipProved,
+} from '../billing/lifecycle.js';
 import { createPaymentIntent } from '../billing/payment-intents.js';
 import { subscribe } from '../billing/service.js';
 import { DemoPaymentProvider } from '../billing/payments.js';
@@ -34,8 +39,8 @@ import {
   addDomain,
   archiveDomain,
   reactivateDomain,
-  type DomainDeps,
-} from '../domains/management.js';
+  type DomainPlanDeps,
+} from '../billing/domain-plans/service.js';
 import { updateMonitoring } from '../domains/site-monitoring.js';
 import { monitoringCheckLabel, recordOwnershipCheck } from '../domains/verification-service.js';
 import { setVisibility } from '../scans/service.js';
@@ -50,7 +55,7 @@ import { readAuditLog } from './service.js';
 let database: Database;
 let mailer: Mailer;
 let boss: PgBoss;
-let domainDeps: DomainDeps;
+let domainDeps: DomainPlanDeps;
 let complaintDeps: ComplaintServiceDeps;
 const payments = new DemoPaymentProvider();
 const ip = '198.51.100.7';
@@ -155,7 +160,7 @@ describe('domains', () => {
 
   it('records a verification by the person who asked, or by the monitoring run', async () => {
     await recordOwnershipCheck(
-      { db: database.db },
+      { db: database.db, onOwnershipProved: ownershipProved },
       await domainId(site),
       proved,
       new Date(),
@@ -169,7 +174,12 @@ describe('domains', () => {
 
     const second = 'second-recorded.test';
     await addDomain(domainDeps, asOwner(owner), { domain: second });
-    await recordOwnershipCheck({ db: database.db }, await domainId(second), proved, new Date());
+    await recordOwnershipCheck(
+      { db: database.db, onOwnershipProved: ownershipProved },
+      await domainId(second),
+      proved,
+      new Date(),
+    );
     expect(await latest(owner, 'domain.verified')).toMatchObject({
       actor: monitoringCheckLabel,
       actorIsPerson: false,
@@ -178,7 +188,7 @@ describe('domains', () => {
     // A check that proves nothing new (still verified) is no event.
     const verified = (await entries(owner, 'domain.verified')).length;
     await recordOwnershipCheck(
-      { db: database.db },
+      { db: database.db, onOwnershipProved: ownershipProved },
       await domainId(site),
       proved,
       new Date(),
@@ -426,7 +436,7 @@ describe("the payment provider's events", () => {
     const start = new Date(Date.UTC(2026, 4, 1, 8));
     await addDomain(domainDeps, asOwner(renewing), { domain: 'renewing-recorded.test' }, start);
     await recordOwnershipCheck(
-      { db: database.db },
+      { db: database.db, onOwnershipProved: ownershipProved },
       await domainId('renewing-recorded.test'),
       proved,
       start,

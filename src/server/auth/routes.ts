@@ -14,6 +14,7 @@ import {
   SignupResponse,
   VerifyResetCodeRequest,
 } from '#contract/index.js';
+import { accountBilling } from '../billing/lifecycle.js';
 import { UnauthorizedError } from '../http-errors.js';
 import { emptyResponse } from '../plugins/openapi.js';
 import {
@@ -100,7 +101,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     reply.header('cache-control', 'no-store');
     return {
       success: true as const,
-      user: service.toCurrentUser(session.user),
+      user: service.toCurrentUser(
+        session.user,
+        await accountBilling(deps.db, session.organisationId ?? session.user.id),
+      ),
       csrfToken: sessionCsrfToken(session),
     };
   }

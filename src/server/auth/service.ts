@@ -2,6 +2,7 @@ import type { CurrentUser } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import { confirmAccountEmail } from '#email/messages.js';
 import type { Mailer } from '#email/mailer.js';
+import type { AccountBilling } from '../billing/lifecycle.js';
 import { ConflictError, InvalidError, UnauthorizedError } from '../http-errors.js';
 import { normalizeTargetUrl } from '#scanner';
 import { startScan, type ScanServiceDeps } from '../scans/service.js';
@@ -39,18 +40,22 @@ export const resetLinkMinutes = 30;
 export const invalidCredentials = 'Invalid credentials';
 export const userExists = 'User already exists';
 
-export function toCurrentUser(user: repo.UserRecord): CurrentUser {
+/**
+ * The signed-in person, with the plan state of the organisation they work in (its billing
+ * account: the users row keeps no billing state).
+ */
+export function toCurrentUser(user: repo.UserRecord, billing: AccountBilling): CurrentUser {
   return {
     id: user.id,
     email: user.email,
     name: user.name,
     plan: user.plan,
-    subscriptionStatus: user.subscriptionStatus,
+    subscriptionStatus: billing.subscriptionStatus,
     emailVerified: user.emailVerified,
-    trialStartDate: user.trialStartDate?.toISOString() ?? null,
-    trialEndDate: user.trialEndDate?.toISOString() ?? null,
-    trialUsed: user.trialUsed,
-    cardAdded: user.cardAdded,
+    trialStartDate: billing.trialStartDate?.toISOString() ?? null,
+    trialEndDate: billing.trialEndDate?.toISOString() ?? null,
+    trialUsed: billing.trialUsed,
+    cardAdded: billing.cardAdded,
     hasPassword: user.passwordHash !== null,
     googleLinked: user.googleId !== null,
     createdAt: user.createdAt.toISOString(),

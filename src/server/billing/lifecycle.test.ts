@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingAccountOf } from '../../../test/support/billing-account.js';
 import { openTestPglite } from '../../../test/support/db.js';
 import type { Database } from '#db/client.js';
 import { domainHistory, domains, payments, subscriptions, users } from '#db/schema/index.js';
-import { addDomain } from '#server/domains/management.js';
+import { addDomain } from './domain-plans/service.js';
 import { recordOwnershipCheck } from '#server/domains/verification-service.js';
 import { createSubscription } from './payment-intents.js';
 import {
@@ -15,6 +16,7 @@ import {
   recordPaymentSucceeded,
   subscriptionStatus,
   sweepLifecycle,
+  ownershipProved,
 } from './lifecycle.js';
 import {
   DemoPaymentProvider,
@@ -85,7 +87,7 @@ async function ownerWith(...names: string[]) {
   const userId = await claimantOf(...names);
   for (const domain of names) {
     await recordOwnershipCheck(
-      { db: database.db },
+      { db: database.db, onOwnershipProved: ownershipProved },
       (await statusOf(domain)).id,
       { verified: true, method: 'dns', error: null },
       start,
@@ -118,8 +120,7 @@ const actions = async (domain: string) =>
       .where(eq(domainHistory.domain, domain))
       .orderBy(domainHistory.id)
   ).map((row) => row.action);
-const account = async (userId: string) =>
-  (await database.db.select().from(users).where(eq(users.id, userId)))[0]!;
+const account = async (userId: string) => billingAccountOf(database.db, userId);
 
 describe('the sweep', () => {
   it('leaves a running free month alone and counts its days', async () => {
@@ -300,7 +301,9 @@ describe('provider events', () => {
   it("cancel stops the provider's subscription before the account's plan", async () => {
     const stripe = new SelfChargingProvider();
     const userId = await ownerWith('provider-cancel.test');
-    const email = (await account(userId)).email;
+    const { email } = (
+      await database.db.select({ email: users.email }).from(users).where(eq(users.id, userId))
+    )[0]!;
     const setup = await createSubscription(
       { db: database.db, payments: stripe },
       { userId, email },

@@ -8,6 +8,7 @@ import * as domainStore from '#db/stores/domains.js';
 import * as paymentStore from '#db/stores/payments.js';
 import type { DomainStatus } from '#contract/index.js';
 import { paymentProviderActor, recordAudit, type AuditActor } from '../audit-log/service.js';
+import { daysUntil } from '../domains/domain.js';
 import { ConflictError } from '../http-errors.js';
 import type { PaymentProvider } from './payments.js';
 import { addMonths, freeMonthEnd, usd } from './quote.js';
@@ -31,10 +32,7 @@ export const gracePeriodDays = 30;
 
 const dayMs = 86_400_000;
 
-/** Whole days from `now` until `end`, rounded up (a part day left counts), never below 0. */
-export function daysUntil(end: Date, now: Date): number {
-  return Math.max(0, Math.ceil((end.getTime() - now.getTime()) / dayMs));
-}
+export { daysUntil };
 
 export const graceEnd = (now: Date) => new Date(now.getTime() + gracePeriodDays * dayMs);
 
@@ -49,7 +47,13 @@ export async function ensurePlan(
   db: AppDb,
   userId: string,
   now: Date,
-  start: { domain?: string; email?: string | null } = {},
+  start: {
+    domain?: string;
+    email?: string | null;
+    /** The scan a checkout started from, and the company its buyer named. */
+    scanId?: string;
+    company?: string | null;
+  } = {},
 ): Promise<string> {
   const latest = await repo.findLatestSubscription(db, userId, complianceShield.planType);
   if (latest && runningSubscription.includes(latest.status)) return latest.id;
@@ -57,6 +61,8 @@ export async function ensurePlan(
     userId,
     domain: start.domain ?? null,
     email: start.email ?? null,
+    scanId: start.scanId ?? null,
+    company: start.company ?? null,
     status: 'active',
     planType: complianceShield.planType,
     currentPeriodStart: now,
@@ -66,10 +72,11 @@ export async function ensurePlan(
 }
 
 /**
- * The account's `users.subscriptionStatus` from its domains (spec §4: active or trialing is an
- * active subscription): active when any domain is paid, trialing when any is on its free month,
- * past_due while any is in its grace period, expired when all that is left expired; otherwise it
- * stays cancelled (after a cancel) or inactive.
+ * The one rule for the account's subscription status (billing_accounts), from its domains (spec
+ * §4: active or trialing is an active subscription): active when any domain is paid, trialing
+ * when any is on its free month, past_due while any is in its grace period, expired when all that
+ * is left expired; otherwise it stays cancelled (after a cancel) or inactive. Every change of a
+ * domain's plan ends with it.
  */
 export async function refreshAccountStatus(db: AppDb, userId: string): Promise<string> {
   const rows = await domainStore.listAccountDomainRows(db, userId);
@@ -87,7 +94,7 @@ export async function refreshAccountStatus(db: AppDb, userId: string): Promise<s
             ? 'cancelled'
             : 'inactive';
   if (account && account.subscriptionStatus !== status) {
-    await repo.updateUser(db, userId, { subscriptionStatus: status });
+    await repo.updateBillingAccount(db, userId, { subscriptionStatus: status });
   }
   return status;
 }
@@ -119,7 +126,7 @@ export async function moveDomain(db: AppDb, move: Move): Promise<boolean> {
 
 /** Locks the account's row until the transaction ends: one domain change per account at a time. */
 export async function lockAccount(db: AppDb, userId: string): Promise<boolean> {
-  return (await repo.lockUser(db, userId)) !== undefined;
+  return (await repo.lockBillingAccount(db, userId)) !== undefined;
 }
 
 /**
@@ -142,8 +149,8 @@ export async function recordDomainEnrolled(
   enrolment: { trialEndsAt: Date | null; now: Date },
 ): Promise<void> {
   if (enrolment.trialEndsAt) {
-    const account = await repo.lockUser(db, userId);
-    await repo.updateUser(db, userId, {
+    const account = await repo.lockBillingAccount(db, userId);
+    await repo.updateBillingAccount(db, userId, {
       trialUsed: true,
       ...(account?.trialStartDate
         ? {}
@@ -188,10 +195,58 @@ export async function startFreeMonth(db: AppDb, domainId: string, now: Date): Pr
   });
 }
 
-/** A card is on file (the demo setup, or Stripe's setup_intent.succeeded): later months are charged. */
-export async function recordCardAdded(db: AppDb, userId: string, _now: Date): Promise<void> {
-  await repo.updateUser(db, userId, { cardAdded: true });
+/**
+ * An account just proved it owns its domain `domainId` (the domains area's verification calls
+ * this): a claim's free month starts now, and the accounts whose claims the proof ended have
+ * their status follow their domains.
+ */
+export async function ownershipProved(
+  db: AppDb,
+  proved: { domainId: string; releasedAccounts: string[] },
+  now: Date,
+): Promise<void> {
+  await startFreeMonth(db, proved.domainId, now);
+  for (const userId of new Set(proved.releasedAccounts)) await refreshAccountStatus(db, userId);
 }
+
+/** What is kept of a card on file: never its number. */
+export interface CardOnFile {
+  brand: string;
+  last4?: string | null;
+  expMonth?: number | null;
+  expYear?: number | null;
+  /** The provider's id of the stored card (Stripe PaymentMethod, or `demo_pm_...`). */
+  providerId?: string | null;
+}
+
+/**
+ * A card is on file (the demo setup, or Stripe's setup_intent.succeeded): later months are
+ * charged. Without its details (a setup that reported none) it reads as 'card'.
+ */
+export async function recordCardAdded(
+  db: AppDb,
+  userId: string,
+  now: Date,
+  card: CardOnFile = { brand: 'card' },
+): Promise<void> {
+  await repo.updateBillingAccount(db, userId, {
+    cardBrand: card.brand,
+    cardLast4: card.last4 ?? null,
+    cardExpMonth: card.expMonth ?? null,
+    cardExpYear: card.expYear ?? null,
+    cardProviderId: card.providerId ?? null,
+    cardUpdatedAt: now,
+  });
+}
+
+/** No card on file any more. */
+const noCard = {
+  cardBrand: null,
+  cardLast4: null,
+  cardExpMonth: null,
+  cardExpYear: null,
+  cardProviderId: null,
+} as const;
 
 /**
  * The provider could not charge the account (Stripe's invoice.payment_failed): its trial and
@@ -275,7 +330,7 @@ export async function cancelSubscription(
   actor: AuditActor,
 ): Promise<CancelResult> {
   return db.transaction(async (tx) => {
-    await repo.lockUser(tx, userId);
+    await repo.lockBillingAccount(tx, userId);
     const rows = await domainStore.listAccountDomainRows(tx, userId, [
       'trial',
       'active',
@@ -299,7 +354,11 @@ export async function cancelSubscription(
       cancelledAt: now,
     });
     // The saved card no longer backs a subscription; a new one asks for a card again.
-    await repo.updateUser(tx, userId, { subscriptionStatus: 'cancelled', cardAdded: false });
+    await repo.updateBillingAccount(tx, userId, {
+      subscriptionStatus: 'cancelled',
+      ...noCard,
+      cardUpdatedAt: now,
+    });
     await recordAudit(tx, actor, 'subscription.cancelled', null, { archivedDomains: archived });
     return { archived, cancelledAt: now };
   });
@@ -499,6 +558,27 @@ async function lapse(
     );
     return row.status === 'trial' ? ('activated' as const) : ('renewed' as const);
   });
+}
+
+/** The organisation's plan state as the account screens show it (CurrentUser, the data export). */
+export interface AccountBilling {
+  subscriptionStatus: string;
+  trialStartDate: Date | null;
+  trialEndDate: Date | null;
+  trialUsed: boolean;
+  cardAdded: boolean;
+}
+
+/** The organisation's billing account, read for the account screens. */
+export async function accountBilling(db: AppDb, organisationId: string): Promise<AccountBilling> {
+  const account = await repo.findBillingAccount(db, organisationId);
+  return {
+    subscriptionStatus: account?.subscriptionStatus ?? 'inactive',
+    trialStartDate: account?.trialStartDate ?? null,
+    trialEndDate: account?.trialEndDate ?? null,
+    trialUsed: account?.trialUsed ?? false,
+    cardAdded: account?.cardAdded ?? false,
+  };
 }
 
 /** `GET /api/subscription-status` (spec §3 "Subscription status response", §4). */

@@ -16,7 +16,7 @@ import { assertOnSale, assertPagesScanned } from '../addons/deliverable.js';
 import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import * as domains from '../domains/service.js';
 import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
-import { paidStatuses } from './enrolment.js';
+import { paidStatuses } from './domain-plans/enrol.js';
 import { ensurePlan, recordCardAdded } from './lifecycle.js';
 import type { Payment, PaymentProvider } from './payments.js';
 import { quote, reactivatableStatuses, reactivationQuote, usd } from './quote.js';
@@ -286,7 +286,7 @@ export async function createSubscription(
   });
   // Only once the provider has answered: a provider error (502) leaves no plan row behind.
   await db.transaction(async (tx) => {
-    await repo.lockUser(tx, payer.userId);
+    await repo.lockBillingAccount(tx, payer.userId);
     await paymentStore.insertPayment(tx, {
       id: setup.id,
       provider: deps.payments.kind,
@@ -306,7 +306,7 @@ export async function createSubscription(
     if (setup.status === 'failed') return;
     await ensurePlan(tx, payer.userId, now, { email: payer.email });
     if (setup.customerId && setup.customerId !== account.stripeCustomerId) {
-      await repo.updateUser(tx, payer.userId, { stripeCustomerId: setup.customerId });
+      await repo.updateBillingAccount(tx, payer.userId, { stripeCustomerId: setup.customerId });
     }
     if (!deps.payments.demo && (setup.customerId || setup.subscriptionId)) {
       await repo.updateSubscriptions(tx, payer.userId, ['active', 'past_due'], {

@@ -1,22 +1,28 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDb } from '#db/client.js';
-import { subscriptions, users } from '#db/schema/index.js';
+import { billingAccounts, subscriptions } from '#db/schema/index.js';
 
 /**
- * Queries of subscriptions and the account's billing state. Scans and domains are read and
- * written through src/db/stores; writes run inside the enrolment's transaction.
+ * Queries of subscriptions and the organisation's billing account (billing_accounts), the only
+ * place its subscription state is read and written (users' old billing columns are not used).
+ * Scans and domains are read and written through src/db/stores; writes run inside the caller's
+ * transaction.
  */
 
-/** The account, locked until the transaction ends: one checkout per account at a time. */
-export async function lockUser(db: AppDb, userId: string) {
+/**
+ * The organisation's billing account (billing_accounts: the one place its subscription state
+ * lives), locked until the transaction ends: one checkout or domain change per account at a time.
+ */
+export async function lockBillingAccount(db: AppDb, organisationId: string) {
   const [row] = await db
     .select({
-      id: users.id,
-      subscriptionStatus: users.subscriptionStatus,
-      trialStartDate: users.trialStartDate,
+      organisationId: billingAccounts.organisationId,
+      subscriptionStatus: billingAccounts.subscriptionStatus,
+      trialStartDate: billingAccounts.trialStartDate,
+      interval: billingAccounts.interval,
     })
-    .from(users)
-    .where(eq(users.id, userId))
+    .from(billingAccounts)
+    .where(eq(billingAccounts.organisationId, organisationId))
     .for('update');
   return row;
 }
@@ -43,39 +49,59 @@ export async function insertSubscription(db: AppDb, values: typeof subscriptions
   return row!;
 }
 
-export async function updateUser(
+/** What of the billing account the plan, the provider and the card setup change. */
+export type BillingAccountChange = Partial<
+  Pick<
+    typeof billingAccounts.$inferInsert,
+    | 'subscriptionStatus'
+    | 'trialStartDate'
+    | 'trialEndDate'
+    | 'trialUsed'
+    | 'stripeCustomerId'
+    | 'stripeSubscriptionId'
+    | 'interval'
+    | 'intervalChangedAt'
+    | 'cardBrand'
+    | 'cardLast4'
+    | 'cardExpMonth'
+    | 'cardExpYear'
+    | 'cardProviderId'
+    | 'cardUpdatedAt'
+  >
+>;
+
+export async function updateBillingAccount(
   db: AppDb,
-  userId: string,
-  values: Partial<
-    Pick<
-      typeof users.$inferInsert,
-      | 'subscriptionStatus'
-      | 'trialStartDate'
-      | 'trialEndDate'
-      | 'trialUsed'
-      | 'cardAdded'
-      | 'stripeCustomerId'
-      | 'stripeSubscriptionId'
-    >
-  >,
+  organisationId: string,
+  values: BillingAccountChange,
 ) {
-  await db.update(users).set(values).where(eq(users.id, userId));
+  await db
+    .update(billingAccounts)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(billingAccounts.organisationId, organisationId));
 }
 
-/** The account's billing state, as the subscription status and the lifecycle read it. */
-export async function findBillingAccount(db: AppDb, userId: string) {
+/**
+ * The organisation's billing state, as the subscription status, the lifecycle and the account
+ * screens read it. A card is on file while its brand is known (a card saved before brands were
+ * kept reads 'card').
+ */
+export async function findBillingAccount(db: AppDb, organisationId: string) {
   const [row] = await db
     .select({
-      id: users.id,
-      email: users.email,
-      subscriptionStatus: users.subscriptionStatus,
-      trialUsed: users.trialUsed,
-      trialEndDate: users.trialEndDate,
-      cardAdded: users.cardAdded,
-      stripeCustomerId: users.stripeCustomerId,
+      id: billingAccounts.organisationId,
+      interval: billingAccounts.interval,
+      intervalChangedAt: billingAccounts.intervalChangedAt,
+      subscriptionStatus: billingAccounts.subscriptionStatus,
+      trialUsed: billingAccounts.trialUsed,
+      trialStartDate: billingAccounts.trialStartDate,
+      trialEndDate: billingAccounts.trialEndDate,
+      cardAdded: sql<boolean>`${billingAccounts.cardBrand} is not null`,
+      stripeCustomerId: billingAccounts.stripeCustomerId,
+      stripeSubscriptionId: billingAccounts.stripeSubscriptionId,
     })
-    .from(users)
-    .where(eq(users.id, userId));
+    .from(billingAccounts)
+    .where(eq(billingAccounts.organisationId, organisationId));
   return row;
 }
 

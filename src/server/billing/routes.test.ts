@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { ownershipProved } from '#server/billing/lifecycle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startAccountService,
@@ -56,7 +57,7 @@ const domainRows = (domain: string) =>
 async function verify(userId: string, domain: string) {
   const [row] = (await domainRows(domain)).filter((row) => row.userId === userId);
   await recordOwnershipCheck(
-    { db: service.database.db },
+    { db: service.database.db, onOwnershipProved: ownershipProved },
     row!.id,
     { verified: true, method: 'dns', error: null },
     new Date(),

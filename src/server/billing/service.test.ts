@@ -1,6 +1,8 @@
 import { count, eq } from 'drizzle-orm';
+import { ownershipProved } from '#server/billing/lifecycle.js';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingAccountOf } from '../../../test/support/billing-account.js';
 import { openTestPglite } from '../../../test/support/db.js';
 import { domainMonthlyPriceCents, domainMonthlyPriceUsd } from '#contract/index.js';
 import type { Database } from '#db/client.js';
@@ -94,14 +96,13 @@ const domainRows = (domain: string) =>
   database.db.select().from(domains).where(eq(domains.domain, domain));
 const historyOf = (domain: string) =>
   database.db.select().from(domainHistory).where(eq(domainHistory.domain, domain));
-const userRow = async (id: string) =>
-  (await database.db.select().from(users).where(eq(users.id, id)))[0]!;
+const userRow = async (id: string) => billingAccountOf(database.db, id);
 
 /** The account proves it controls `domain` at `at` (as a DNS check that found its token). */
 async function verify(userId: string, domain: string, at: Date) {
   const [row] = (await domainRows(domain)).filter((row) => row.userId === userId);
   return recordOwnershipCheck(
-    { db: database.db },
+    { db: database.db, onOwnershipProved: ownershipProved },
     row!.id,
     { verified: true, method: 'dns', error: null },
     at,
@@ -118,8 +119,10 @@ async function failure(promise: Promise<unknown>): Promise<HttpError> {
 }
 
 describe('domain prices', () => {
-  it('follow the tiers of dashboard-area §9', () => {
-    expect([1, 2, 3, 4, 5, 6, 25].map(domainMonthlyPriceUsd)).toEqual([49, 39, 29, 19, 9, 9, 9]);
+  it('follow the tiers of dashboard-area §9, the 20th domain on at the volume price', () => {
+    expect([1, 2, 3, 4, 5, 6, 19, 20, 25].map(domainMonthlyPriceUsd)).toEqual([
+      49, 39, 29, 19, 9, 9, 9, 5, 5,
+    ]);
     expect(domainMonthlyPriceCents(2)).toBe(3900);
   });
 

@@ -16,12 +16,17 @@ import { HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import type { Caller } from '../plugins/caller.js';
 import { isScanOwner } from '../scans/access.js';
 import { subscriptionConfirmationEmail } from '#email/subscription-messages.js';
-import { enroll, loginRequired, paidStatuses, type SubscribeInput } from './enrolment.js';
+import {
+  enrolFromCheckout,
+  loginRequired,
+  paidStatuses,
+  type SubscribeInput,
+} from './domain-plans/enrol.js';
 import type { Payment, PaymentProvider } from './payments.js';
 import { firstDomainQuote, quote, usd } from './quote.js';
 
 export { addMonths } from './quote.js';
-export type { SubscribeInput } from './enrolment.js';
+export type { SubscribeInput } from './domain-plans/enrol.js';
 
 /**
  * Checkout (spec public-area §2 "Checkout"): a signed-in owner subscribes to Compliance Shield
@@ -38,8 +43,7 @@ export interface BillingServiceDeps {
   /** Where the web app is served, for the links in e-mails. */
   publicUrl: string;
   /** The job queue: a domain bought at checkout gets its first site audit at once. */
-  boss?: PgBoss;
-  /** Whether an AI endpoint is configured: AI add-ons are sold only then (ADR 0035). */
+  boss?: PgBoss; /** Whether an AI endpoint is configured: AI add-ons are sold only then (ADR 0035). */
   aiConfigured?: boolean;
 }
 
@@ -160,7 +164,7 @@ export async function subscribe(
     if (payment.status !== 'succeeded') throw new PaymentFailedError(payment.failureMessage);
   }
 
-  const enrolled = await enroll(deps.db, {
+  const enrolled = await enrolFromCheckout(deps.db, {
     userId,
     domain,
     scanId: scan.id,

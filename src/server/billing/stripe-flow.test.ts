@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingAccountOf, setBillingAccount } from '../../../test/support/billing-account.js';
 import { openTestPglite } from '../../../test/support/db.js';
 import { startFakeStripe, type FakeStripe } from '../../../test/support/fake-stripe.js';
 import type { Database } from '#db/client.js';
@@ -41,9 +42,10 @@ const deps = () => ({ db: database.db, payments: provider });
 async function owner(email: string, first: { domain: string; status: 'trial' | 'active' }) {
   const [user] = await database.db
     .insert(users)
-    .values({ email, name: 'Owner', subscriptionStatus: 'active' })
+    .values({ email, name: 'Owner' })
     .returning({ id: users.id });
   const userId = user!.id;
+  await setBillingAccount(database.db, userId, { subscriptionStatus: 'active' });
   await database.db.insert(domains).values({
     userId,
     domain: first.domain,
@@ -133,7 +135,7 @@ describe('keeping a card in Stripe mode', () => {
       trial_end: String(Math.floor(domain!.trialEndsAt!.getTime() / 1000)),
       items: [{ price_data: { unit_amount: '4900', currency: 'usd' } }],
     });
-    const [account] = await database.db.select().from(users).where(eq(users.id, payer.userId));
+    const account = await billingAccountOf(database.db, payer.userId);
     expect(account!.stripeCustomerId).toMatch(/^cus_/);
     expect(account!.cardAdded).toBe(false);
     const [setupRow] = await database.db
@@ -156,7 +158,7 @@ describe('keeping a card in Stripe mode', () => {
       Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_flow' }),
     );
     expect(await handleStripeEvent(database.db, event)).toBe('handled');
-    const [after] = await database.db.select().from(users).where(eq(users.id, payer.userId));
+    const after = await billingAccountOf(database.db, payer.userId);
     expect(after!.cardAdded).toBe(true);
     expect(
       (await database.db.select().from(payments).where(eq(payments.id, setupRow!.id)))[0],

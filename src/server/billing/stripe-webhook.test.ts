@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingAccountOf, setBillingAccount } from '../../../test/support/billing-account.js';
 import { startAccountService, type AccountService } from '../../../test/support/auth.js';
 import { startFakeStripe, type FakeStripe } from '../../../test/support/fake-stripe.js';
 import {
@@ -11,6 +12,7 @@ import {
   payments,
   subscriptions,
   users,
+  billingAccounts,
 } from '#db/schema/index.js';
 import { StripePaymentProvider } from './stripe-provider.js';
 
@@ -87,12 +89,14 @@ async function account(domainStatuses: ('trial' | 'active')[] = ['active']) {
     .values({
       email: `${customerId}@example.com`,
       name: 'Owner',
-      stripeCustomerId: customerId,
-      stripeSubscriptionId,
-      subscriptionStatus: 'active',
     })
     .returning({ id: users.id });
   const userId = user!.id;
+  await setBillingAccount(db(), userId, {
+    stripeCustomerId: customerId,
+    stripeSubscriptionId,
+    subscriptionStatus: 'active',
+  });
   const [subscription] = await db()
     .insert(subscriptions)
     .values({ userId, status: 'active', stripeCustomerId: customerId, stripeSubscriptionId })
@@ -132,8 +136,7 @@ async function domainsOf(userId: string) {
 }
 
 async function userOf(userId: string) {
-  const [row] = await db().select().from(users).where(eq(users.id, userId));
-  return row!;
+  return billingAccountOf(db(), userId);
 }
 
 async function paymentRow(userId: string, purpose: 'add_domain' | 'card_setup' = 'add_domain') {
@@ -166,6 +169,10 @@ async function snapshot() {
     history: await db().select().from(domainHistory).orderBy(domainHistory.id),
     subscriptions: await db().select().from(subscriptions).orderBy(subscriptions.id),
     users: await db().select().from(users).orderBy(users.id),
+    billingAccounts: await db()
+      .select()
+      .from(billingAccounts)
+      .orderBy(billingAccounts.organisationId),
   };
 }
 
@@ -469,7 +476,7 @@ describe('setup intents', () => {
 
   it('finds the account by the metadata the server set when the customer id is not stored yet', async () => {
     const { userId } = await account(['trial']);
-    await db().update(users).set({ stripeCustomerId: null }).where(eq(users.id, userId));
+    await setBillingAccount(db(), userId, { stripeCustomerId: null });
     await send(
       event('setup_intent.succeeded', {
         id: newId('seti'),
@@ -533,7 +540,7 @@ describe('subscriptions', () => {
 
   it('knows the current subscription from the subscription row when the account has none stored', async () => {
     const { userId, customerId, stripeSubscriptionId } = await account(['active']);
-    await db().update(users).set({ stripeSubscriptionId: null }).where(eq(users.id, userId));
+    await setBillingAccount(db(), userId, { stripeSubscriptionId: null });
     const older = await send(
       event('customer.subscription.deleted', {
         id: newId('sub'),

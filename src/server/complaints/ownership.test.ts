@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { ownershipProved } from '#server/billing/lifecycle.js';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../../test/support/db.js';
@@ -7,7 +8,7 @@ import type { Database } from '#db/client.js';
 import { domains, outboxEmails, users } from '#db/schema/index.js';
 import { createMailer, type Mailer } from '#email/mailer.js';
 import { DemoPaymentProvider } from '#server/billing/payments.js';
-import { addDomain, archiveDomain, type DomainDeps } from '../domains/management.js';
+import { addDomain, archiveDomain, type DomainPlanDeps } from '../billing/domain-plans/service.js';
 import { recordOwnershipCheck } from '../domains/verification-service.js';
 import { HttpError } from '../http-errors.js';
 import { getPublicStatus } from '../public/service.js';
@@ -29,7 +30,7 @@ import {
 let database: Database;
 let mailer: Mailer;
 let deps: ComplaintServiceDeps;
-let domainDeps: DomainDeps;
+let domainDeps: DomainPlanDeps;
 const domain = 'taken-over.test';
 
 async function addAccount(email: string, name: string) {
@@ -44,7 +45,12 @@ async function verify(userId: string) {
     .where(eq(domains.userId, userId))
     .then((rows) => rows.filter((r) => r.domain === domain));
   return recordOwnershipCheck(
-    { db: database.db, mailer, publicUrl: 'https://conformly.example' },
+    {
+      db: database.db,
+      mailer,
+      publicUrl: 'https://conformly.example',
+      onOwnershipProved: ownershipProved,
+    },
     row!.id,
     { verified: true, method: 'dns', error: null },
     new Date(),
@@ -56,7 +62,7 @@ async function ownSite(owner: { userId: string; email: string }, site: string) {
   await addDomain(domainDeps, owner, { domain: site }, new Date());
   const [row] = await database.db.select().from(domains).where(eq(domains.domain, site));
   await recordOwnershipCheck(
-    { db: database.db },
+    { db: database.db, onOwnershipProved: ownershipProved },
     row!.id,
     { verified: true, method: 'dns', error: null },
     new Date(),

@@ -33,3 +33,10 @@ export function normalizeDomain(input: string): string {
 export function domainOf(url: URL): string {
   return url.hostname.replace(/^www\./, '');
 }
+
+const dayMs = 86_400_000;
+
+/** Whole days from `now` until `end`, rounded up (a part day left counts), never below 0. */
+export function daysUntil(end: Date, now: Date): number {
+  return Math.max(0, Math.ceil((end.getTime() - now.getTime()) / dayMs));
+}

@@ -13,7 +13,7 @@ import {
   SubscriptionStatusResponse,
 } from '#contract/index.js';
 import { domainHistory, domains, payments, scans, users } from '#db/schema/index.js';
-import { sweepLifecycle } from '#server/billing/lifecycle.js';
+import { sweepLifecycle, ownershipProved } from '#server/billing/lifecycle.js';
 import { DemoPaymentProvider } from '#server/billing/payments.js';
 import { recordOwnershipCheck } from './verification-service.js';
 
@@ -79,7 +79,7 @@ async function verify(userId: string, domain: string, at = new Date()) {
     .from(domains)
     .where(and(eq(domains.userId, userId), eq(domains.domain, domain)));
   await recordOwnershipCheck(
-    { db: db() },
+    { db: db(), onOwnershipProved: ownershipProved },
     row!.id,
     { verified: true, method: 'dns', error: null },
     at,

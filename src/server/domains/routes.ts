@@ -2,14 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  AddDomainRequest,
-  DomainChangeResponse,
-  DomainList,
   DomainNames,
   DomainPathParams,
   MonitoringSettings,
-  PaymentRequiredResponse,
-  ReactivateDomainRequest,
   ScanNowResponse,
   SiteAuditDetails,
   SiteAuditList,
@@ -17,6 +12,7 @@ import {
   SiteAuditParams,
   UpdateMonitoringRequest,
 } from '#contract/index.js';
+import type { AppDb } from '#db/client.js';
 import { UnauthorizedError } from '../http-errors.js';
 import { signedIn } from '../plugins/openapi.js';
 import * as management from './management.js';
@@ -24,7 +20,7 @@ import { readRulePages } from './rule-pages.js';
 import * as monitoring from './site-monitoring.js';
 
 export interface DomainRoutesOptions {
-  deps: management.DomainDeps;
+  deps: { db: AppDb; publicUrl: string };
   monitoring: monitoring.SiteMonitoringDeps;
 }
 
@@ -36,19 +32,11 @@ export async function requireSignIn(request: FastifyRequest): Promise<void> {
   if (!request.caller.organisationId) throw new UnauthorizedError('Log in to manage your domains');
 }
 
-function ownerOf(request: FastifyRequest): management.Owner {
-  const { caller } = request;
-  return { userId: caller.organisationId!, email: caller.email ?? '', actor: caller };
-}
-
-/** A 402 carries what to pay in its body; every other error goes to the app's error handler. */
+/** A 429 carries when to try again; every other error goes to the app's error handler. */
 async function answer<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof management.PaymentRequiredError) {
-      return reply.code(402).send(error.body) as never;
-    }
     if (error instanceof monitoring.ScanNowTooSoonError) {
       const seconds = Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000));
       return reply
@@ -61,14 +49,9 @@ async function answer<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T
 }
 
 /**
- * The domain is validated by the service with the spec's messages (§5), so the body schema only
- * bounds it.
+ * The caller's domains beyond their plan (billing/domain-plans has list, add, archive and
+ * reactivate): their names, site audits and their settings, and the rules failing on their pages.
  */
-const AddDomainBody = AddDomainRequest.extend({
-  domain: z.string().max(300, 'A domain is at most 300 characters').optional(),
-});
-
-/** Domain management (spec dashboard-area §7): list, add, archive, reactivate. */
 export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (app, options) => {
   const { deps } = options;
   app.addHook('preValidation', requireSignIn);
@@ -78,20 +61,6 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
   });
 
   const doc = { tags: ['Domains'], security: signedIn };
-
-  app.get(
-    '/api/domains',
-    {
-      schema: {
-        ...doc,
-        operationId: 'listDomains',
-        summary: "The caller's monitored domains, with scores and prices",
-        response: { 200: DomainList, 402: PaymentRequiredResponse },
-      },
-    },
-    async (request, reply) =>
-      answer(reply, () => management.listDomains(deps, request.caller.organisationId!)),
-  );
 
   app.get(
     '/api/domains/list',
@@ -104,60 +73,6 @@ export const domainRoutes: FastifyPluginAsyncZod<DomainRoutesOptions> = async (a
       },
     },
     async (request) => management.listDomainNames(deps.db, request.caller.organisationId!),
-  );
-
-  app.post(
-    '/api/domains',
-    {
-      schema: {
-        ...doc,
-        operationId: 'addDomain',
-        summary: 'Add a domain to monitoring',
-        description: 'Answers 402 with what to pay when the domain is beyond the plan.',
-        body: AddDomainBody,
-        response: { 200: DomainChangeResponse, 402: PaymentRequiredResponse },
-      },
-    },
-    async (request, reply) =>
-      answer(reply, () => management.addDomain(deps, ownerOf(request), request.body)),
-  );
-
-  app.delete(
-    '/api/domains/:domain',
-    {
-      schema: {
-        ...doc,
-        operationId: 'archiveDomain',
-        summary: 'Archive a domain (monitoring stops; history is kept)',
-        params: DomainPathParams,
-        response: { 200: DomainChangeResponse },
-      },
-    },
-    async (request) => management.archiveDomain(deps, ownerOf(request), request.params.domain),
-  );
-
-  app.post(
-    '/api/domains/:domain/reactivate',
-    {
-      schema: {
-        ...doc,
-        operationId: 'reactivateDomain',
-        summary: 'Reactivate an archived domain',
-        description: 'Answers 402 with what to pay when the domain is beyond the plan.',
-        params: DomainPathParams,
-        body: ReactivateDomainRequest.optional(),
-        response: { 200: DomainChangeResponse, 402: PaymentRequiredResponse },
-      },
-    },
-    async (request, reply) =>
-      answer(reply, () =>
-        management.reactivateDomain(
-          deps,
-          ownerOf(request),
-          request.params.domain,
-          request.body ?? {},
-        ),
-      ),
   );
 
   const message = z.object({ message: z.string() });

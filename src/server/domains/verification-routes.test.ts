@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { ownershipProved } from '#server/billing/lifecycle.js';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -192,6 +193,7 @@ describe('ownership verification of a monitored domain', () => {
   it('re-checks on a monitoring run: a failed check unpublishes, the rescan is still queued', async () => {
     const verification = {
       db: service.database.db,
+      onOwnershipProved: ownershipProved,
       check: {
         allowPrivateNetwork: false,
         allowedPrivateOrigins: [`http://127.0.0.1:${port}`],

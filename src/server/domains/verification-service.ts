@@ -7,7 +7,6 @@ import type { AppDb } from '#db/client.js';
 import * as store from '#db/stores/domains.js';
 import { claimReleasedEmail, concernsWaitingEmail } from '#email/claim-messages.js';
 import type { Mailer } from '#email/mailer.js';
-import { refreshAccountStatus, startFreeMonth } from '#server/billing/lifecycle.js';
 import { countWaitedComplaints } from '#server/complaints/service.js';
 import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { NotFoundError } from '../http-errors.js';
@@ -29,7 +28,19 @@ export interface VerificationServiceDeps {
   mailer?: Mailer;
   /** Where the web app is served, for the links in those e-mails. */
   publicUrl?: string;
+  /**
+   * What the plan does when an account proves it owns a domain (the billing area's
+   * `ownershipProved`: the claim's free month starts, released accounts' status follows). Passed
+   * in, so domains never import billing.
+   */
+  onOwnershipProved: OwnershipProvedHook;
 }
+
+export type OwnershipProvedHook = (
+  db: AppDb,
+  proved: { domainId: string; releasedAccounts: string[] },
+  now: Date,
+) => Promise<void>;
 
 const domainsPath = '/app/dashboard/domains';
 const complaintsPath = '/app/dashboard/complaints';
@@ -176,10 +187,11 @@ async function afterTakeOver(
   now: Date,
 ): Promise<void> {
   const { state, released } = recorded;
-  await startFreeMonth(deps.db, state.id, now);
-  for (const userId of new Set(released.map((claim) => claim.userId))) {
-    await refreshAccountStatus(deps.db, userId);
-  }
+  await deps.onOwnershipProved(
+    deps.db,
+    { domainId: state.id, releasedAccounts: released.map((claim) => claim.userId) },
+    now,
+  );
   tellReleasedClaims(deps, released);
   const waited = await countWaitedComplaints(deps.db, state.domain, state.userId);
   const [owner] = await store.findDomainsById(deps.db, [state.id]);

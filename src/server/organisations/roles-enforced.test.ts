@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { ownershipProved } from '#server/billing/lifecycle.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startAccountService,
@@ -127,7 +128,7 @@ beforeAll(async () => {
   expect(added.statusCode, added.body).toBe(200);
   const [row] = await service.database.db.select().from(domains).where(eq(domains.domain, domain));
   await recordOwnershipCheck(
-    { db: service.database.db },
+    { db: service.database.db, onOwnershipProved: ownershipProved },
     row!.id,
     { verified: true, method: 'dns', error: null },
     new Date(),

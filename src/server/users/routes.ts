@@ -17,6 +17,7 @@ import {
   TourRequest,
 } from '#contract/index.js';
 import { toCurrentUser } from '../auth/service.js';
+import { accountBilling } from '../billing/lifecycle.js';
 import { UnauthorizedError } from '../http-errors.js';
 import { fileResponse, signedIn } from '../plugins/openapi.js';
 import * as service from './service.js';
@@ -44,6 +45,15 @@ const noStore = (reply: FastifyReply) => reply.header('cache-control', 'private,
  */
 export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, options) => {
   const { deps } = options;
+
+  /** The signed-in person, with the plan state of the organisation they work in. */
+  async function currentUser(request: FastifyRequest) {
+    const user = request.session!.user;
+    return toCurrentUser(
+      user,
+      await accountBilling(deps.db, request.caller.organisationId ?? user.id),
+    );
+  }
   // A call described as needing the session is refused to an anonymous caller before its input
   // is checked: a 401, not a 400 about a body nobody may send.
   app.addHook('preValidation', async (request) => {
@@ -66,7 +76,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     app.get(path, { schema }, async (request, reply) => {
       reply.header('cache-control', 'no-store');
       if (!request.session) throw new UnauthorizedError('Not signed in');
-      return toCurrentUser(request.session.user);
+      return currentUser(request);
     });
   }
 
@@ -291,7 +301,7 @@ export const userRoutes: FastifyPluginAsyncZod<UserRoutesOptions> = async (app, 
     },
     async (request, reply): Promise<SessionResponse> => {
       reply.header('cache-control', 'no-store');
-      return { user: request.session ? toCurrentUser(request.session.user) : null };
+      return { user: request.session ? await currentUser(request) : null };
     },
   );
 };

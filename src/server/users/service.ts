@@ -20,7 +20,7 @@ import {
   type ActiveSession,
 } from '../auth/sessions.js';
 import { hashToken, newToken } from '../auth/tokens.js';
-import { cancelPlan, hasPlan } from '../billing/lifecycle.js';
+import { accountBilling, cancelPlan, hasPlan } from '../billing/lifecycle.js';
 import type { PaymentProvider } from '../billing/payments.js';
 import { complaintsForExport, deleteComplaintsHeldBy } from '../complaints/service.js';
 import {
@@ -310,6 +310,8 @@ const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
  */
 export async function exportData(deps: Pick<AccountServiceDeps, 'db'>, userId: string) {
   const account = await accountOf(deps.db, userId);
+  // The plan state of the account's personal organisation (its billing account).
+  const billing = await accountBilling(deps.db, userId);
   const [sessions, signIns, domains, scans, complaints, payments] = await Promise.all([
     listSessionsOf(deps.db, userId),
     repo.listAuthLogs(deps.db, userId, account.email),
@@ -338,10 +340,10 @@ export async function exportData(deps: Pick<AccountServiceDeps, 'db'>, userId: s
       googleLinked: account.googleId !== null,
       hasPassword: account.passwordHash !== null,
       plan: account.plan,
-      subscriptionStatus: account.subscriptionStatus,
-      trialStartDate: iso(account.trialStartDate),
-      trialEndDate: iso(account.trialEndDate),
-      cardAdded: account.cardAdded,
+      subscriptionStatus: billing.subscriptionStatus,
+      trialStartDate: iso(billing.trialStartDate),
+      trialEndDate: iso(billing.trialEndDate),
+      cardAdded: billing.cardAdded,
       notifications: notificationSettingsOf(account.notificationPreferences),
       tourCompletedAt: iso(account.tourCompletedAt),
       createdAt: iso(account.createdAt),

@@ -1,22 +1,31 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestPglite } from '../../../test/support/db.js';
+import { billingAccountOf } from '../../../../test/support/billing-account.js';
+import { openTestPglite } from '../../../../test/support/db.js';
 import type { Database } from '#db/client.js';
-import { domainHistory, domains, payments, scans, subscriptions, users } from '#db/schema/index.js';
+import {
+  billingAccounts,
+  domainHistory,
+  domains,
+  payments,
+  scans,
+  subscriptions,
+  users,
+} from '#db/schema/index.js';
 import { createPaymentIntent, takePayment } from '#server/billing/payment-intents.js';
-import { sweepLifecycle } from '#server/billing/lifecycle.js';
+import { sweepLifecycle, ownershipProved } from '#server/billing/lifecycle.js';
 import { DemoPaymentProvider, type Payment } from '#server/billing/payments.js';
-import { HttpError } from '../http-errors.js';
-import { recordOwnershipCheck } from './verification-service.js';
+import { listDomainNames } from '../../domains/management.js';
+import { recordOwnershipCheck } from '../../domains/verification-service.js';
+import { HttpError } from '../../http-errors.js';
 import {
   addDomain,
   archiveDomain,
-  listDomainNames,
   listDomains,
   PaymentRequiredError,
   reactivateDomain,
-  type DomainDeps,
-} from './management.js';
+  type DomainPlanDeps,
+} from './service.js';
 
 /** Domain management without HTTP: the services against a real database and the demo provider. */
 
@@ -32,7 +41,7 @@ class DecliningProvider extends DemoPaymentProvider {
 
 let database: Database;
 let provider: DecliningProvider;
-let deps: DomainDeps;
+let deps: DomainPlanDeps;
 const now = new Date(Date.UTC(2026, 2, 10, 12));
 let nextUser = 0;
 
@@ -71,7 +80,7 @@ async function verify(userId: string, domain: string, at: Date) {
     .from(domains)
     .where(and(eq(domains.userId, userId), eq(domains.domain, domain)));
   return recordOwnershipCheck(
-    { db: database.db },
+    { db: database.db, onOwnershipProved: ownershipProved },
     row!.id,
     { verified: true, method: 'dns', error: null },
     at,
@@ -107,6 +116,10 @@ async function snapshot() {
     payments: await db.select().from(payments).orderBy(payments.id),
     subscriptions: await db.select().from(subscriptions).orderBy(subscriptions.id),
     users: await db.select().from(users).orderBy(users.id),
+    billingAccounts: await db
+      .select()
+      .from(billingAccounts)
+      .orderBy(billingAccounts.organisationId),
   };
 }
 
@@ -199,8 +212,7 @@ describe('adding a domain', () => {
     expect(await historyOf('first-free.test')).toEqual([
       expect.objectContaining({ action: 'added', status: 'trial', trialUsed: false }),
     ]);
-    const account = async () =>
-      (await database.db.select().from(users).where(eq(users.id, owner.userId)))[0];
+    const account = async () => billingAccountOf(database.db, owner.userId);
     expect(await account()).toMatchObject({ subscriptionStatus: 'trialing', trialUsed: false });
 
     const verifiedAt = new Date(now.getTime() + 3 * 86_400_000);
