@@ -72,6 +72,10 @@ describe('scanPage', () => {
     }
     expect(result.raw.axeRaw.violations.map((v) => v.id)).toContain('image-alt');
     expect(result.raw.axeRaw.passes.every((p) => p.nodes.length === 0)).toBe(true);
+    // Rules with nothing to test on the page (a page without video has no captions to check).
+    const inapplicable = result.raw.axeRaw.inapplicable ?? [];
+    expect(inapplicable.map((rule) => rule.id)).toContain('video-caption');
+    expect(inapplicable.every((rule) => rule.nodes.length === 0)).toBe(true);
     expect(result.raw.pa11yRaw.documentTitle).toBe('Missing alternative text');
     expect(result.raw.pa11yRaw.issues.some((i) => i.type === 'error')).toBe(true);
     const ibm = result.raw.ibmRaw.report;
