@@ -417,6 +417,10 @@ describe('the signed webhook', () => {
       issues: { id: string; impact: string; pageUrl: string; title: string }[];
     };
     expect(payload).toMatchObject({ event: 'issues.new', domain: site });
+    // Every try of one event carries the same delivery id, so a receiver can drop repeats.
+    expect(
+      new Set(receiver.received.map((entry) => entry.headers['x-conformly-delivery'])),
+    ).toEqual(new Set([`issues.new-${auditId}`]));
     expect(payload.issues).toEqual([
       expect.objectContaining({
         id: logoKey,

@@ -374,10 +374,11 @@ async function deliver(
   target: { url: string; secret: string },
   event: string,
   payload: unknown,
+  /** The same for every delivery of one event (a job run again), so a receiver can drop repeats. */
+  deliveryId: string = randomUUID(),
 ): Promise<WebhookDelivery> {
   const delays = deps.webhookRetryDelaysMs ?? defaultWebhookRetryDelaysMs;
   const body = JSON.stringify(payload);
-  const deliveryId = randomUUID();
   const policy = policyOf(deps);
   let last: WebhookDelivery | undefined;
   for (let attempt = 0; attempt <= delays.length; attempt += 1) {
@@ -489,12 +490,19 @@ export async function notifyNewIssues(
     }
   }
   if (found.length === 0) return { sent: false, reason: 'no new critical or serious issue' };
-  await deliver(deps, audit.userId, target, 'issues.new', {
-    event: 'issues.new',
-    domain: audit.domain,
-    auditId: audit.id,
-    completedAt: audit.completedAt ? new Date(audit.completedAt).toISOString() : null,
-    issues: found,
-  });
+  await deliver(
+    deps,
+    audit.userId,
+    target,
+    'issues.new',
+    {
+      event: 'issues.new',
+      domain: audit.domain,
+      auditId: audit.id,
+      completedAt: audit.completedAt ? new Date(audit.completedAt).toISOString() : null,
+      issues: found,
+    },
+    `issues.new-${audit.id}`,
+  );
   return { sent: true };
 }
