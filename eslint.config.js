@@ -225,6 +225,13 @@ function serverZones() {
       from: './src/server',
       message: 'Nothing below the server imports it.',
     },
+    {
+      // A domain's plan builds on the domain (billing/domain-plans), never the other way round:
+      // what the plan must do when a domain changes is handed to the domains area as a hook.
+      target: './src/server/domains/**/!(*.test).ts',
+      from: './src/server/billing',
+      message: 'The domains area does not import billing; billing/domain-plans builds on domains.',
+    },
     ...areas.map((area) => ({
       target: `./src/server/${area}/**/*`,
       from: `./src/server/!(${area})/repo.ts`,
