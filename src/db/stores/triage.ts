@@ -448,3 +448,20 @@ export async function listCurrentIssues(
               i.rule_key, latest.url, i.id`)) as unknown as Rows<CurrentIssueRow>;
   return result.rows;
 }
+
+/** The issues of a scan its domain's team marked false positive, with their notes (the VPAT's). */
+export async function falsePositivesOfScan(
+  db: AppDb,
+  scanId: string,
+): Promise<Map<string, string | null>> {
+  const result = (await db.execute(sql`
+    select t.issue_key, t.note from scans s
+      join domains d on d.user_id = s.user_id and d.domain = s.domain
+      join issue_triage t on t.domain_id = d.id and t.state = 'false_positive'
+     where s.id = ${scanId}::uuid
+       and t.issue_key in (select issue_key from issues where scan_id = s.id)`)) as unknown as Rows<{
+    issue_key: string;
+    note: string | null;
+  }>;
+  return new Map(result.rows.map((row) => [row.issue_key, row.note]));
+}

@@ -211,3 +211,31 @@ describe('Pro VPAT: criteria a person has to decide', () => {
     checkOpenAcr(JSON.parse(JSON.stringify(pro.report)));
   });
 });
+
+describe('false positives in the VPAT', () => {
+  it('decide no level and are named in the remark of their criterion with the note', () => {
+    const hero = issue({
+      ruleKey: 'image-alt',
+      wcag: ['1.1.1'],
+      selector: 'img.hero',
+      impact: 'critical',
+    });
+    const plain = scanToOpenAcr(model([hero]));
+    expect(rowOf(plain, '1.1.1').level).toBe('does-not-support');
+    expect(rowOf(plain, '1.1.1').notes).not.toContain('false positive');
+
+    const judged = scanToOpenAcr(model([hero]), {
+      falsePositives: new Map([
+        [hero.id, 'A decorative flourish, hidden from assistive technology'],
+      ]),
+    });
+    const row = rowOf(judged, '1.1.1');
+    expect(row.level).not.toBe('does-not-support');
+    expect(row.notes).toContain(
+      'judged false positives by the site\'s team, so not counted above: Rule image-alt at img.hero ("A decorative flourish, hidden from assistive technology")',
+    );
+    expect(checkOpenAcr(JSON.parse(JSON.stringify(judged.report))).totalCriteria).toBe(
+      judged.totalCriteria,
+    );
+  });
+});

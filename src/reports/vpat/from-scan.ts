@@ -1,4 +1,5 @@
 import { formatDocumentDate, type EngineId, type Issue } from '#contract/index.js';
+import { issueTitle } from '#contract/rule-guidance/index.js';
 import {
   enginesThatFinished,
   needsReviewOf,
@@ -42,6 +43,12 @@ export interface ScanVpatOptions {
    * evaluation methods say how many are so marked, for the person who completes the report.
    */
   manualReview?: boolean;
+  /**
+   * Issues the site's team marked false positive (ADR 0033), by fingerprint, with their note:
+   * they decide no criterion's level, and each criterion's remark names the ones on it, so the
+   * report still records what the engines reported.
+   */
+  falsePositives?: ReadonlyMap<string, string | null>;
 }
 
 export const fillInPrompt = '[To be completed after manual evaluation]';
@@ -77,7 +84,19 @@ export function pagesToOpenAcr(
           ...issue,
           selector: `${pageLabel(model)}: ${issue.selector || 'the page'}`,
         }));
-  const violations = models.flatMap((model) => located(violationsOf(model), model));
+  const falsePositives = options.falsePositives ?? new Map<string, string | null>();
+  const judged = models.flatMap((model) =>
+    located(
+      violationsOf(model).filter((issue) => falsePositives.has(issue.id)),
+      model,
+    ),
+  );
+  const violations = models.flatMap((model) =>
+    located(
+      violationsOf(model).filter((issue) => !falsePositives.has(issue.id)),
+      model,
+    ),
+  );
   const review = models.flatMap((model) => located(needsReviewOf(model), model));
   // report_date is OpenACR's ISO date; the words people read use the documents' date format.
   const date = latest.scannedAt.toISOString().slice(0, 10);
@@ -96,7 +115,9 @@ export function pagesToOpenAcr(
     if (/^success_criteria_level_/.test(chapter.id)) {
       chapters[chapter.id] = {
         criteria: (chapter.criteria ?? []).map((criterion) => {
-          const { level, notes } = wcagRow(criterion.id, violations, review, finished);
+          const row = wcagRow(criterion.id, violations, review, finished);
+          const { level } = row;
+          const notes = row.notes + falsePositiveRemark(criterion.id, judged, falsePositives);
           const remark = level === 'not-evaluated' ? manual(notes) : notes;
           return {
             num: criterion.id,
@@ -174,6 +195,21 @@ export function pagesToOpenAcr(
     totalCriteria,
     chaptersCount: Object.keys(chapters).length,
   };
+}
+
+/** The findings on a criterion the site's team judged false positives, with their notes. */
+function falsePositiveRemark(
+  sc: string,
+  judged: readonly Issue[],
+  notes: ReadonlyMap<string, string | null>,
+): string {
+  const on = judged.filter((issue) => issue.wcag.includes(sc));
+  if (on.length === 0) return '';
+  const listed = on.map((issue) => {
+    const note = notes.get(issue.id);
+    return `${issueTitle(issue)} at ${issue.selector || 'the page'}${note ? ` ("${note}")` : ''}`;
+  });
+  return ` Reported by the engines but judged false positives by the site's team, so not counted above: ${listed.join('; ')}.`;
 }
 
 /** A page as remarks name it: its path (and query) on the site. */

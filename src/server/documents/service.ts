@@ -9,7 +9,7 @@ import { toSarif } from '#reports/sarif.js';
 import { renderStatementHtml } from '#reports/statement.js';
 import { findPublished } from '#db/stores/domains.js';
 import { readSiteStanding } from '#db/stores/site-standing.js';
-import { triageStatesOfScan } from '#db/stores/triage.js';
+import { falsePositivesOfScan, triageStatesOfScan } from '#db/stores/triage.js';
 import { renderVpatDocx } from '#reports/vpat/docx.js';
 import { fillInPrompt, scanToOpenAcr } from '#reports/vpat/from-scan.js';
 import { checkOpenAcr, parseOpenAcr, type CheckedOpenAcr } from '#reports/vpat/openacr.js';
@@ -145,7 +145,9 @@ export async function vpatFromScan(
   options: { template: boolean },
 ): Promise<FileAnswer> {
   const model = await loadReportModel(deps.db, scanId);
-  const body = await renderVpatDocx(scanToOpenAcr(model, options), {
+  // False positives decide no level; each criterion's remark names its own (ADR 0033).
+  const falsePositives = await falsePositivesOfScan(deps.db, scanId);
+  const body = await renderVpatDocx(scanToOpenAcr(model, { ...options, falsePositives }), {
     missingField: options.template
       ? (label) => `[Enter the ${label.toLowerCase()}]`
       : () => 'Not provided',
