@@ -146,6 +146,12 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   /** The key Stripe.js runs with in the browser (`pk_...`). */
   STRIPE_PUBLISHABLE_KEY: optionalText,
+  /** The seller printed on invoices (the operator of this service); `\n` in the address breaks lines. */
+  SELLER_NAME: optionalText,
+  SELLER_EMAIL: optionalText,
+  SELLER_ADDRESS: optionalText,
+  SELLER_COUNTRY: optionalText,
+  SELLER_TAX_ID: optionalText,
   /** Another Stripe API address (tests, stripe-mock); unset means api.stripe.com. */
   STRIPE_API_BASE: url(['http:', 'https:']).refine(
     // An address that is no URL at all is reported once, by url().
@@ -235,6 +241,8 @@ export interface Config {
   /** Card payments through Stripe need this and the secret key (billing/payments.ts). */
   stripeWebhookSecret: string | undefined;
   stripePublishableKey: string | undefined;
+  /** Who sells, as printed on every invoice (SELLER_*); defaults name the service. */
+  seller: { name: string; email: string; address: string; country: string; taxId: string };
   /** APP_SECRET: signs unsubscribe links, seals the reset cookie; unset, one kept in the database. */
   appSecret: string | undefined;
   /** STRIPE_API_BASE: where the Stripe SDK sends its calls instead of api.stripe.com. */
@@ -339,6 +347,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY,
+    seller: {
+      name: e.SELLER_NAME ?? 'Conformly',
+      email: e.SELLER_EMAIL ?? `billing@${new URL(publicUrl).hostname}`,
+      address: (e.SELLER_ADDRESS ?? '').replace(/\\n/g, '\n'),
+      country: e.SELLER_COUNTRY ?? '',
+      taxId: e.SELLER_TAX_ID ?? '',
+    },
     appSecret: e.APP_SECRET,
     stripeApiBase: stripeApiBase(e.STRIPE_API_BASE),
     ai:

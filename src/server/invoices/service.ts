@@ -12,6 +12,7 @@ import type { PaymentRow } from '#db/stores/payments.js';
 import type { Mailer } from '#email/mailer.js';
 import { formatMoney, renderInvoiceHtml } from '#reports/invoice.js';
 import type { PagePool } from '#scanner';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { printPdf } from '../documents/pdf.js';
 import { InvalidError, NotFoundError } from '../http-errors.js';
 import * as repo from './repo.js';
@@ -230,12 +231,20 @@ export async function saveBuyerDetails(
   db: AppDb,
   organisationId: string,
   input: BuyerDetailsInput,
+  actor?: AuditActor,
 ): Promise<BuyerDetails> {
   const parsed = BuyerDetailsSchema.safeParse(input);
   if (!parsed.success) throw new InvalidError(parsed.error.issues[0]?.message ?? 'Invalid input');
-  if (!(await repo.updateBuyerDetails(db, organisationId, parsed.data))) {
-    throw new NotFoundError('Billing account not found');
-  }
+  await db.transaction(async (tx) => {
+    if (!(await repo.updateBuyerDetails(tx, organisationId, parsed.data))) {
+      throw new NotFoundError('Billing account not found');
+    }
+    if (actor) {
+      await recordAudit(tx, actor, 'billing.details_changed', null, {
+        legalName: parsed.data.legalName,
+      });
+    }
+  });
   return parsed.data;
 }
 

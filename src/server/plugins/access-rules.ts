@@ -152,6 +152,13 @@ export const accessRules: Record<string, AccessRule> = {
   // Billing and add-ons: owners pay; everyone sees the plan and what was bought.
   'GET /api/core-plan-status': organisation('viewer'),
   'GET /api/subscription-status': organisation('viewer'),
+  // Settings → Billing: invoices, who is billed and the card on file (owners and admins).
+  'GET /api/billing/invoices': organisation('admin'),
+  'GET /api/billing/invoices/:id/pdf': organisation('admin'),
+  'GET /api/billing/details': organisation('admin'),
+  'PUT /api/billing/details': organisation('admin'),
+  'GET /api/billing/card': organisation('admin'),
+  'POST /api/billing/card': organisation('admin'),
   'POST /api/create-payment-intent': organisation('owner'),
   'POST /api/create-subscription': organisation('owner'),
   'POST /api/subscribe': organisation('owner'),
