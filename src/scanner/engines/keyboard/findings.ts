@@ -22,6 +22,8 @@ export interface FocusRecord {
   hidden: 'zero-size' | 'clipped' | 'transparent' | 'off-screen' | null;
   /** The element covering the focused one at every sampled point, or null. */
   coveredBy: string | null;
+  /** The same with the page 320 px wide, when something covers it only there. */
+  narrowCoveredBy?: string | null;
   /** The element, its ::before/::after or its content looked different focused; null: unknown. */
   selfChange: boolean | null;
   /** Its parent, siblings or label looked different (custom checkboxes, :focus-within). */
@@ -246,6 +248,16 @@ function focusFindings(walk: WalkOutcome): OwnCheckResult[] {
           record,
           `While this element has focus, ${record.coveredBy} lies on top of it.`,
           { coveredBy: record.coveredBy, box: record.box },
+        ),
+      );
+    } else if (record.narrowCoveredBy) {
+      covered.push(
+        result(
+          'focus-obscured',
+          record,
+          `On a small phone's screen (320 by 568 px), while this ` +
+            `element has focus, ${record.narrowCoveredBy} lies on top of it.`,
+          { coveredBy: record.narrowCoveredBy, viewport: '320x568' },
         ),
       );
     }

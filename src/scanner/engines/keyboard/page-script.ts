@@ -253,17 +253,18 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     return null;
   };
   /** Fixed and sticky layers, found once: only they can cover an element focus scrolled to. */
-  const layers = Array.from(document.body ? document.body.getElementsByTagName('*') : [])
+  const findLayers = () => Array.from(document.body ? document.body.getElementsByTagName('*') : [])
     .slice(0, 5000)
     .filter((node) => {
       const position = getComputedStyle(node).position;
       return position === 'fixed' || position === 'sticky';
     });
+  const layers = findLayers();
   const overlaps = (a, b) =>
     a.left < b.right && b.left < a.left + a.width && a.top < b.bottom && b.top < a.top + a.height;
-  const obscured = (el, rect) => {
+  const obscured = (el, rect, among = layers) => {
     // Hit tests are dear on large pages: only where a layer lies over the element's box.
-    if (!layers.some((layer) => !layer.contains(el) && overlaps(rect, layer.getBoundingClientRect()))) {
+    if (!among.some((layer) => !layer.contains(el) && overlaps(rect, layer.getBoundingClientRect()))) {
       return null;
     }
     const left = Math.max(rect.left, 0);
@@ -512,6 +513,49 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     ownListener: onKey,
     describe: (el) => ({ selector: selectorOf(el), html: htmlOf(el),
       role: (el.getAttribute('role') || '').trim().split(/\s+/)[0], tabindex: el.getAttribute('tabindex') }),
+    /**
+     * Focuses each element again (the page now narrow: 320 px) and says which are then covered
+     * entirely by a fixed or sticky layer: [id, covering selector] pairs. Nothing to do, and no
+     * focus moved, on a page without such layers at this width.
+     */
+    obscuredNow: (ids) => {
+      const found = [];
+      const narrowLayers = findLayers();
+      if (narrowLayers.length === 0) return found;
+      for (const id of ids.slice(0, 200)) {
+        const el = els[id];
+        if (!el || !el.isConnected || isOpaque(el) || !el.focus) continue;
+        el.focus();
+        if (deepActive() !== el) continue;
+        const rect = boxOf(el);
+        if (hiddenReason(el, rect)) continue;
+        const cover = obscured(el, rect, narrowLayers);
+        if (cover) found.push([id, cover]);
+      }
+      const active = deepActive();
+      if (active && active.blur) active.blur();
+      return found;
+    },
+    /**
+     * Whether the page may put a fixed or sticky layer over content at some width: it has one
+     * now, or a readable style sheet's media rule sets position fixed or sticky.
+     */
+    mayHaveLayers: () => {
+      if (layers.length > 0) return true;
+      for (const sheet of Array.from(document.styleSheets)) {
+        let rules;
+        try {
+          rules = sheet.cssRules;
+        } catch (e) {
+          // A cross-origin sheet cannot be read: it may hold one.
+          return true;
+        }
+        for (const rule of Array.from(rules || [])) {
+          if (rule.media && /position\s*:\s*(fixed|sticky)/i.test(rule.cssText)) return true;
+        }
+      }
+      return false;
+    },
     statics: (reachedIds, complete) => {
       const reached = reachedIds.map((id) => els[id]).filter(Boolean);
       const wasReached = (el) => reached.some((r) => r === el || el.contains(r) || r.contains(el));

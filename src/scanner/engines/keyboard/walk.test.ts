@@ -220,6 +220,18 @@ describe('keyboard walk: each barrier found with its criterion and kind', () => 
     ]);
   });
 
+  it('asks for a review of focus hidden by a banner that covers most of a phone’s screen', async () => {
+    const raw = await walk('focus-covered-narrow.html');
+    expect(summary(raw.results)).toEqual([
+      { check: 'focus-obscured', kind: 'needs-review', wcag: ['2.4.11'], selector: '#booking' },
+    ]);
+    expect(raw.results[0]!.details).toEqual({
+      coveredBy: 'html > body > p',
+      viewport: '320x568',
+    });
+    expect(raw.results[0]!.message).toContain('small phone');
+  });
+
   it('asks for a review of a tab order set by positive tabindex', async () => {
     const raw = await walk('order-positive.html');
     const row = 'html > body > main > p:nth-of-type(1)';
@@ -258,6 +270,7 @@ describe('keyboard walk: no finding on the correct pages', () => {
     ['skip-ok-last.html', 'a skip link to a main part with nothing focusable in it'],
     ['opaque-ok.html', 'video controls, a details without summary, an image map'],
     ['focus-covered-ok.html', 'a fixed banner the page leaves room for'],
+    ['focus-covered-narrow-ok.html', 'a banner large on phones, with scroll padding for it'],
     ['smooth-scroll-ok.html', 'a long page that scrolls smoothly to its footer links'],
     ['order-natural.html', 'natural order in columns and a grid'],
     ['accesskey-unique.html', 'unique access keys'],

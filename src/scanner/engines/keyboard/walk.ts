@@ -94,6 +94,7 @@ export async function walkKeyboard(
     accesskeys: [],
   };
   let records: (FocusRecord | null)[] = [];
+  let narrowCovers: [number, string][] = [];
   let domIndex: number[] = [];
   let rtl = false;
   let order: number[];
@@ -158,6 +159,8 @@ export async function walkKeyboard(
     phases.statics = Math.round(performance.now() - started);
     statics.mouseOnly.push(...(await deafRoleControls(cdp)));
     phases.listeners = Math.round(performance.now() - started);
+    narrowCovers = await obscuredWhenNarrow(page, order, call);
+    phases.narrow = Math.round(performance.now() - started);
   } catch (error) {
     const navigated = error instanceof NavigatedError || withoutHash(page.url()) !== startUrl;
     stoppedBy = navigated ? 'navigation' : 'error';
@@ -170,6 +173,10 @@ export async function walkKeyboard(
   try {
     if (stoppedBy !== 'navigation') {
       records = await call<(FocusRecord | null)[]>('report');
+      for (const [id, cover] of narrowCovers) {
+        const record = records[id];
+        if (record) record.narrowCoveredBy = cover;
+      }
       domIndex = await call<number[]>('domOrder', order);
     }
   } catch {
@@ -204,6 +211,33 @@ export async function walkKeyboard(
 }
 
 type Call = <T>(method: string, ...args: unknown[]) => Promise<T>;
+
+/** 2.4.11 on a small phone: 320 CSS px wide (as reflow, 1.4.10) and 568 high. */
+export const narrowViewport = { width: 320, height: 568 } as const;
+
+/**
+ * Focus each reached element again on a small phone's viewport (320 x 568), where sticky headers and cookie
+ * bars cover far more of it, and return those a fixed or sticky layer then hides entirely. The
+ * viewport and scroll position are put back; a page without such layers at any width is left
+ * alone.
+ */
+async function obscuredWhenNarrow(
+  page: Page,
+  order: number[],
+  call: Call,
+): Promise<[number, string][]> {
+  const viewport = page.viewport();
+  if (!viewport || viewport.width <= narrowViewport.width || order.length === 0) return [];
+  if (!(await call<boolean>('mayHaveLayers'))) return [];
+  const scroll = (await page.evaluate('[window.scrollX, window.scrollY]')) as [number, number];
+  await page.setViewport({ ...viewport, ...narrowViewport });
+  try {
+    return await call<[number, string][]>('obscuredNow', order);
+  } finally {
+    await page.setViewport(viewport);
+    await page.evaluate(`window.scrollTo(${scroll[0]}, ${scroll[1]})`).catch(() => undefined);
+  }
+}
 
 /**
  * Focus came back round without leaving a few elements: try Shift+Tab, then Escape and Tab,
