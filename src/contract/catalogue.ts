@@ -31,6 +31,12 @@ export const complianceShieldPlan = {
   volumeTier: { fromDomainIndex: 20, monthlyCents: 500 },
   /** ADR 0006: every new domain's first month is free, once per domain. */
   firstMonthFree: { months: 1, perNewDomain: true, decision: 'ADR 0006' },
+  /**
+   * The intervals checkout sells today. The yearly price is data above; 'year' joins this list
+   * when annual billing (the yearly charge, proration on switching) is on sale, and the pricing
+   * page offers the yearly switch only then.
+   */
+  intervalsOnSale: ['month'] as readonly BillingInterval[],
 } as const;
 
 /** Where a claim is built and enforced: the decision record and the code that holds it. */
@@ -95,18 +101,18 @@ export const catalogueFeatures = [
   {
     id: 'pdf-statement',
     label: 'PDF accessibility statement',
-    plans: ['pro'],
+    plans: ['free', 'pro'],
     built: true,
-    decision: 'ADR 0034 (free accounts get 402)',
-    enforcedIn: 'src/server/documents',
+    decision: 'ADR 0034 (every scan has one)',
+    enforcedIn: 'src/server/documents (statement.pdf)',
   },
   {
     id: 'vpat-export',
     label: 'VPAT and OpenACR export',
-    plans: ['pro'],
+    plans: ['free', 'pro'],
     built: true,
-    decision: 'ADR 0034 (free accounts get 402)',
-    enforcedIn: 'src/server/documents',
+    decision: 'ADR 0034 (every scan has one)',
+    enforcedIn: 'src/server/documents (generate-vpat-from-scan)',
   },
   {
     id: 'history',
@@ -127,7 +133,7 @@ export const catalogueFeatures = [
   {
     id: 'team-members',
     label: 'Team members and roles',
-    plans: ['pro'],
+    plans: ['free', 'pro'],
     built: true,
     decision: 'ADR 0031',
     enforcedIn: 'src/server/organisations',
@@ -135,7 +141,7 @@ export const catalogueFeatures = [
   {
     id: 'api-tokens',
     label: 'API tokens',
-    plans: ['pro'],
+    plans: ['free', 'pro'],
     built: true,
     decision: 'ADR 0030',
     enforcedIn: 'src/server/tokens',
@@ -151,7 +157,7 @@ export const catalogueFeatures = [
   {
     id: 'issue-triage',
     label: 'Issue triage: false positives, accepted issues, assignees',
-    plans: ['pro'],
+    plans: ['free', 'pro'],
     built: true,
     decision: 'ADR 0033',
     enforcedIn: 'src/server/triage',
@@ -159,7 +165,7 @@ export const catalogueFeatures = [
   {
     id: 'trackers',
     label: 'GitHub issues, Jira CSV and signed webhooks',
-    plans: ['pro'],
+    plans: ['free', 'pro'],
     built: true,
     decision: 'ADR 0032',
     enforcedIn: 'src/server/trackers',
@@ -167,42 +173,51 @@ export const catalogueFeatures = [
 ] as const satisfies readonly BuiltFeature[];
 export type CatalogueFeatureId = (typeof catalogueFeatures)[number]['id'];
 
-/** The Free tier: what an account without a monitored domain can do, and what it cannot. */
+/**
+ * The Free tier: what an account without a monitored domain can do, and the limits the pricing
+ * page states. Each limit is enforced: the server serves these only for a domain its owner
+ * monitors (domains in trial, active or grace period; findOwnMonitored in src/db/stores/domains).
+ */
 export const freeTier = {
   name: 'Free',
-  features: ['scan', 'public-audit-page', 'score'] as const satisfies readonly CatalogueFeatureId[],
-  /** Limits the pricing page states and the server enforces (ADR 0034). */
+  features: [
+    'scan',
+    'public-audit-page',
+    'score',
+    'pdf-statement',
+    'vpat-export',
+  ] as const satisfies readonly CatalogueFeatureId[],
   limits: [
     {
-      id: 'no-pdf-statement',
-      label: 'No PDF statement',
-      feature: 'pdf-statement',
-      enforcedIn: 'src/server/documents (402)',
-    },
-    {
-      id: 'no-vpat-export',
-      label: 'No VPAT or OpenACR export',
-      feature: 'vpat-export',
-      enforcedIn: 'src/server/documents (402)',
+      id: 'no-monitoring',
+      label: 'No weekly site audits',
+      feature: 'site-audits',
+      enforcedIn: 'src/server/scans (site monitoring of monitored domains only)',
     },
     {
       id: 'no-badge',
       label: 'No badge',
       feature: 'badge',
-      enforcedIn: 'src/server/badges',
+      enforcedIn: 'src/server/badges (404 unless monitored)',
     },
     {
-      id: 'no-monitoring',
-      label: 'No weekly site audits',
-      feature: 'site-audits',
-      enforcedIn: 'src/server/scans (site monitoring)',
+      id: 'no-alerts',
+      label: 'No score-drop alerts',
+      feature: 'email-alerts',
+      enforcedIn: 'src/server/alerts (monitored domains only)',
+    },
+    {
+      id: 'no-ci-uploads',
+      label: 'No CI uploads',
+      feature: 'ci-uploads',
+      enforcedIn: 'src/server/ci-runs (monitored domains only)',
     },
   ],
-} as const;
-
-/** The message the server gives when a free account asks for a paid feature. */
-export const paidFeatureMessage = (feature: string) =>
-  `${feature} comes with ${complianceShieldPlan.product}: add a domain to monitor to use it.`;
+} as const satisfies {
+  name: string;
+  features: readonly CatalogueFeatureId[];
+  limits: readonly { id: string; label: string; feature: CatalogueFeatureId; enforcedIn: string }[];
+};
 
 /** What an add-on delivers; AI products need an AI endpoint configured (src/config.ts). */
 export interface CatalogueAddOn {

@@ -1,179 +1,194 @@
 import { Check, Minus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { signupPlans } from '#contract/auth.js';
+import {
+  catalogueFeatures,
+  complianceShieldPlan,
+  domainPriceCents,
+  formatUsd,
+  freeTier,
+  monthlyEquivalentCents,
+  yearlyDiscountPercent,
+} from '#contract/catalogue.js';
+import type { BillingInterval } from '#contract/invoice.js';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { cn } from '../../../lib/cn';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
-import { defaultMonitorPageBudget } from '#contract/site-monitoring.js';
 
-/** Spec dashboard-area §3 "Plan entries", public-area §9 and dashboard-area §6 tiers. */
-interface Plan {
-  id: (typeof signupPlans)[number];
-  name: string;
-  price: { monthly: string; annual: string };
-  period: { monthly: string; annual: string };
-  description: string;
-  features: string[];
-  limitations: string[];
-  cta: string;
-  popular: boolean;
+/**
+ * /app/pricing, rendered from the catalogue (src/contract/catalogue.ts, ADR 0034): the Free tier
+ * with its enforced limits and Compliance Shield with its per-domain tiers. Every feature named
+ * here is one the catalogue marks built; pricing-page.test.ts fails when the page names another.
+ */
+
+const freeFeatures = catalogueFeatures.filter((feature) =>
+  (freeTier.features as readonly string[]).includes(feature.id),
+);
+const shieldFeatures = catalogueFeatures.filter(
+  (feature) =>
+    (feature.plans as readonly string[]).includes('pro') &&
+    !(freeTier.features as readonly string[]).includes(feature.id),
+);
+
+const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+
+/** The tier rows: each position's price, the last tier before the volume tier as a range. */
+export function tierRows(interval: BillingInterval): { label: string; cents: number }[] {
+  const { tierMonthlyCents, volumeTier } = complianceShieldPlan;
+  const perMonth = (index: number) =>
+    monthlyEquivalentCents(domainPriceCents(index, 'month'), interval);
+  const rows = tierMonthlyCents.slice(0, -1).map((_, i) => ({
+    label: `${ordinal(i + 1)} domain`,
+    cents: perMonth(i + 1),
+  }));
+  const last = tierMonthlyCents.length;
+  rows.push({
+    label: `${ordinal(last)} to ${ordinal(volumeTier.fromDomainIndex - 1)} domain`,
+    cents: perMonth(last),
+  });
+  rows.push({
+    label: `${ordinal(volumeTier.fromDomainIndex)} domain and each after`,
+    cents: perMonth(volumeTier.fromDomainIndex),
+  });
+  return rows;
 }
 
-const plans: Plan[] = [
-  {
-    id: 'free',
-    name: 'Free',
-    price: { monthly: '$0', annual: '$0' },
-    period: { monthly: 'forever', annual: 'forever' },
-    description: 'Check a site and show where it stands.',
-    features: ['Basic scan', 'Public audit page', 'Badge', 'Basic score', 'Community support'],
-    limitations: ['No PDF statement', 'No VPAT export', 'Limited history'],
-    cta: 'Get Started Free',
-    popular: false,
-  },
-  {
-    id: 'pro',
-    name: 'Pro',
-    price: { monthly: '$49', annual: '$39' },
-    period: { monthly: '/month', annual: '/month, billed annually' },
-    description: 'Compliance Shield: continuous monitoring for your site. First month free.',
-    features: [
-      'Everything in Free',
-      `Weekly site audits of up to ${defaultMonitorPageBudget} pages per site`,
-      'PDF statement',
-      'Detailed reports',
-      'Priority support',
-      'History and analytics',
-      'Custom branding',
-      'Email notifications',
-    ],
-    limitations: [],
-    cta: 'Start Free Month',
-    popular: true,
-  },
-  {
-    id: 'enterprise',
-    name: 'Enterprise',
-    price: { monthly: '$499', annual: '$399' },
-    period: { monthly: '/year', annual: '/year, billed annually' },
-    description: 'For organisations with many sites and procurement needs.',
-    features: [
-      'Everything in Pro',
-      'VPAT export',
-      'OpenACR',
-      'API access',
-      'Multiple team members',
-      'Custom integrations',
-      'Dedicated support',
-      'SLA',
-    ],
-    limitations: [],
-    cta: 'Choose Enterprise',
-    popular: false,
-  },
-];
+function FeatureList({ label, items }: { label: string; items: readonly string[] }) {
+  return (
+    <ul className="mt-6 grid gap-2 text-sm" aria-label={label} data-claims="features">
+      {items.map((item) => (
+        <li key={item} className="flex gap-2">
+          <Check aria-hidden="true" className="h-5 w-5 shrink-0 text-ok" />
+          {item}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
-/** /app/pricing: the three tiers, monthly or annual, each leading to sign-up with its plan. */
 export function PricingPage() {
   usePageTitle('Pricing');
-  const [annual, setAnnual] = useState(false);
-  const billing = annual ? 'annual' : 'monthly';
+  const intervals = complianceShieldPlan.intervalsOnSale;
+  const [interval, setInterval] = useState<BillingInterval>('month');
+  const yearly = interval === 'year';
+  const trialMonths = complianceShieldPlan.firstMonthFree.months;
   return (
     <div className="mx-auto max-w-6xl px-4 py-12">
       <h1 className="text-center text-4xl font-bold">Simple, transparent pricing</h1>
       <p className="mx-auto mt-3 max-w-2xl text-center text-slate-700">
-        Start free. Upgrade when you want monitoring, documents and a public record of your
-        accessibility work. Prices in USD.
+        Scanning is free. Pay per domain you want monitored, with its first month free. Prices in
+        USD.
       </p>
-      <div className="mt-8 flex items-center justify-center gap-3">
-        <span id="billing-label" className="font-semibold">
-          Annual billing
-        </span>
-        <button
-          type="button"
-          role="switch"
-          aria-checked={annual}
-          aria-labelledby="billing-label"
-          onClick={() => setAnnual((value) => !value)}
-          className={cn(
-            'relative inline-flex h-7 w-12 shrink-0 items-center rounded-full border-2 border-transparent transition-colors motion-reduce:transition-none',
-            annual ? 'bg-brand-600' : 'bg-slate-500',
-          )}
-        >
-          <span
-            aria-hidden="true"
+      {intervals.includes('year') && (
+        <div className="mt-8 flex items-center justify-center gap-3">
+          <span id="billing-label" className="font-semibold">
+            Yearly billing
+          </span>
+          <button
+            type="button"
+            role="switch"
+            aria-checked={yearly}
+            aria-labelledby="billing-label"
+            onClick={() => setInterval(yearly ? 'month' : 'year')}
             className={cn(
-              'inline-block h-6 w-6 rounded-full bg-white shadow transition-transform motion-reduce:transition-none',
-              annual ? 'translate-x-5' : 'translate-x-0',
+              'relative inline-flex h-7 w-12 shrink-0 items-center rounded-full border-2 border-transparent transition-colors motion-reduce:transition-none',
+              yearly ? 'bg-brand-600' : 'bg-slate-500',
             )}
-          />
-        </button>
-        <span className="rounded-full bg-green-100 px-2 py-0.5 text-sm font-bold text-green-900">
-          Save 20%
-        </span>
-      </div>
-      <ul className="mt-10 grid gap-6 md:grid-cols-3">
-        {plans.map((plan) => (
-          <li key={plan.id}>
-            <Card
+          >
+            <span
+              aria-hidden="true"
               className={cn(
-                'flex h-full flex-col',
-                plan.popular && 'border-2 border-brand-600 shadow-lg',
+                'inline-block h-6 w-6 rounded-full bg-white shadow transition-transform motion-reduce:transition-none',
+                yearly ? 'translate-x-5' : 'translate-x-0',
               )}
+            />
+          </button>
+          <span className="rounded-full bg-green-100 px-2 py-0.5 text-sm font-bold text-green-900">
+            Save {yearlyDiscountPercent}%
+          </span>
+        </div>
+      )}
+      <ul className="mt-10 grid gap-6 md:grid-cols-2">
+        <li>
+          <Card className="flex h-full flex-col">
+            <h2 className="text-2xl font-bold">{freeTier.name}</h2>
+            <p className="mt-2 text-slate-700">Check any page and show where it stands.</p>
+            <p className="mt-4">
+              <span className="text-4xl font-extrabold">{formatUsd(0)}</span>{' '}
+              <span className="text-slate-700">forever</span>
+            </p>
+            <FeatureList
+              label={`${freeTier.name} includes`}
+              items={freeFeatures.map((f) => f.label)}
+            />
+            <ul
+              className="mt-3 grid gap-2 text-sm text-slate-700"
+              aria-label={`${freeTier.name} does not include`}
+              data-claims="limits"
             >
-              <div className="flex items-center justify-between gap-2">
-                <h2 className="text-2xl font-bold">{plan.name}</h2>
-                {plan.popular && (
-                  <span className="rounded-full bg-brand-600 px-2 py-0.5 text-xs font-bold text-white">
-                    Most popular
-                  </span>
-                )}
-              </div>
-              <p className="mt-2 text-slate-700">{plan.description}</p>
-              <p className="mt-4">
-                <span className="text-4xl font-extrabold">{plan.price[billing]}</span>{' '}
-                <span className="text-slate-700">{plan.period[billing]}</span>
-              </p>
-              <ul className="mt-6 grid gap-2 text-sm" aria-label={`${plan.name} includes`}>
-                {plan.features.map((feature) => (
-                  <li key={feature} className="flex gap-2">
-                    <Check aria-hidden="true" className="h-5 w-5 shrink-0 text-ok" />
-                    {feature}
-                  </li>
+              {freeTier.limits.map((limit) => (
+                <li key={limit.id} className="flex gap-2">
+                  <Minus aria-hidden="true" className="h-5 w-5 shrink-0" />
+                  {limit.label}
+                </li>
+              ))}
+            </ul>
+            <div className="mt-auto pt-8">
+              <Button asChild size="lg" variant="outline" className="w-full">
+                <Link to={paths.signup.getHref({ plan: 'free' })}>
+                  Get Started Free
+                  <span className="sr-only"> with the {freeTier.name} plan</span>
+                </Link>
+              </Button>
+            </div>
+          </Card>
+        </li>
+        <li>
+          <Card className="flex h-full flex-col border-2 border-brand-600 shadow-lg">
+            <h2 className="text-2xl font-bold">{complianceShieldPlan.product}</h2>
+            <p className="mt-2 text-slate-700">
+              Continuous monitoring, priced per domain. Every new domain&apos;s first{' '}
+              {trialMonths === 1 ? 'month is' : `${trialMonths} months are`} free.
+            </p>
+            <p className="mt-4">
+              <span className="text-4xl font-extrabold" data-price="first-domain">
+                {formatUsd(monthlyEquivalentCents(domainPriceCents(1, 'month'), interval))}
+              </span>{' '}
+              <span className="text-slate-700">
+                a month for your first domain{yearly ? ', billed yearly' : ''}
+              </span>
+            </p>
+            <table className="mt-4 w-full text-sm" data-claims="tiers">
+              <caption className="text-left font-semibold">
+                Each further domain, a month{yearly ? ', billed yearly' : ''}
+              </caption>
+              <tbody>
+                {tierRows(interval).map((row) => (
+                  <tr key={row.label} className="border-b border-slate-200">
+                    <th scope="row" className="py-1 text-left font-normal">
+                      {row.label}
+                    </th>
+                    <td className="py-1 text-right font-semibold">{formatUsd(row.cents)}</td>
+                  </tr>
                 ))}
-              </ul>
-              {plan.limitations.length > 0 && (
-                <ul
-                  className="mt-3 grid gap-2 text-sm text-slate-700"
-                  aria-label={`${plan.name} does not include`}
-                >
-                  {plan.limitations.map((limitation) => (
-                    <li key={limitation} className="flex gap-2">
-                      <Minus aria-hidden="true" className="h-5 w-5 shrink-0" />
-                      {limitation}
-                    </li>
-                  ))}
-                </ul>
-              )}
-              <div className="mt-auto pt-8">
-                <Button
-                  asChild
-                  size="lg"
-                  variant={plan.popular ? 'default' : 'outline'}
-                  className="w-full"
-                >
-                  <Link to={paths.signup.getHref({ plan: plan.id })}>
-                    {plan.cta}
-                    <span className="sr-only"> with the {plan.name} plan</span>
-                  </Link>
-                </Button>
-              </div>
-            </Card>
-          </li>
-        ))}
+              </tbody>
+            </table>
+            <FeatureList
+              label={`${complianceShieldPlan.product} adds`}
+              items={shieldFeatures.map((f) => f.label)}
+            />
+            <div className="mt-auto pt-8">
+              <Button asChild size="lg" className="w-full">
+                <Link to={paths.signup.getHref({ plan: 'pro' })}>
+                  Start Free Month
+                  <span className="sr-only"> of {complianceShieldPlan.product}</span>
+                </Link>
+              </Button>
+            </div>
+          </Card>
+        </li>
       </ul>
     </div>
   );

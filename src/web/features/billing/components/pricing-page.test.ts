@@ -1,0 +1,91 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import {
+  catalogueFeatures,
+  complianceShieldPlan,
+  domainPriceCents,
+  formatUsd,
+  freeTier,
+} from '#contract/catalogue.js';
+import { PricingPage } from './pricing-page';
+
+/**
+ * The pricing page as a visitor's browser receives it, checked claim by claim against the
+ * catalogue: every feature it lists is one the catalogue marks built, every limit one the server
+ * enforces, every price one the catalogue computes. A claim added to the page by hand fails here.
+ */
+
+const html = renderToStaticMarkup(
+  createElement(MemoryRouter, { initialEntries: ['/app/pricing'] }, createElement(PricingPage)),
+);
+
+const text = (fragment: string) =>
+  fragment
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;|&apos;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** The items of every list on the page marked as holding claims of `kind`. */
+function claims(kind: 'features' | 'limits'): string[] {
+  const lists = [
+    ...html.matchAll(new RegExp(`<ul[^>]*data-claims="${kind}"[^>]*>(.*?)</ul>`, 'gs')),
+  ];
+  return lists.flatMap((list) =>
+    [...list[1]!.matchAll(/<li[^>]*>(.*?)<\/li>/gs)].map((li) => text(li[1]!)),
+  );
+}
+
+describe('the pricing page says only what the catalogue holds', () => {
+  it('names only features the catalogue marks built', () => {
+    const built = new Set(
+      catalogueFeatures.filter((feature) => feature.built).map((feature) => feature.label),
+    );
+    const named = claims('features');
+    expect(named.length).toBeGreaterThan(5);
+    for (const claim of named) expect(built, `"${claim}" is not built`).toContain(claim);
+    // And every built feature is on the page once.
+    expect([...named].sort()).toEqual([...new Set(named)].sort());
+    expect(new Set(named)).toEqual(built);
+  });
+
+  it('states exactly the Free tier limits the server enforces', () => {
+    expect(claims('limits')).toEqual(freeTier.limits.map((limit) => limit.label));
+  });
+
+  it('shows every tier price from the catalogue and no other price', () => {
+    const prices = new Set(
+      [1, 2, 3, 4, 5, complianceShieldPlan.volumeTier.fromDomainIndex].map((index) =>
+        formatUsd(domainPriceCents(index, 'month')),
+      ),
+    );
+    prices.add(formatUsd(0));
+    const onPage = new Set(text(html).match(/\$\d+(?:\.\d\d)?/g));
+    expect(onPage).toEqual(prices);
+    expect(text(html)).toContain('20th domain and each after $5');
+    expect(text(html)).toContain('5th to 19th domain $9');
+  });
+
+  it('sells nothing that is not built', () => {
+    const page = text(html);
+    for (const unbuilt of [
+      /enterprise/i,
+      /\bSLA\b/,
+      /dedicated support/i,
+      /priority support/i,
+      /custom branding/i,
+      /custom integrations/i,
+      /money.back/i,
+      /guarantee/i,
+    ]) {
+      expect(page).not.toMatch(unbuilt);
+    }
+    // Yearly prices appear only once yearly billing is on sale.
+    if (!complianceShieldPlan.intervalsOnSale.includes('year')) {
+      expect(page).not.toMatch(/yearly|annual|save \d+%/i);
+    }
+  });
+});
