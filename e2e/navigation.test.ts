@@ -22,10 +22,15 @@ const tools: [string, string][] = [
   ['Live scan', '/live-scan'],
   ['Smart discovery', '/smart-discovery'],
   ['Raw results', '/raw-results'],
+];
+
+/** The live scan's other looks: demos, offered on the live-scan pages and not in the header. */
+const demoLooks: [string, string][] = [
   ['Real scanner', '/real-scan'],
   ['Cinematic', '/cinematic-scan'],
   ['Defense Grid', '/premium-scan'],
   ['Multi-engine', '/modern-scan'],
+  ['Live scan', '/live-scan'],
 ];
 
 async function h1(page: Page) {
@@ -57,6 +62,30 @@ describe('the public header on a laptop', () => {
     // Nothing hides behind a menu button on a wide screen.
     expect(await page.getByRole('button', { name: 'Menu' }).count()).toBe(0);
     await page.getByRole('banner').getByRole('link', { name: 'Log in' }).waitFor();
+  });
+
+  it('offers the demo skins on the live-scan pages only, never in the header', async () => {
+    const page = await app.freshPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/live-scan');
+    await h1(page);
+    for (const [label, path] of demoLooks) {
+      expect(await page.getByRole('banner').getByRole('link', { name: label }).count()).toBe(
+        label === 'Live scan' ? 1 : 0,
+      );
+      await page
+        .getByRole('navigation', { name: 'Scan demos' })
+        .getByRole('link', { name: label, exact: true })
+        .click();
+      await page.waitForURL(`**${path}`);
+      await h1(page);
+    }
+    for (const path of ['/', '/status/127.0.0.1', '/app/pricing']) {
+      await page.goto(path);
+      await h1(page);
+      expect(await page.getByRole('link', { name: 'Cinematic' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'Defense Grid' }).count()).toBe(0);
+    }
   });
 });
 

@@ -15,7 +15,9 @@ export interface ToolGroup {
 /**
  * Every public tool, grouped as the narrow screens' menu shows them: each screen of the product is
  * one click (or one menu) away instead of reachable only by typing its address. Wide screens show
- * the `primary` links in the header's first row and the others in a second row.
+ * the `primary` links in the header's first row and the others in a second row. The live scan's
+ * other looks (Cinematic, Defense Grid...) are demos, not tools: they are offered on the live-scan
+ * pages only, so an owner's public status page or dashboard never links to them.
  */
 export const publicTools: ToolGroup[] = [
   {
@@ -26,15 +28,6 @@ export const publicTools: ToolGroup[] = [
       { label: 'Multi-page audit', primary: true, href: paths.multiPageAudit.getHref() },
       { label: 'Smart discovery', href: paths.smartDiscovery.getHref() },
       { label: 'Raw results', href: paths.rawResults.getHref() },
-    ],
-  },
-  {
-    label: 'Scan demos',
-    links: [
-      { label: 'Real scanner', href: paths.realScan.getHref() },
-      { label: 'Cinematic', href: paths.cinematicScan.getHref() },
-      { label: 'Defense Grid', href: paths.premiumScan.getHref() },
-      { label: 'Multi-engine', href: paths.modernScan.getHref() },
     ],
   },
   {

@@ -8,6 +8,7 @@ import { liveScanThemes, type LiveScanThemeId } from '../themes';
 import { ProgressFailure, ScanAborted, ScanFailed, TerminalErrorBox } from './scan-outcome';
 import { ScanProgressPanel } from './scan-progress-panel';
 import { ScanResultsView } from './scan-results';
+import { ThemeLinks } from './theme-links';
 
 /**
  * The live-scan demo pages of spec §2 (/live-scan, /real-scan, /cinematic-scan, /premium-scan,
@@ -38,6 +39,7 @@ export function LiveScan({ theme: themeId }: { theme: LiveScanThemeId }) {
         </p>
         <h1 className={cn('mt-1 text-3xl font-bold sm:text-4xl', look.title)}>{theme.title}</h1>
         <p className={cn('mt-3 max-w-2xl', look.muted)}>{theme.intro}</p>
+        <ThemeLinks theme={theme} />
 
         <UrlScanForm
           id="live-scan-url"
