@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingAccountOf } from '../../../test/support/billing-account.js';
 import { openTestPglite } from '../../../test/support/db.js';
 import type { Database } from '#db/client.js';
-import { domainHistory, domains, payments, subscriptions, users } from '#db/schema/index.js';
+import {
+  domainHistory,
+  domains,
+  invoices,
+  payments,
+  subscriptions,
+  users,
+} from '#db/schema/index.js';
 import { addDomain } from './domain-plans/service.js';
 import { recordOwnershipCheck } from '#server/domains/verification-service.js';
 import { createSubscription } from './payment-intents.js';
@@ -206,6 +213,18 @@ describe('the sweep', () => {
       [4900, 'succeeded', true],
       [4900, 'failed', false],
     ]);
+    // Each renewal charged gets its numbered invoice; the declined one gets none.
+    const issued = await database.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.organisationId, userId));
+    expect(issued.map((row) => row.paymentId).sort()).toEqual(
+      charges
+        .filter((p) => p.status === 'succeeded')
+        .map((p) => p.id)
+        .sort(),
+    );
+    expect(issued.every((row) => row.kind === 'invoice' && row.amountCents === 4900)).toBe(true);
     expect((await account(userId)).subscriptionStatus).toBe('past_due');
   });
 

@@ -11,7 +11,8 @@ import { paymentProviderActor, recordAudit, type AuditActor } from '../audit-log
 import { daysUntil } from '../domains/domain.js';
 import { ConflictError } from '../http-errors.js';
 import type { PaymentProvider } from './payments.js';
-import { addMonths, freeMonthEnd, usd } from './quote.js';
+import { addMonths, freeMonthEnd, periodMonths, periodPriceCents, usd } from './quote.js';
+import { recordChargeSucceeded } from './charges.js';
 import * as repo from './repo.js';
 
 /**
@@ -467,9 +468,13 @@ async function lapse(
   row: domainStore.LapsedDomain,
   now: Date,
 ): Promise<MoveKind | undefined> {
+  // The next period is a month or a year, as the organisation pays now (a switch back to monthly
+  // takes effect here, when the year ends), at the domain's own price (its tier or the volume's).
+  const months = periodMonths(row.interval);
+  const priceCents = periodPriceCents(row.monthlyPrice, row.interval);
   const nextEnd = () => {
-    const end = addMonths(row.periodEnd, 1);
-    return end > now ? end : addMonths(now, 1);
+    const end = addMonths(row.periodEnd, months);
+    return end > now ? end : addMonths(now, months);
   };
   const toGrace = (reason: string, details: Record<string, unknown> = {}) =>
     db.transaction(async (tx) =>
@@ -505,8 +510,8 @@ async function lapse(
   }
 
   const payment = await provider.createPayment({
-    amountCents: row.monthlyPrice,
-    description: `${complianceShield.product} for ${row.domain}, month from ${row.periodEnd.toISOString()}`,
+    amountCents: priceCents,
+    description: `${complianceShield.product} for ${row.domain}, ${row.interval === 'year' ? 'year' : 'month'} from ${row.periodEnd.toISOString()}`,
     customerEmail: row.ownerEmail,
     metadata: { userId: row.userId, domain: row.domain, purpose: 'subscribe' },
     idempotencyKey: `renewal:${row.id}:${row.periodEnd.toISOString()}`,
@@ -517,7 +522,7 @@ async function lapse(
     userId: row.userId,
     purpose: 'subscribe',
     domain: row.domain,
-    amountCents: row.monthlyPrice,
+    amountCents: priceCents,
     status: payment.status,
     details: { renewal: true, periodStart: row.periodEnd.toISOString(), demo: payment.demo },
   });
@@ -534,28 +539,29 @@ async function lapse(
       change: { status: 'active', currentPeriodEnd: periodEnd },
       action: row.status === 'trial' ? 'trial_ended' : 'renewed',
       details: {
-        chargedCents: row.monthlyPrice,
+        chargedCents: priceCents,
         transactionId: payment.id,
         demo: payment.demo,
         periodEnd: periodEnd.toISOString(),
       },
     });
     if (!moved) return undefined;
-    await paymentStore.consumePayment(tx, payment.id, payment.status, now);
-    // Nobody paid by hand: the provider charged the card on file.
-    await recordAudit(
-      tx,
-      paymentProviderActor(row.userId, payment.provider),
-      'payment.succeeded',
-      { type: 'payment', id: payment.id },
-      {
+    // Nobody paid by hand: the provider charged the card on file. Spent, logged and invoiced.
+    await recordChargeSucceeded(tx, {
+      payment: {
+        id: payment.id,
+        userId: row.userId,
         purpose: 'subscribe',
         domain: row.domain,
-        amountCents: row.monthlyPrice,
-        renewal: true,
+        amountCents: priceCents,
         provider: payment.provider,
+        details: { renewal: true, periodStart: row.periodEnd.toISOString() },
       },
-    );
+      status: payment.status,
+      actor: paymentProviderActor(row.userId, payment.provider),
+      audit: { renewal: true },
+      now,
+    });
     return row.status === 'trial' ? ('activated' as const) : ('renewed' as const);
   });
 }

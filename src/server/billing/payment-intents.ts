@@ -13,10 +13,11 @@ import * as domainStore from '#db/stores/domains.js';
 import * as paymentStore from '#db/stores/payments.js';
 import type { PaymentPurpose } from '#db/stores/payments.js';
 import { assertOnSale, assertPagesScanned } from '../addons/deliverable.js';
-import { recordAudit, type AuditActor } from '../audit-log/service.js';
+import type { AuditActor } from '../audit-log/service.js';
 import * as domains from '../domains/service.js';
 import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import { paidStatuses } from './domain-plans/enrol.js';
+import { recordChargeSucceeded } from './charges.js';
 import { ensurePlan, recordCardAdded } from './lifecycle.js';
 import type { Payment, PaymentProvider } from './payments.js';
 import { quote, reactivatableStatuses, reactivationQuote, usd } from './quote.js';
@@ -229,21 +230,14 @@ export async function takePayment(
     );
   }
   if (payment.amountCents !== row.amountCents) throw notThis();
-  if (!(await paymentStore.consumePayment(db, row.id, payment.status, new Date()))) {
-    throw new ConflictError('This payment was already used.');
-  }
-  await recordAudit(
-    db,
-    p.actor,
-    'payment.succeeded',
-    { type: 'payment', id: payment.id },
-    {
-      purpose: p.purpose,
-      domain: p.domain,
-      amountCents: p.amountCents,
-      provider: payment.provider,
-    },
-  );
+  // Spent, logged and invoiced at once (billing/charges.ts), in the purchase's transaction.
+  const recorded = await recordChargeSucceeded(db, {
+    payment: { ...row, provider: payment.provider },
+    status: payment.status,
+    actor: p.actor,
+    now: new Date(),
+  });
+  if (!recorded) throw new ConflictError('This payment was already used.');
   return payment;
 }
 
