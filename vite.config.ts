@@ -16,6 +16,19 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
+    rollupOptions: {
+      output: {
+        // Libraries change less often than our screens: each group is its own long-cached file,
+        // fetched in parallel with the entry, and a screen's chunk holds only our code for it.
+        manualChunks(id) {
+          if (!id.includes('/node_modules/')) return undefined;
+          if (/\/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
+          if (id.includes('/node_modules/react-router/')) return 'router';
+          if (id.includes('/node_modules/@tanstack/')) return 'query';
+          return undefined;
+        },
+      },
+    },
   },
   server: {
     port: 5173,

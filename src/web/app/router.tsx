@@ -9,8 +9,6 @@ import { useSignup } from '../features/auth/api/signup';
 import { ProtectedRoute } from '../features/auth/components/protected-route';
 import { LandingPage } from '../features/landing/components/landing-page';
 import type { LiveScanThemeId } from '../features/live-scan/themes';
-import { AppLayout } from './app-layout';
-import { DashboardFrame } from './dashboard-frame';
 import { ComingSoon } from '../features/dashboard/components/coming-soon';
 import { PlanGate } from '../features/dashboard/components/plan-gate';
 import { paths } from '../lib/paths';
@@ -252,7 +250,11 @@ export function createAppRouter(queryClient?: QueryClient) {
           element: <ProtectedRoute />,
           children: [
             {
-              element: <AppLayout />,
+              // The signed-in frames load with their first screen, not with the landing page.
+              lazy: screen(
+                () => import('./app-layout'),
+                (m) => m.AppLayout,
+              ),
               children: [
                 {
                   path: paths.appSubscribe.path,
@@ -280,7 +282,10 @@ export function createAppRouter(queryClient?: QueryClient) {
             {
               // The dashboard shell (spec §2): sidebar, gate, one child route per section.
               path: paths.dashboard.path,
-              element: <DashboardFrame />,
+              lazy: screen(
+                () => import('./dashboard-frame'),
+                (m) => m.DashboardFrame,
+              ),
               children: [
                 {
                   index: true,
