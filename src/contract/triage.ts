@@ -29,10 +29,10 @@ export const triageTextMax = 2000;
 
 const issueKeys = z
   .array(z.string().trim().min(1, 'An issue key is required').max(64), {
-    error: 'issueKeys: Choose at least one issue',
+    error: 'Choose at least one issue',
   })
-  .min(1, 'issueKeys: Choose at least one issue')
-  .max(triageSelectionMax, `issueKeys: At most ${triageSelectionMax} issues at once`);
+  .min(1, 'Choose at least one issue')
+  .max(triageSelectionMax, `At most ${triageSelectionMax} issues at once`);
 
 const requiredText = (message: string) =>
   z
@@ -42,9 +42,9 @@ const requiredText = (message: string) =>
     .max(triageTextMax, `At most ${triageTextMax} characters`);
 
 /** A day (`2027-03-31`) or an instant; the acceptance ends at the start of that day (UTC). */
-const untilDate = z.iso
-  .date('until: Give a date as YYYY-MM-DD')
-  .or(z.iso.datetime({ offset: true, error: 'until: Give a date as YYYY-MM-DD' }));
+const untilDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+  error: 'Give a date as YYYY-MM-DD',
+});
 
 /** One change to one issue or a selection: a discriminated union on `action`. */
 export const TriageChangeRequest = z.discriminatedUnion(
@@ -53,12 +53,12 @@ export const TriageChangeRequest = z.discriminatedUnion(
     z.object({
       action: z.literal('false_positive'),
       issueKeys,
-      note: requiredText('note: Say why this is a false positive'),
+      note: requiredText('Say why this is a false positive'),
     }),
     z.object({
       action: z.literal('accept'),
       issueKeys,
-      reason: requiredText("reason: Say why this is accepted (won't fix)"),
+      reason: requiredText("Say why this is accepted (won't fix)"),
       until: untilDate.nullish(),
     }),
     z.object({
@@ -69,10 +69,10 @@ export const TriageChangeRequest = z.discriminatedUnion(
     z.object({
       action: z.literal('assign'),
       issueKeys,
-      assigneeId: z.uuid('assigneeId: Choose a member of this organisation').nullable(),
+      assigneeId: z.uuid('Choose a member of this organisation').nullable(),
     }),
   ],
-  { error: 'action: One of false_positive, accept, open or assign' },
+  { error: 'One of false_positive, accept, open or assign' },
 );
 export type TriageChangeRequest = z.infer<typeof TriageChangeRequest>;
 export type TriageAction = TriageChangeRequest['action'];
@@ -111,8 +111,8 @@ export const TriageEvent = z.object({
 export type TriageEvent = z.infer<typeof TriageEvent>;
 
 export const TriageListQuery = z.object({
-  state: z.enum(triageStates, 'state: One of the triage states').optional(),
-  assignedTo: z.literal('me', 'assignedTo: Only "me" is supported').optional(),
+  state: z.enum(triageStates, 'One of the triage states').optional(),
+  assignedTo: z.literal('me', 'Only "me" is supported').optional(),
 });
 export type TriageListQuery = z.infer<typeof TriageListQuery>;
 
