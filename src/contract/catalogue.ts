@@ -369,6 +369,35 @@ export function addOnPriceCents(id: string, pages: number): number {
   return addOn.basePriceCents + (pages - 1) * addOn.perPageCents;
 }
 
+const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+
+/**
+ * The tier table every screen shows (pricing page, pricing dialog, tour): one row per tier
+ * position, the last tier before the volume tier as a range, then the volume tier; each row what
+ * a month of that domain costs when billed by `interval`.
+ */
+export function domainTierRows(
+  interval: BillingInterval = 'month',
+): { label: string; monthlyCents: number }[] {
+  const { tierMonthlyCents, volumeTier } = complianceShieldPlan;
+  const perMonth = (index: number) => monthlyEquivalentCents(domainMonthlyCents(index), interval);
+  const last = tierMonthlyCents.length;
+  return [
+    ...tierMonthlyCents.slice(0, -1).map((_, i) => ({
+      label: `${ordinal(i + 1)} domain`,
+      monthlyCents: perMonth(i + 1),
+    })),
+    {
+      label: `${ordinal(last)} to ${ordinal(volumeTier.fromDomainIndex - 1)} domain`,
+      monthlyCents: perMonth(last),
+    },
+    {
+      label: `${ordinal(volumeTier.fromDomainIndex)} domain and each after`,
+      monthlyCents: perMonth(volumeTier.fromDomainIndex),
+    },
+  ];
+}
+
 /** Cents as the site writes them: "$49", "$39.20". */
 export function formatUsd(cents: number): string {
   const dollars = cents / 100;

@@ -1,8 +1,12 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { BellRing, FileBadge, Globe, type LucideIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { complianceShield, domainMonthlyPricesUsd } from '#contract/billing.js';
-import { addOnCatalogue } from '#contract/domains.js';
+import {
+  catalogueAddOns,
+  complianceShieldPlan as complianceShield,
+  domainTierRows,
+  formatUsd,
+} from '#contract/catalogue.js';
 import {
   hasActiveSubscription,
   useSubscriptionStatus,
@@ -46,7 +50,6 @@ const welcomeTiles: Tile[] = [
   },
 ];
 
-const ordinal = ['1st', '2nd', '3rd', '4th', '5th and later'];
 const stepTitles = [
   `Welcome to ${complianceShield.product}`,
   'Tiered domain pricing',
@@ -76,8 +79,8 @@ function PricingStep() {
   return (
     <>
       <p className="mt-2 text-slate-700">
-        Each domain you add costs less than the one before. The first month of a new domain is free;
-        cancel anytime.
+        Each domain you add costs the same or less than the one before. Every new domain&apos;s
+        first month is free; cancel anytime.
       </p>
       <table className="mt-4 w-full text-left text-sm">
         <caption className="sr-only">Monthly price per domain</caption>
@@ -92,15 +95,14 @@ function PricingStep() {
           </tr>
         </thead>
         <tbody>
-          {domainMonthlyPricesUsd.map((price, index) => (
-            <tr key={price} className="border-b border-slate-200">
-              <td className="py-1 pr-4">{ordinal[index]}</td>
-              <td className="py-1 font-semibold">${price}</td>
+          {domainTierRows().map((row) => (
+            <tr key={row.label} className="border-b border-slate-200">
+              <td className="py-1 pr-4">{row.label}</td>
+              <td className="py-1 font-semibold">{formatUsd(row.monthlyCents)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p className="mt-3 text-sm text-slate-700">Enterprise pricing for 20 or more domains.</p>
     </>
   );
 }
@@ -113,11 +115,16 @@ function ReportsStep() {
         they cover.
       </p>
       <ul className="mt-4 grid gap-2 text-sm">
-        {addOnCatalogue.map((addOn) => (
+        {catalogueAddOns.map((addOn) => (
           <li key={addOn.id} className="flex justify-between gap-4 border-b border-slate-200 pb-1">
-            <span>{addOn.name}</span>
+            <span>
+              {addOn.name}
+              {addOn.requiresAi && (
+                <span className="text-slate-700"> (where an AI assistant is set up)</span>
+              )}
+            </span>
             <span className="font-semibold whitespace-nowrap">
-              ${addOn.basePrice} + ${addOn.perPagePrice}/page
+              {formatUsd(addOn.basePriceCents)} + {formatUsd(addOn.perPageCents)}/page
             </span>
           </li>
         ))}
@@ -157,7 +164,7 @@ export function WelcomeTour() {
     if (outcome === 'finished') {
       toast({
         title: 'Welcome aboard!',
-        description: `Your first domain's first month of ${complianceShield.product} is free. Add it on the Domains page.`,
+        description: `Every new domain's first month of ${complianceShield.product} is free. Add your first on the Domains page.`,
         variant: 'success',
       });
     }

@@ -66,8 +66,8 @@ export function SignupPage() {
           </>
         ) : plan === 'pro' || plan === 'enterprise' ? (
           <>
-            You chose the <strong>{plan === 'pro' ? 'Pro' : 'Enterprise'}</strong> plan. Create your
-            account, then activate Compliance Shield; your first month is free.
+            You chose <strong>Compliance Shield</strong>. Create your account, then add a domain to
+            monitor; every new domain&apos;s first month is free.
           </>
         ) : (
           'Start your free trial: scan your site and publish your compliance page.'

@@ -5,6 +5,7 @@ import {
   catalogueFeatures,
   complianceShieldPlan,
   domainPriceCents,
+  domainTierRows,
   formatUsd,
   freeTier,
   monthlyEquivalentCents,
@@ -31,29 +32,6 @@ const shieldFeatures = catalogueFeatures.filter(
     (feature.plans as readonly string[]).includes('pro') &&
     !(freeTier.features as readonly string[]).includes(feature.id),
 );
-
-const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
-
-/** The tier rows: each position's price, the last tier before the volume tier as a range. */
-export function tierRows(interval: BillingInterval): { label: string; cents: number }[] {
-  const { tierMonthlyCents, volumeTier } = complianceShieldPlan;
-  const perMonth = (index: number) =>
-    monthlyEquivalentCents(domainPriceCents(index, 'month'), interval);
-  const rows = tierMonthlyCents.slice(0, -1).map((_, i) => ({
-    label: `${ordinal(i + 1)} domain`,
-    cents: perMonth(i + 1),
-  }));
-  const last = tierMonthlyCents.length;
-  rows.push({
-    label: `${ordinal(last)} to ${ordinal(volumeTier.fromDomainIndex - 1)} domain`,
-    cents: perMonth(last),
-  });
-  rows.push({
-    label: `${ordinal(volumeTier.fromDomainIndex)} domain and each after`,
-    cents: perMonth(volumeTier.fromDomainIndex),
-  });
-  return rows;
-}
 
 function FeatureList({ label, items }: { label: string; items: readonly string[] }) {
   return (
@@ -165,12 +143,12 @@ export function PricingPage() {
                 Each further domain, a month{yearly ? ', billed yearly' : ''}
               </caption>
               <tbody>
-                {tierRows(interval).map((row) => (
+                {domainTierRows(interval).map((row) => (
                   <tr key={row.label} className="border-b border-slate-200">
                     <th scope="row" className="py-1 text-left font-normal">
                       {row.label}
                     </th>
-                    <td className="py-1 text-right font-semibold">{formatUsd(row.cents)}</td>
+                    <td className="py-1 text-right font-semibold">{formatUsd(row.monthlyCents)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,5 +1,9 @@
 import { CheckCircle2, Gift } from 'lucide-react';
-import { complianceShield, domainMonthlyPricesUsd } from '#contract/billing.js';
+import {
+  complianceShieldPlan as complianceShield,
+  domainTierRows,
+  formatUsd,
+} from '#contract/catalogue.js';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -8,10 +12,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '../../../components/ui/dialog';
-import { formatUsd } from '../domain-form';
 import { defaultMonitorPageBudget } from '#contract/site-monitoring.js';
-
-const positions = ['1st domain', '2nd domain', '3rd domain', '4th domain', '5th domain and later'];
 
 /** Included with every monitored domain. */
 export const includedFeatures = [
@@ -47,17 +48,18 @@ export function PricingDialog() {
             </tr>
           </thead>
           <tbody>
-            {domainMonthlyPricesUsd.map((price, index) => (
-              <tr key={price} className="border-b border-slate-200">
+            {domainTierRows().map((row) => (
+              <tr key={row.label} className="border-b border-slate-200">
                 <th scope="row" className="py-2 pr-4 font-normal">
-                  {positions[index]}
+                  {row.label}
                 </th>
-                <td className="py-2 text-right font-semibold">{formatUsd(price)}/month</td>
+                <td className="py-2 text-right font-semibold">
+                  {formatUsd(row.monthlyCents)}/month
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
-        <p className="mt-3 text-sm font-semibold">Enterprise pricing for 20+ domains</p>
         <div className="mt-4 flex gap-3 rounded-md border border-green-700 bg-green-50 p-4 text-green-900">
           <Gift aria-hidden="true" className="h-6 w-6 shrink-0" />
           <div>

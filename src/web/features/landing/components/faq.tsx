@@ -4,6 +4,7 @@ import {
   AccordionItem,
   AccordionTrigger,
 } from '../../../components/ui/accordion';
+import { complianceShieldPlan, domainPriceCents, formatUsd } from '#contract/catalogue.js';
 import { engineList, enginesInWords } from '#contract/vocabulary.js';
 
 /** Spec §2: nine questions. */
@@ -42,7 +43,7 @@ const questions = [
   },
   {
     q: 'Is there a free trial?',
-    a: 'Yes. Scanning and your public page are free to start, no credit card needed. Compliance Shield costs $49 per month and the first month is free.',
+    a: `Yes. Scanning and your public page are free, no credit card needed. ${complianceShieldPlan.product} costs ${formatUsd(domainPriceCents(1, 'month'))} a month for your first domain, less for each further one, and every new domain's first month is free.`,
   },
 ] as const;
 
