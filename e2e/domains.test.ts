@@ -141,10 +141,17 @@ describe('domains', () => {
 
     await page.getByRole('button', { name: 'View pricing' }).click();
     const pricing = page.getByRole('dialog', { name: 'Compliance Shield pricing' });
-    for (const price of ['$49/month', '$39/month', '$29/month', '$19/month', '$9/month']) {
+    for (const price of [
+      '$49/month',
+      '$39/month',
+      '$29/month',
+      '$19/month',
+      '$9/month',
+      '$5/month',
+    ]) {
       await pricing.getByRole('cell', { name: price }).waitFor();
     }
-    await pricing.getByText('Enterprise pricing for 20+ domains').waitFor();
+    await pricing.getByRole('rowheader', { name: '20th domain and each after' }).waitFor();
     await pricing.getByText('First month free', { exact: true }).waitFor();
     await expectAccessible(page, 'domains-pricing-dialog');
     await page.keyboard.press('Escape');
@@ -479,19 +486,18 @@ describe('domains', () => {
     const visitor = await (await app.web.newContext()).newPage();
     watchStripe(visitor);
     await visitor.goto('/app/pricing');
-    await visitor.getByRole('heading', { level: 2, name: 'Pro' }).waitFor();
-    await visitor.getByText('$49', { exact: true }).waitFor();
-    await visitor.getByRole('switch', { name: 'Annual billing' }).click();
-    await visitor.getByText('$39', { exact: true }).waitFor();
-    await visitor.getByText('Save 20%', { exact: true }).waitFor();
-    for (const plan of ['free', 'pro', 'enterprise']) {
+    await visitor.getByRole('heading', { level: 2, name: 'Compliance Shield' }).waitFor();
+    await visitor.getByText('$49', { exact: true }).first().waitFor();
+    await visitor.getByRole('cell', { name: '$5', exact: true }).waitFor();
+    expect(await visitor.getByText(/Enterprise|SLA|Priority support/).count()).toBe(0);
+    for (const plan of ['free', 'pro']) {
       await visitor.locator(`a[href="/app/signup?plan=${plan}"]`).waitFor();
     }
     await expectAccessible(visitor, 'pricing');
 
-    await visitor.getByRole('link', { name: /Start Free Month with the Pro plan/ }).click();
+    await visitor.getByRole('link', { name: /Start Free Month of Compliance Shield/ }).click();
     await visitor.waitForURL('**/app/signup?plan=pro');
-    await visitor.getByText('Pro', { exact: true }).waitFor();
+    await visitor.getByText('Compliance Shield', { exact: true }).waitFor();
     await visitor.getByLabel('Email').fill(uniqueEmail('pricing'));
     await visitor.getByLabel('Password', { exact: true }).fill(strongPassword);
     await visitor.getByRole('button', { name: 'Create account' }).click();
