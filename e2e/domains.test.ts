@@ -506,8 +506,8 @@ describe('domains', () => {
     await visitor.getByText('Demo payment: no card is charged', { exact: true }).waitFor();
     await expectAccessible(visitor, 'subscribe');
     await visitor.getByRole('button', { name: 'Activate Compliance Shield' }).click();
-    await toastTitled(visitor, 'Payment Successful').waitFor();
-    await visitor.getByText('Your subscription is now active!', { exact: true }).waitFor();
+    await toastTitled(visitor, 'Card saved').waitFor();
+    await visitor.getByText(/Your subscription starts when you add a domain to monitor/).waitFor();
     await visitor.waitForURL('**/app/dashboard');
     // Activated with nothing monitored yet: the way on is a first domain, not paying again.
     await visitor.getByText('Add your first domain', { exact: true }).waitFor();

@@ -24,6 +24,7 @@ import { toast } from '../../../lib/toast-store';
 import { useCheckout } from '../api/get-checkout';
 import { useSubscribe } from '../api/subscribe';
 import { purchaseEvent, subscriptionSelectedEvent } from '../checkout-analytics';
+import { formatUsd } from '#contract/catalogue.js';
 import { formatDate, formatScoreWithLabel } from '#contract/vocabulary.js';
 
 /**
@@ -241,6 +242,8 @@ function OrderForm({
 
 function PlanSummary({ data }: { data: CheckoutResponse }) {
   const { scan } = data;
+  // A domain the caller monitors already (in its free month or paid) costs nothing to order again.
+  const alreadyYours = data.monitoredBy === 'you';
   return (
     <aside aria-labelledby="plan-heading" className="grid content-start gap-4">
       {data.payment.demo && (
@@ -259,17 +262,21 @@ function PlanSummary({ data }: { data: CheckoutResponse }) {
         </h2>
         <p className="text-slate-700">{data.product}</p>
         <p className="mt-4 text-3xl font-extrabold">
-          ${data.monthlyPrice}
+          {formatUsd(Math.round(data.monthlyPrice * 100))}
           <span className="text-base font-semibold text-slate-700">/month</span>
         </p>
         <p className="font-semibold text-ok">
-          {data.trialAvailable
-            ? 'First month free'
-            : 'This domain has had its free month; the first month is charged today.'}
+          {alreadyYours
+            ? 'You monitor this domain already: ordering again charges nothing.'
+            : data.trialAvailable
+              ? 'First month free'
+              : 'This domain has had its free month; the first month is charged today.'}
         </p>
         <dl className="mt-4 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm">
           <dt>Due today</dt>
-          <dd className="font-semibold">${data.dueToday}</dd>
+          <dd className="font-semibold">
+            {formatUsd(alreadyYours ? 0 : Math.round(data.dueToday * 100))}
+          </dd>
           <dt>Currency</dt>
           <dd className="font-semibold">{data.currency}</dd>
         </dl>

@@ -84,8 +84,10 @@ function SubscribeForm({ config }: { config: PaymentConfigResponse }) {
   const succeed = async () => {
     await queryClient.invalidateQueries();
     toast({
-      title: 'Payment Successful',
-      description: 'Your subscription is now active!',
+      // The subscription becomes active with the first monitored domain, not with the card.
+      title: 'Card saved',
+      description:
+        'Your card is on file for the months after each domain’s free month. Your subscription starts when you add a domain to monitor.',
       variant: 'success',
     });
     await navigate(paths.dashboard.getHref());
