@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { AccountSettingsSections } from '../features/account/components/account-settings';
+import { BillingAccountSections } from '../features/billing/components/billing-account';
 import { BillingSection } from '../features/billing/components/billing-section';
 import { usePageTitle } from '../lib/page-title';
 import { paths } from '../lib/paths';
@@ -39,6 +40,7 @@ export function SettingsScreen() {
       </nav>
       <AccountSettingsSections />
       <BillingSection />
+      <BillingAccountSections />
     </div>
   );
 }
