@@ -137,7 +137,16 @@ describe('the dashboard', () => {
       `Average score${Math.round((shopLatest + blogLatest) / 2)}/100`,
     );
     await expect(metrics.textContent()).resolves.toContain('Total scans6');
-    await expect(metrics.textContent()).resolves.toContain('Industry benchmark73/100');
+    // Issue 27: the sites' standing leads, billing comes last, and nothing unsourced is shown.
+    await expect(shopRow.textContent()).resolves.toContain(`${shopScores.at(-2)!.score}/100`);
+    const headings = await page.locator('main h2').allTextContents();
+    expect(headings.indexOf('Compliance Status')).toBeLessThan(headings.indexOf('Key Metrics'));
+    expect(headings.indexOf('Compliance Status')).toBeLessThan(
+      headings.indexOf('Compliance Shield'),
+    );
+    const overviewText = await page.getByRole('tabpanel', { name: 'Overview' }).textContent();
+    for (const unsourced of ['Industry benchmark', 'VPAT renewal', 'Quarterly review', 'Protected'])
+      expect(overviewText).not.toContain(unsourced);
     const events = page.getByRole('region', { name: 'Upcoming Events' });
     const nextAudit = new Date(blogScores.at(-1)!.date.getTime() + 7 * day);
     await expect(events.textContent()).resolves.toContain(

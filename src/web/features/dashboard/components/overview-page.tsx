@@ -20,15 +20,15 @@ import { messageOf } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { isPlanRequired, useOverview } from '../api/get-overview';
-import { formatDate, formatDateTime, formatScore } from '../score';
+import { formatDate, formatDateTime, formatScore, signedPoints } from '../score';
 import { ScoreBadge, TrendBadge } from './score-badges';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 /**
- * The overview of /app/dashboard (spec §2): plan card, get-started checklist, critical-issues
- * banner, Business Protection, Upcoming Events, Compliance Status, Recent Activity, Essential
- * Actions, Key Metrics and the activity feed, all from `GET /api/dashboard`; the account's scans
+ * The overview of /app/dashboard (spec §2): critical-issues banner, Compliance Status (the sites
+ * first), get-started checklist, Recent Activity, Essential Actions, Key Metrics, Business
+ * Protection, Upcoming Events, plan card and the activity feed, all from `GET /api/dashboard`; the account's scans
  * on a second tab. Without Compliance Shield (402) only the scans show, under the plan card.
  */
 export function OverviewPage({
@@ -71,10 +71,15 @@ export function OverviewPage({
   );
 }
 
+/**
+ * Issue 27: the overview leads with the sites' standing and what changed, each figure saying where
+ * it comes from; the plan and billing come last. Figures the product cannot source (the spec's
+ * "Industry benchmark 73", a "VPAT renewal" and a "Quarterly review" nobody scheduled) are not
+ * shown (ADR 0036).
+ */
 function OverviewContent({ data, onReview }: { data: DashboardOverview; onReview: () => void }) {
   return (
     <div className="grid grid-cols-1 gap-6">
-      {data.checklist.show && <Checklist data={data} />}
       {data.critical.domainsBelow > 0 && (
         <section
           aria-labelledby="critical-heading"
@@ -99,6 +104,8 @@ function OverviewContent({ data, onReview }: { data: DashboardOverview; onReview
           </Button>
         </section>
       )}
+      <ComplianceStatus domains={data.domains} metrics={data.metrics} />
+      {data.checklist.show && <Checklist data={data} />}
       {data.metrics.totalScans === 0 && (
         <Card>
           <h2 className="text-lg font-bold">No scans yet</h2>
@@ -110,19 +117,26 @@ function OverviewContent({ data, onReview }: { data: DashboardOverview; onReview
           </Button>
         </Card>
       )}
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-        <PlanCard plan={data.plan} />
-        <ProtectionCard data={data} />
-        <EventsCard events={data.events} />
-      </div>
-      <ComplianceStatus domains={data.domains} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <RecentActivity scans={data.recentScans} />
         <EssentialActions latestReportId={data.latestReportId} />
       </div>
       <KeyMetrics metrics={data.metrics} />
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <ProtectionCard data={data} />
+        <EventsCard events={data.events} lastScan={latestScanDate(data.domains)} />
+        <PlanCard plan={data.plan} />
+      </div>
       <ActivityFeed items={data.activity} />
     </div>
+  );
+}
+
+/** The newest "last scan" of the account's sites: the date the overview's figures are as of. */
+function latestScanDate(domains: DashboardOverview['domains']): string | null {
+  return domains.reduce<string | null>(
+    (latest, d) => (d.lastScan && (!latest || d.lastScan > latest) ? d.lastScan : latest),
+    null,
   );
 }
 
@@ -199,14 +213,16 @@ function PlanCard({ plan }: { plan: DashboardOverview['plan'] }) {
           </dd>
         </div>
         <div className="flex justify-between gap-2">
-          <dt className="text-slate-700">Status</dt>
+          {/* The subscription's state, not a verdict on the sites: their standing is the score's
+              (Compliance Status above). */}
+          <dt className="text-slate-700">Monitoring</dt>
           <dd className="flex items-center gap-1 font-semibold">
             {plan.protected ? (
               <>
-                <ShieldCheck aria-hidden="true" className="h-4 w-4 text-green-700" /> Protected
+                <ShieldCheck aria-hidden="true" className="h-4 w-4 text-green-700" /> Active
               </>
             ) : (
-              'Not protected'
+              'Not active'
             )}
           </dd>
         </div>
@@ -227,11 +243,11 @@ function PlanCard({ plan }: { plan: DashboardOverview['plan'] }) {
 function ProtectionCard({ data }: { data: DashboardOverview }) {
   const p = data.protection;
   const rows: [string, string][] = [
-    ['Brand protection', p.level ?? 'Not rated yet'],
+    ['Brand protection (from the average score)', p.level ?? 'Not rated yet'],
     ['Monitored domains', String(p.monitoredDomains)],
-    ['Days protected', String(p.daysProtected)],
-    ['Public status pages live', String(p.publicPages)],
-    ['Badges active', String(p.badgesActive)],
+    ['Days monitored', String(p.daysProtected)],
+    // A badge is served exactly while the domain's status page is (monitored and verified).
+    ['Status pages and badges live', String(p.publicPages)],
     ['Open complaints', String(p.openComplaints)],
   ];
   return (
@@ -248,38 +264,59 @@ function ProtectionCard({ data }: { data: DashboardOverview }) {
   );
 }
 
-function EventsCard({ events }: { events: DashboardOverview['events'] }) {
-  const rows: [string, string | null][] = [
-    ['Next audit', events.nextAudit],
-    ['VPAT renewal', events.vpatRenewal],
-    ['Quarterly review', events.quarterlyReview],
-  ];
+function EventsCard({
+  events,
+  lastScan,
+}: {
+  events: DashboardOverview['events'];
+  lastScan: string | null;
+}) {
   return (
     <SectionCard id="events-heading" title="Upcoming Events">
-      <ul className="grid grid-cols-1 gap-2 text-sm">
-        {rows.map(([label, date]) => (
-          <li key={label} className="flex items-center justify-between gap-2">
-            <span className="flex items-center gap-2 text-slate-700">
-              <CalendarClock aria-hidden="true" className="h-4 w-4" />
-              {label}
-            </span>
-            <span className="font-semibold">
-              {date ? formatDate(date) : 'After your first scan'}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <p className="flex items-center justify-between gap-2 text-sm">
+        <span className="flex items-center gap-2 text-slate-700">
+          <CalendarClock aria-hidden="true" className="h-4 w-4" />
+          Next audit
+        </span>
+        <span className="font-semibold">
+          {events.nextAudit ? formatDate(events.nextAudit) : 'After your first scan'}
+        </span>
+      </p>
+      {events.nextAudit && lastScan && (
+        <p className="mt-2 text-xs text-slate-700">
+          A week after the latest scan ({formatDate(lastScan)}).
+        </p>
+      )}
     </SectionCard>
   );
 }
 
-function ComplianceStatus({ domains }: { domains: DashboardOverview['domains'] }) {
+function ComplianceStatus({
+  domains,
+  metrics,
+}: {
+  domains: DashboardOverview['domains'];
+  metrics: DashboardOverview['metrics'];
+}) {
   return (
     <SectionCard id="compliance-heading" title="Compliance Status">
       {domains.length === 0 ? (
         <p className="text-slate-700">No domains yet. Add one to see its score here.</p>
       ) : (
         <div className="overflow-x-auto">
+          <p className="mb-3 text-sm text-slate-700">
+            {metrics.averageScore !== null && (
+              <>
+                Average score <strong className="text-slate-900">{metrics.averageScore}</strong>
+                {metrics.trendPoints !== null && (
+                  <> ({signedPoints(metrics.trendPoints)} against your earlier scans)</>
+                )}
+                .{' '}
+              </>
+            )}
+            Each score and its status come from the site's latest completed scan (dated on the
+            right); “Before” is the scan before it.
+          </p>
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Each site's latest score and its trend</caption>
             <thead className="border-b border-slate-300">
@@ -289,6 +326,9 @@ function ComplianceStatus({ domains }: { domains: DashboardOverview['domains'] }
                 </th>
                 <th scope="col" className="py-2 pr-4">
                   Score
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Before
                 </th>
                 <th scope="col" className="py-2 pr-4">
                   Trend
@@ -318,6 +358,7 @@ function ComplianceStatus({ domains }: { domains: DashboardOverview['domains'] }
                   <td className="py-2 pr-4">
                     <ScoreBadge score={d.score} />
                   </td>
+                  <td className="py-2 pr-4">{formatScore(d.previousScore)}</td>
                   <td className="py-2 pr-4">
                     <TrendBadge trend={d.trend} change={d.change} />
                   </td>
@@ -398,14 +439,17 @@ function KeyMetrics({ metrics }: { metrics: DashboardOverview['metrics'] }) {
   const items: [string, ReactNode][] = [
     ['Average score', formatScore(metrics.averageScore)],
     ['Trend', <TrendBadge key="trend" trend={metrics.trend} change={metrics.trendPoints} />],
-    ['Industry benchmark', formatScore(metrics.industryBenchmark)],
     ['Total scans', metrics.totalScans],
     ['Pages scanned', metrics.pagesScanned],
     ['Open issues', metrics.openIssues],
   ];
   return (
     <SectionCard id="metrics-heading" title="Key Metrics">
-      <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
+      <p className="mb-3 text-sm text-slate-700">
+        Average score and open issues: the latest scan of each of your sites and pages. Trend: that
+        average against the mean of your earlier scans. Totals: every scan of this account.
+      </p>
+      <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
         {items.map(([term, value]) => (
           <div key={term}>
             <dt className="text-sm text-slate-700">{term}</dt>
