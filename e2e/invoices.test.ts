@@ -57,7 +57,7 @@ describe('Settings → Billing', () => {
     await details.getByRole('alert').getByText('two-letter ISO code').waitFor();
     await details.getByLabel('Country').fill('US');
     await details.getByRole('button', { name: 'Save billing details' }).click();
-    await page.getByText('Billing details saved').waitFor();
+    await page.getByText('Billing details saved', { exact: true }).waitFor();
 
     await charge(email);
     await page.reload();
