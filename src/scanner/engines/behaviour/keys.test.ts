@@ -36,6 +36,15 @@ describe('keys tried for real', () => {
     expect(raw.results[1]!.details).toMatchObject({ keysWithoutEffect: ['Enter', 'Space'] });
   });
 
+  it('finds an upper-case letter shortcut, pressed with Shift held as a person types it', async () => {
+    const raw = await runTopics(pool, `${site.url}/keys-shift-bad.html`, [topic]);
+    expect(summary(raw.results)).toEqual([
+      { check: 'character-key-shortcut', kind: 'needs-review', wcag: ['2.1.4'], selector: '' },
+    ]);
+    expect(raw.results[0]!.details).toMatchObject({ key: 'Shift+D' });
+    expect(raw.results[0]!.message).toContain('Pressing Shift+D alone');
+  });
+
   it('finds nothing where the shortcut needs a modifier and the button answers Enter and Space', async () => {
     const raw = await runTopics(pool, `${site.url}/keys-good.html`, [topic]);
     expect(raw.results).toEqual([]);

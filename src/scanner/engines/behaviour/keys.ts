@@ -39,7 +39,10 @@ export const printableKeys = [
   ...'abcdefghijklmnopqrstuvwxyz',
   ...'0123456789',
   ...'/?.,;-=[]',
-] as const;
+  // Upper-case letters and shifted symbols are character keys too (2.1.4): pressed with Shift
+  // held, as a person types them, so handlers that test event.shiftKey answer.
+  ...[...'ABCDEFGHIJKLMNOPQRSTUVWXYZ', '#', '?'].map((key) => `Shift+${key}`),
+];
 const batchSize = 12;
 /** Custom controls tried with Enter and Space, per page. */
 export const maxCustomControls = 6;
@@ -50,10 +53,23 @@ const customControlSelector =
 interface Reaction {
   what: string[];
   certain: boolean;
+  /** The keys after whose press the page changed. */
+  keys?: string[];
 }
 
 async function events(session: BehaviourSession): Promise<readonly GuardEvent[]> {
   return (await session.guard?.events()) ?? [];
+}
+
+/** Presses one key, or a character with Shift held when written `Shift+x`. */
+async function pressKey(page: BehaviourSession['page'], key: string): Promise<void> {
+  if (!key.startsWith('Shift+')) return page.keyboard.press(key as never);
+  await page.keyboard.down('Shift');
+  try {
+    await page.keyboard.press(key.slice('Shift+'.length) as never);
+  } finally {
+    await page.keyboard.up('Shift');
+  }
 }
 
 /** Presses keys with focus on the page and says what happened, if anything. */
@@ -68,7 +84,7 @@ async function pressOnPage(
   const scroll = await page.evaluate('[window.scrollX, window.scrollY].join()');
   const from = (await events(session)).length;
   await probe(page, 'startWatch', -1);
-  for (const key of keys) await page.keyboard.press(key as never);
+  for (const key of keys) await pressKey(page, key);
   await pause(150);
   const focused = await probe<number>(page, 'active');
   const watched = await probe<WatchResult | null>(page, 'stopWatch');
@@ -91,7 +107,7 @@ async function pressOnPage(
   if (watched?.urlChanged) what.push('changes the address');
   if (watched && watched.mutations > 0) what.push('changes the page');
   if (scrolled) what.push('scrolls the page');
-  return what.length > 0 ? { what, certain } : null;
+  return what.length > 0 ? { what, certain, keys: watched?.keys ?? [] } : null;
 }
 
 export async function run(session: BehaviourSession): Promise<OwnCheckResult[]> {
@@ -100,6 +116,11 @@ export async function run(session: BehaviourSession): Promise<OwnCheckResult[]> 
   await session.restore();
   results.push(...(await customControls(session)));
   return results;
+}
+
+/** A key as a person reads it: 'd', or Shift+D. */
+function shownKey(key: string): string {
+  return key.startsWith('Shift+') ? key : `'${key}'`;
 }
 
 async function characterShortcuts(session: BehaviourSession): Promise<OwnCheckResult[]> {
@@ -126,12 +147,23 @@ async function characterShortcuts(session: BehaviourSession): Promise<OwnCheckRe
     await session.restore();
     if (!reaction) continue;
     // Which key it was: one by one (the page is restored between presses).
+    let singled = false;
     for (const key of batch) {
       if (session.timeUp() || !session.spend()) break;
       const one = await pressOnPage(session, [key]);
       session.note({ check: 'character-key-shortcut', action: `press ${key}`, target: '', ms: 0 });
       await session.restore();
-      if (one) found.push({ key, reaction: one });
+      if (one) {
+        found.push({ key, reaction: one });
+        singled = true;
+      }
+    }
+    // A change that cannot happen twice (a message deleted) shows only in the batch: the keys
+    // it followed are named, and a person judges.
+    if (!singled) {
+      for (const key of batch.filter((key) => reaction.keys?.includes(key))) {
+        found.push({ key, reaction: { what: reaction.what, certain: false } });
+      }
     }
   }
   if (found.length === 0) return [];
@@ -144,7 +176,7 @@ async function characterShortcuts(session: BehaviourSession): Promise<OwnCheckRe
       definitions,
       'character-key-shortcut',
       { selector: '', html: '' },
-      `Pressing '${key}' alone, with focus on the page, ${reaction.what.join(', ')}.` +
+      `Pressing ${shownKey(key)} alone, with focus on the page, ${reaction.what.join(', ')}.` +
         (reaction.certain && !mentioned
           ? ' Nothing on the page offers to turn this shortcut off.'
           : ' Check that the shortcut can be turned off or remapped, or only works while its component has focus.'),

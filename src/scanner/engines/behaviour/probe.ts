@@ -67,8 +67,18 @@ const PROBE_IN_PAGE = String.raw`(() => {
   const startWatch = (targetId) => {
     if (watch) watch.observer.disconnect();
     const target = el(targetId);
-    const record = { mutations: 0, before: 0, outside: 0, texts: [], url: location.href, target };
+    const record = { mutations: 0, before: 0, outside: 0, texts: [], url: location.href, target,
+      lastKey: null, keys: [] };
+    // Which key press each change followed: a page's handler runs, and its changes are reported,
+    // before the next key is pressed.
+    const onKey = (event) => {
+      if (!event.isTrusted) return;
+      record.lastKey = (event.shiftKey && event.key.length === 1 ? 'Shift+' : '') + event.key;
+    };
+    window.addEventListener('keydown', onKey, true);
+    record.onKey = onKey;
     const observer = new MutationObserver((list) => {
+      if (record.lastKey && !record.keys.includes(record.lastKey)) record.keys.push(record.lastKey);
       for (const m of list) {
         if (m.type === 'attributes' && (m.attributeName === 'style' || m.attributeName === 'class') && m.target === target) continue;
         record.mutations += 1;
@@ -97,9 +107,11 @@ const PROBE_IN_PAGE = String.raw`(() => {
   };
   const stopWatch = () => {
     if (!watch) return null;
-    watch.observer.takeRecords();
+    const pending = watch.observer.takeRecords();
     watch.observer.disconnect();
     const { record } = watch;
+    window.removeEventListener('keydown', record.onKey, true);
+    if (pending.length > 0 && record.lastKey && !record.keys.includes(record.lastKey)) record.keys.push(record.lastKey);
     watch = null;
     const seen = new Set();
     const texts = [];
@@ -112,7 +124,8 @@ const PROBE_IN_PAGE = String.raw`(() => {
       texts.push({ text, live: Boolean(live), id: idOf(host), selector: selectorOf(host), html: htmlOf(host),
         dialog: Boolean(host.closest('dialog,[role=dialog],[role=alertdialog]')) });
     }
-    return { mutations: record.mutations, before: record.before, outside: record.outside, texts, urlChanged: record.url !== location.href };
+    return { mutations: record.mutations, before: record.before, outside: record.outside, texts, urlChanged: record.url !== location.href,
+      keys: record.keys };
   };
   window.__conformlyProbe = { idOf, el, describe, selectorOf, htmlOf, nameOf, shown, find, active, startWatch, stopWatch };
   return true;
@@ -141,6 +154,8 @@ export interface WatchResult {
     dialog: boolean;
   }[];
   urlChanged: boolean;
+  /** The keys (`d`, `Shift+D`) after whose press the page changed, when keys were pressed. */
+  keys: string[];
 }
 
 /**
