@@ -28,3 +28,4 @@ export * from './issue-fingerprint.js';
 export * from './site-monitoring.js';
 export * from './rule-pages.js';
 export * from './trackers.js';
+export * from './billing-interval.js';

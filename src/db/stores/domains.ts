@@ -434,6 +434,8 @@ export interface LapsedDomain {
   periodEnd: Date;
   cardAdded: boolean;
   ownerEmail: string;
+  /** The organisation's billing interval: the next period is a month or a year. */
+  interval: 'month' | 'year';
 }
 
 /** The organisation has a card on file (billing_accounts keeps its brand while it does). */
@@ -459,6 +461,7 @@ export async function listLapsedDomains(
       trialEndsAt: domains.trialEndsAt,
       cardAdded: cardOnFile,
       ownerEmail: users.email,
+      interval: billingAccounts.interval,
     })
     .from(domains)
     .innerJoin(users, eq(users.id, domains.userId))

@@ -1,6 +1,14 @@
-import { complianceShield, domainMonthlyPriceCents, ownershipRules } from '#contract/index.js';
+import {
+  complianceShield,
+  domainMonthlyPriceCents,
+  domainPriceCents,
+  ownershipRules,
+  type BillingInterval,
+  yearlyPriceCents,
+} from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import * as domainStore from '#db/stores/domains.js';
+import * as repo from './repo.js';
 
 /** What enrolling a domain costs: its position among the account's domains and its free month. */
 
@@ -25,13 +33,34 @@ export interface Quote {
   monthlyPriceCents: number;
   /** The domain's free first month is still to be had. */
   trial: boolean;
-  /** What is charged now. */
+  /** What is charged now: a period at the account's interval, unless free. */
   dueCents: number;
+  /** The account's billing interval: a paid period is a month or a year. */
+  interval: BillingInterval;
 }
 
-function termsAt(domainIndex: number, trial: boolean): Quote {
+/** Calendar months in one billing period. */
+export const periodMonths = (interval: BillingInterval) => (interval === 'year' ? 12 : 1);
+
+/** What one period of a domain costs at `interval`, from its monthly price (the catalogue's). */
+export function periodPriceCents(monthlyPriceCents: number, interval: BillingInterval): number {
+  return interval === 'year' ? yearlyPriceCents(monthlyPriceCents) : monthlyPriceCents;
+}
+
+function termsAt(domainIndex: number, trial: boolean, interval: BillingInterval): Quote {
   const monthlyPriceCents = domainMonthlyPriceCents(domainIndex);
-  return { domainIndex, monthlyPriceCents, trial, dueCents: trial ? 0 : monthlyPriceCents };
+  return {
+    domainIndex,
+    monthlyPriceCents,
+    trial,
+    interval,
+    dueCents: trial ? 0 : domainPriceCents(domainIndex, interval),
+  };
+}
+
+/** The organisation's billing interval ('month' until it chooses yearly). */
+export async function intervalOf(db: AppDb, userId: string): Promise<BillingInterval> {
+  return (await repo.findBillingAccount(db, userId))?.interval ?? 'month';
 }
 
 /**
@@ -41,12 +70,12 @@ function termsAt(domainIndex: number, trial: boolean): Quote {
 export async function quote(db: AppDb, userId: string, domain: string): Promise<Quote> {
   const others = await domainStore.countOtherDomains(db, userId, domain);
   const trial = !(await domainStore.trialWasUsed(db, domain, userId));
-  return termsAt(others + 1, trial);
+  return termsAt(others + 1, trial, await intervalOf(db, userId));
 }
 
 /** What a visitor who is not signed in would pay: the price of an account's first domain. */
 export function firstDomainQuote(): Quote {
-  return termsAt(1, true);
+  return termsAt(1, true, 'month');
 }
 
 const dayMs = 86_400_000;
@@ -70,7 +99,7 @@ export function newEnrolment(
     trialEndsAt: null,
     monitoringSince: now,
     subscriptionId,
-    currentPeriodEnd: claim ? null : addMonths(now, 1),
+    currentPeriodEnd: claim ? null : addMonths(now, periodMonths(terms.interval)),
     claimExpiresAt: claim ? new Date(now.getTime() + ownershipRules.claimDays * dayMs) : null,
   };
 }
@@ -110,7 +139,8 @@ export async function reactivationQuote(
 ): Promise<ReactivationQuote> {
   const domainIndex = (await domainStore.countOtherDomains(db, userId, row.domain)) + 1;
   const monthlyPriceCents = domainMonthlyPriceCents(domainIndex);
-  const base = { domainIndex, monthlyPriceCents, trial: false };
+  const interval = await intervalOf(db, userId);
+  const base = { domainIndex, monthlyPriceCents, trial: false, interval };
   if (row.status === 'archived') {
     // A free claim whose month never started (archived or taken over before verification) comes
     // back as a claim again; one that lapsed unverified is paid for.
@@ -137,5 +167,10 @@ export async function reactivationQuote(
       return { ...base, dueCents: 0, status: 'active', periodEnd: row.currentPeriodEnd };
     }
   }
-  return { ...base, dueCents: monthlyPriceCents, status: 'active', periodEnd: addMonths(now, 1) };
+  return {
+    ...base,
+    dueCents: domainPriceCents(domainIndex, interval),
+    status: 'active',
+    periodEnd: addMonths(now, periodMonths(interval)),
+  };
 }

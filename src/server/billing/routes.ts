@@ -2,6 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import {
   CancelSubscriptionResponse,
+  ChangeIntervalRequest,
+  IntervalChangePreview,
+  IntervalChangeResponse,
+  IntervalPreviewQuery,
   CheckoutParams,
   CheckoutResponse,
   CorePlanStatusResponse,
@@ -16,6 +20,7 @@ import {
 } from '#contract/index.js';
 import { UnauthorizedError } from '../http-errors.js';
 import { signedIn } from '../plugins/openapi.js';
+import * as interval from './interval.js';
 import * as lifecycle from './lifecycle.js';
 import * as intents from './payment-intents.js';
 import * as service from './service.js';
@@ -160,6 +165,52 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
       reply.headers(noStore);
       return lifecycle.corePlanStatus(deps.db, request.caller.organisationId!);
     },
+  );
+
+  app.get(
+    '/api/billing/interval',
+    {
+      ...own,
+      schema: {
+        operationId: 'previewBillingInterval',
+        summary: 'What switching to monthly or yearly billing would credit and charge now',
+        tags: ['Billing'],
+        security: signedIn,
+        querystring: IntervalPreviewQuery,
+        response: { 200: IntervalChangePreview },
+      },
+    },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return interval.previewIntervalChange(
+        deps,
+        request.caller.organisationId!,
+        request.query.interval,
+      );
+    },
+  );
+
+  app.post(
+    '/api/billing/interval',
+    {
+      ...own,
+      schema: {
+        operationId: 'changeBillingInterval',
+        summary: 'Switch to monthly or yearly billing, paying the prorated difference now',
+        description:
+          'Amounts are the server’s own: the body names only the interval. 409 when the figures changed since they were shown.',
+        tags: ['Billing'],
+        security: signedIn,
+        body: ChangeIntervalRequest,
+        response: { 200: IntervalChangeResponse },
+      },
+    },
+    async (request) =>
+      interval.changeInterval(
+        deps,
+        { ...payerOf(request), actor: request.caller },
+        request.body.interval,
+      ),
   );
 
   app.post(

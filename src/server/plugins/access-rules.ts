@@ -123,14 +123,14 @@ export const accessRules: Record<string, AccessRule> = {
   'POST /api/domains/:domain/audits': organisation('member', 'scans:write'),
   'GET /api/domains/:domain/audits/:auditId': organisation('viewer', 'domains:read'),
   'GET /api/domains/:domain/rules': organisation('viewer', 'domains:read'),
-  // Sending issues to a tracker: members create GitHub issues, anyone exports the Jira CSV.
-  'POST /api/domains/:domain/tracker/github': organisation('member'),
-  'GET /api/domains/:domain/exports/jira.csv': organisation('viewer', 'domains:read'),
   // Triage (ADR 0033): everyone reads it; members change the issues assigned to them or to
   // nobody, admins all, and only admins assign (triage/service.ts). Never a token's change.
   'GET /api/domains/:domain/triage': organisation('viewer', 'domains:read'),
   'GET /api/domains/:domain/triage/:issueKey': organisation('viewer', 'domains:read'),
   'POST /api/domains/:domain/triage': organisation('member'),
+  // Sending issues to a tracker: members create GitHub issues, anyone exports the Jira CSV.
+  'POST /api/domains/:domain/tracker/github': organisation('member'),
+  'GET /api/domains/:domain/exports/jira.csv': organisation('viewer', 'domains:read'),
   'GET /api/domains/:domain/verification': organisation('viewer', 'domains:read'),
   'POST /api/domains/:domain/verify': organisation('admin'),
   'GET /api/badges': organisation('viewer', 'domains:read'),
@@ -163,6 +163,9 @@ export const accessRules: Record<string, AccessRule> = {
   'POST /api/create-subscription': organisation('owner'),
   'POST /api/subscribe': organisation('owner'),
   'POST /api/subscription/cancel': organisation('owner'),
+  // Monthly or yearly billing: everyone sees the figures, the owners switch and pay.
+  'GET /api/billing/interval': organisation('viewer'),
+  'POST /api/billing/interval': organisation('owner'),
   'GET /api/add-ons': organisation('viewer'),
   'GET /api/add-ons/catalogue': open,
   'GET /api/add-ons/pages': organisation('viewer'),

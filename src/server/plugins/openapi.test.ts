@@ -156,6 +156,8 @@ const operationIds: Record<string, string> = {
   'GET /api/subscription-status': 'getSubscriptionStatus',
   'GET /api/core-plan-status': 'getCorePlanStatus',
   'POST /api/subscription/cancel': 'cancelSubscription',
+  'GET /api/billing/interval': 'previewBillingInterval',
+  'POST /api/billing/interval': 'changeBillingInterval',
   'GET /api/add-ons/catalogue': 'listAddOnCatalogue',
   'GET /api/add-ons': 'listAddOns',
   'GET /api/add-ons/pages': 'listAddOnPages',
