@@ -18,6 +18,7 @@ import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from '#scanner';
 import { ownershipProved, sweepLifecycle } from '#server/billing/lifecycle.js';
 import { createPaymentProvider, type PaymentProvider } from '#server/billing/payments.js';
+import { mailIssuedInvoices, useInvoiceSeller } from '#server/invoices/service.js';
 import { SecretSealer } from '#server/trackers/sealer.js';
 import { notifyNewIssues, type TrackerDeps } from '#server/trackers/service.js';
 import { recheckOwnership, tellReleasedClaims } from '#server/domains/verification-service.js';
@@ -55,6 +56,8 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
     log,
   });
   // Jobs e-mail owners (alerts, plan notices) through the outbox like the HTTP app does.
+  // Invoices issued in this process (a renewal in the lifecycle run) name the configured seller.
+  useInvoiceSeller(config.seller);
   const mailer: Mailer = createMailer({
     db: database.db,
     smtpUrl: config.smtpUrl,
@@ -119,6 +122,8 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
         tellReleasedClaims(alertDeps, moved.released);
         // After the moves, so a grace period started by this run is told of at once.
         const notices = await sendLifecycleNotices(alertDeps, now);
+        // Renewals charged by this run are invoiced in it; their e-mails go out once it is done.
+        await mailIssuedInvoices(database.db, mailer, config.publicUrl, now);
         return { ...moved, notices };
       },
     });
