@@ -18,6 +18,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
+import { BillingInterval } from './billing-interval';
 import { messageOf } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { toast } from '../../../lib/toast-store';
@@ -97,6 +98,7 @@ function BillingDetails({ status }: { status: SubscriptionStatusResponse }) {
         </Button>
         {active && <CancelButton />}
       </div>
+      {active && <BillingInterval />}
     </>
   );
 }
