@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { setBillingAccount } from '../test/support/billing-account.js';
 import { domains, users } from '#db/schema/index.js';
 import { signUp, uniqueEmail } from './support/accounts.js';
 import { blockingAxeViolations } from './support/axe.js';
@@ -20,9 +21,10 @@ async function seedOwnerSite(ownerEmail: string): Promise<string> {
   const domain = `audit-log-${Date.now().toString(36)}.test`;
   const [owner] = await db
     .update(users)
-    .set({ subscriptionStatus: 'active', name: 'Olive Owner' })
+    .set({ name: 'Olive Owner' })
     .where(eq(users.email, ownerEmail))
     .returning({ id: users.id });
+  await setBillingAccount(db, owner!.id, { subscriptionStatus: 'active' });
   await db.insert(domains).values({
     userId: owner!.id,
     domain,

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { setBillingAccount } from '../test/support/billing-account.js';
 import type { Issue } from '#contract/finding.js';
 import { domains, scans, users } from '#db/schema/index.js';
 import { scanPage } from '#scanner/scan-page.js';
@@ -20,7 +21,7 @@ async function ownerWithDomains(page: Page) {
   const { db } = app.web.service.database;
   const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
   // An owner of a monitored domain holds the plan: the dashboard's Badge section opens for them.
-  await db.update(users).set({ subscriptionStatus: 'active' }).where(eq(users.id, owner!.id));
+  await setBillingAccount(db, owner!.id, { subscriptionStatus: 'active' });
   const domain = `shop-${Date.now().toString(36)}.test`;
   const pending = `pending-${Date.now().toString(36)}.test`;
   await db.insert(domains).values([

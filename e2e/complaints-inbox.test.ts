@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { setBillingAccount } from '../test/support/billing-account.js';
 import { complaints, domains, issues, outboxEmails, scans, users } from '#db/schema/index.js';
 import { formatDate } from '#contract/vocabulary.js';
 import { signUp, uniqueEmail } from './support/accounts.js';
@@ -42,9 +43,10 @@ async function seedOwnerSite(ownerEmail: string) {
   const domain = `inbox-${Date.now().toString(36)}.test`;
   const [owner] = await db
     .update(users)
-    .set({ subscriptionStatus: 'active', name: 'Olive Owner' })
+    .set({ name: 'Olive Owner' })
     .where(eq(users.email, ownerEmail))
     .returning({ id: users.id });
+  await setBillingAccount(db, owner!.id, { subscriptionStatus: 'active' });
   await db.insert(domains).values({
     userId: owner!.id,
     domain,
@@ -252,10 +254,10 @@ describe('the complaints inbox', () => {
     const { db } = app.web.service.database;
     // The fixture site on 127.0.0.1 stands for the owner's site, so the scan really runs.
     const [owner] = await db
-      .update(users)
-      .set({ subscriptionStatus: 'active' })
-      .where(eq(users.email, ownerEmail))
-      .returning({ id: users.id });
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, ownerEmail));
+    await setBillingAccount(db, owner!.id, { subscriptionStatus: 'active' });
     await db.insert(domains).values({
       userId: owner!.id,
       domain: '127.0.0.1',

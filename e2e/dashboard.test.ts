@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { setBillingAccount } from '../test/support/billing-account.js';
 import { formatDate } from '#contract/vocabulary.js';
 import { scans, users } from '#db/schema/index.js';
 import { seedDomain, seedScans, type SeedIssue } from '../test/support/dashboard-seed.js';
@@ -38,10 +39,11 @@ beforeAll(async () => {
   const { db } = app.web.service.database;
   const [row] = await db
     .update(users)
-    .set({ subscriptionStatus: 'active', tourCompletedAt: new Date() })
+    .set({ tourCompletedAt: new Date() })
     .where(eq(users.email, email))
     .returning({ id: users.id });
   userId = row!.id;
+  await setBillingAccount(db, userId, { subscriptionStatus: 'active' });
   await seedDomain(db, userId, { domain: shop, index: 1, createdAt: weeksAgo(4), verified: true });
   await seedDomain(db, userId, { domain: blog, index: 2, createdAt: weeksAgo(4) });
   await seedScans(db, userId, shop, [

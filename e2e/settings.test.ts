@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { setBillingAccount } from '../test/support/billing-account.js';
 import { domains, users } from '#db/schema/index.js';
 import { UnsubscribeSigner } from '#server/alerts/unsubscribe.js';
 import { blockingAxeViolations } from './support/axe.js';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   // The owner holds Compliance Shield: a domain on its free month.
   const db = app.web.service.database.db;
   const [account] = await db.select().from(users).where(eq(users.email, owner));
-  await db.update(users).set({ subscriptionStatus: 'trialing' }).where(eq(users.id, account!.id));
+  await setBillingAccount(db, account!.id, { subscriptionStatus: 'trialing' });
   await db.insert(domains).values({
     userId: account!.id,
     domain: 'settings-owner.test',

@@ -1,6 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { setBillingAccount } from '../test/support/billing-account.js';
 import { defaultBadgeSettings } from '#contract/index.js';
 import { domains, outboxEmails, users } from '#db/schema/index.js';
 import { signUp, strongPassword, uniqueEmail } from './support/accounts.js';
@@ -66,9 +67,10 @@ describe('a team in an organisation', () => {
     await signUp(owner, ownerEmail);
     const [ownerRow] = await db
       .update(users)
-      .set({ subscriptionStatus: 'active', company: 'Agency Team' })
+      .set({ company: 'Agency Team' })
       .where(eq(users.email, ownerEmail))
       .returning({ id: users.id });
+    await setBillingAccount(db, ownerRow!.id, { subscriptionStatus: 'active' });
     await db.insert(domains).values({
       userId: ownerRow!.id,
       domain,

@@ -1,6 +1,7 @@
 import type { Impact, IssueSummary } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import { domains, issues, scans, users } from '#db/schema/index.js';
+import { setBillingAccount } from './billing-account.js';
 
 /**
  * Scans with known scores and issues, written straight to the database, for the dashboard's
@@ -33,10 +34,12 @@ export async function seedUser(
     .values({
       email: values.email,
       name: 'Dana Dashboard',
-      subscriptionStatus: values.subscriptionStatus ?? 'active',
       emailVerified: true,
     })
     .returning({ id: users.id });
+  await setBillingAccount(db, row!.id, {
+    subscriptionStatus: values.subscriptionStatus ?? 'active',
+  });
   return row!.id;
 }
 
