@@ -7,7 +7,7 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
-import { messageOf } from '../../../lib/api-client';
+import { ApiError, messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
 import {
   useBuyerDetails,
@@ -34,6 +34,9 @@ const brandNames: Record<string, string> = {
  * and every invoice and credit note with its PDF (and Stripe's hosted page in Stripe mode).
  */
 export function BillingAccountSections() {
+  // Members and viewers see the plan above but not the organisation's invoices or card.
+  const card = useCardOnFile();
+  if (card.error instanceof ApiError && card.error.status === 403) return null;
   return (
     <>
       <CardOnFileSection />
