@@ -12,7 +12,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { messageOf } from '../../../lib/api-client';
+import { ApiError, messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
 
 /**
@@ -27,7 +27,16 @@ export function BillingInterval() {
   return (
     <div className="mt-6 border-t border-slate-200 pt-4">
       <h3 className="font-semibold">Billing interval</h3>
-      {yearly.data ? <MonthlyToYearly preview={yearly.data} /> : <YearlyToMonthly />}
+      {/* A failed read keeps the last figures: the error (409, yearly already) decides first. */}
+      {yearly.error instanceof ApiError && yearly.error.status === 409 ? (
+        <YearlyToMonthly />
+      ) : yearly.isError || !yearly.data ? (
+        <p role="alert" className="mt-2 text-bad">
+          {messageOf(yearly.error, 'Failed to fetch your billing interval')}
+        </p>
+      ) : (
+        <MonthlyToYearly preview={yearly.data} />
+      )}
     </div>
   );
 }
