@@ -56,4 +56,38 @@ describe('annual billing', () => {
       expect.objectContaining({ amountCents: dueCents, status: 'succeeded' }),
     ]);
   });
+
+  it('prices the 20th domain at the volume tier in the dashboard', async () => {
+    const page = app.page;
+    const email = uniqueEmail('volume');
+    await page.context().clearCookies();
+    await signUp(page, email);
+    const { db } = app.web.service.database;
+    const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    await setBillingAccount(db, owner!.id, { subscriptionStatus: 'active' });
+    const stamp = Date.now().toString(36);
+    // 19 proved, paid domains, as the store keeps them.
+    await db.insert(domains).values(
+      Array.from({ length: 19 }, (_, i) => ({
+        userId: owner!.id,
+        domain: `vol${i + 1}-${stamp}.test`,
+        status: 'active' as const,
+        domainIndex: i + 1,
+        monthlyPrice: 900,
+        monitoringSince: new Date(),
+        currentPeriodEnd: new Date(Date.now() + 20 * dayMs),
+        verifiedAt: new Date(),
+        verificationMethod: 'dns' as const,
+      })),
+    );
+    await page.goto('/app/dashboard/domains');
+    await page.getByRole('button', { name: 'Add Domain ($5/month)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Domain' });
+    const twentieth = `vol20-${stamp}.test`;
+    await dialog.getByLabel('Domain').fill(twentieth);
+    await dialog.getByLabel('Domain').press('Enter');
+    await page.getByText('$5/month · domain 20').waitFor();
+    const [row] = await db.select().from(domains).where(eq(domains.domain, twentieth));
+    expect(row).toMatchObject({ domainIndex: 20, monthlyPrice: 500 });
+  });
 });
