@@ -45,7 +45,7 @@ const optionalText = (label: string, max: number) =>
  * invoices keep the details they were issued with). The legal name is required; the rest may be
  * left empty, and an empty tax ID still prints as an empty "Tax ID" field.
  */
-export const BuyerDetailsInput = z.strictObject({
+export const BuyerDetailsUpdate = z.strictObject({
   legalName: z
     .string()
     .trim()
@@ -84,7 +84,7 @@ export const BuyerDetailsInput = z.strictObject({
     .optional()
     .transform((value) => value ?? null),
 });
-export type BuyerDetailsInput = z.input<typeof BuyerDetailsInput>;
+export type BuyerDetailsUpdate = z.input<typeof BuyerDetailsUpdate>;
 
 export const BuyerDetails = z.object({
   legalName: z.string().nullable(),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   BuyerDetails,
-  BuyerDetailsInput,
+  BuyerDetailsUpdate,
   CardResponse,
   InvoiceListResponse,
   InvoiceParams,
@@ -109,7 +109,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod<{ deps: InvoiceRoutesDeps }> =
         summary: 'Change who is billed (invoices issued from now on)',
         tags: ['Billing'],
         security: signedIn,
-        body: BuyerDetailsInput,
+        body: BuyerDetailsUpdate,
         response: { 200: BuyerDetails },
       },
     },

@@ -1,12 +1,12 @@
 import {
   complianceShield,
   type BuyerDetails,
-  type BuyerDetailsInput,
+  type BuyerDetailsUpdate,
   type InvoiceLine,
   type InvoiceListResponse,
   type InvoiceParty,
 } from '#contract/index.js';
-import { BuyerDetailsInput as BuyerDetailsSchema } from '#contract/index.js';
+import { BuyerDetailsUpdate as BuyerDetailsSchema } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import type { PaymentRow } from '#db/stores/payments.js';
 import type { Mailer } from '#email/mailer.js';
@@ -230,7 +230,7 @@ export async function buyerDetails(db: AppDb, organisationId: string): Promise<B
 export async function saveBuyerDetails(
   db: AppDb,
   organisationId: string,
-  input: BuyerDetailsInput,
+  input: BuyerDetailsUpdate,
   actor?: AuditActor,
 ): Promise<BuyerDetails> {
   const parsed = BuyerDetailsSchema.safeParse(input);

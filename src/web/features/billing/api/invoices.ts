@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   BuyerDetails,
-  BuyerDetailsInput,
+  BuyerDetailsUpdate,
   CardResponse,
   InvoiceListResponse,
   ReplaceCardInput,
@@ -28,7 +28,7 @@ export const useBuyerDetails = () => useQuery(buyerDetailsQueryOptions());
 export function useSaveBuyerDetails() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: BuyerDetailsInput) => api.put<BuyerDetails>('/api/billing/details', input),
+    mutationFn: (input: BuyerDetailsUpdate) => api.put<BuyerDetails>('/api/billing/details', input),
     onSuccess: (saved) => queryClient.setQueryData(buyerDetailsQueryOptions().queryKey, saved),
   });
 }
