@@ -9,6 +9,9 @@ import { billingAccountOf } from '../../../test/support/billing-account.js';
 import { seedDomain } from '../../../test/support/dashboard-seed.js';
 import { IntervalChangePreview, IntervalChangeResponse } from '#contract/index.js';
 import { billingAccounts, domains, payments, users } from '#db/schema/index.js';
+import { setBillingAccount } from '../../../test/support/billing-account.js';
+import { sweepLifecycle } from './lifecycle.js';
+import { DemoPaymentProvider } from './payments.js';
 
 /** Annual billing and the volume tier over HTTP: figures shown, charged once, tampering refused. */
 
@@ -161,5 +164,32 @@ describe('the volume tier', () => {
       domainIndex: 20,
       monthlyPrice: 5,
     });
+  });
+});
+
+describe('renewal at the yearly interval', () => {
+  it('charges a year at the yearly price and runs the domain a year more', async () => {
+    const { userId } = await signedIn('renew-yearly@example.com');
+    await setBillingAccount(db(), userId, { interval: 'year', cardAdded: true });
+    const ended = new Date(Date.now() - dayMs);
+    await db()
+      .insert(domains)
+      .values({
+        userId,
+        domain: 'renew-yearly.test',
+        status: 'active',
+        domainIndex: 20,
+        monthlyPrice: 500,
+        monitoringSince: new Date(ended.getTime() - 365 * dayMs),
+        currentPeriodEnd: ended,
+      });
+    const result = await sweepLifecycle(db(), new DemoPaymentProvider(), new Date());
+    expect(result.renewed).toContain('renew-yearly.test');
+    // The volume tier's $5 a month, a year less 20 %: $48.
+    const charged = await db().select().from(payments).where(eq(payments.userId, userId));
+    expect(charged).toEqual([expect.objectContaining({ amountCents: 4800, status: 'succeeded' })]);
+    const [row] = await db().select().from(domains).where(eq(domains.domain, 'renew-yearly.test'));
+    const daysLeft = (row!.currentPeriodEnd!.getTime() - Date.now()) / dayMs;
+    expect(daysLeft).toBeGreaterThan(360);
   });
 });

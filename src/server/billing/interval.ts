@@ -74,8 +74,11 @@ async function planChange(
   const periodEnd = switchesNow ? addMonths(now, periodMonths(interval)) : null;
   const lines: IntervalChangeLine[] = rows.map((row) => {
     const end = row.currentPeriodEnd!;
-    const start = addMonths(end, -periodMonths(current));
-    const paid = periodPriceCents(row.monthlyPrice, current);
+    // The period in force: a year still running after a switch back to monthly (which applies
+    // at renewal) has more than a month left; a month never has.
+    const inForce = end > addMonths(now, 1) ? 'year' : current;
+    const start = addMonths(end, -periodMonths(inForce));
+    const paid = periodPriceCents(row.monthlyPrice, inForce);
     const unused = Math.max(0, end.getTime() - now.getTime());
     const length = Math.max(dayMs, end.getTime() - start.getTime());
     const creditCents = Math.min(paid, Math.round((paid * unused) / length));
