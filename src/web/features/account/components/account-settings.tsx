@@ -311,7 +311,13 @@ function SessionsSection() {
         </p>
       )}
       {sessions.data && (
-        <div className="overflow-x-auto">
+        // Scrolls sideways on a phone: focusable and named so a keyboard can scroll it.
+        <div
+          className="overflow-x-auto focus-visible:outline-3 focus-visible:outline-brand-600"
+          tabIndex={0}
+          role="region"
+          aria-label="Signed-in browsers"
+        >
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Browsers signed in to your account</caption>
             <thead>

@@ -157,7 +157,13 @@ export function AuditLogPage() {
               </p>
             </Card>
           ) : (
-            <div className="mt-4 overflow-x-auto rounded-md border border-slate-300">
+            // Scrolls sideways on a phone: focusable and named so a keyboard can scroll it.
+            <div
+              className="mt-4 overflow-x-auto rounded-md border border-slate-300 focus-visible:outline-3 focus-visible:outline-brand-600"
+              tabIndex={0}
+              role="region"
+              aria-label="Audit log entries"
+            >
               <table className="w-full border-collapse text-left text-sm">
                 <caption className="sr-only">
                   Audit log entries, newest first, page {page} of {pages}

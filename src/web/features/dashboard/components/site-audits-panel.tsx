@@ -123,7 +123,13 @@ function LatestAudit({ domain, audit }: { domain: string; audit: SiteAuditSummar
       <p>{changeText(audit)}</p>
       {details.isPending && <Spinner label="Loading the audit's pages" />}
       {details.data && (
-        <div className="overflow-x-auto">
+        // Scrolls sideways on a phone: focusable and named so a keyboard can scroll it.
+        <div
+          className="overflow-x-auto focus-visible:outline-3 focus-visible:outline-brand-600"
+          tabIndex={0}
+          role="region"
+          aria-label="Pages of the latest site audit"
+        >
           <table className="w-full min-w-[36rem] text-left text-sm">
             <caption className="sr-only">Pages of the latest site audit of {domain}</caption>
             <thead className="border-b border-slate-300">

@@ -26,9 +26,9 @@ export function ThemeLinks({ theme }: { theme: LiveScanTheme }) {
               to={look.href}
               aria-current={look.id === theme.id ? 'page' : undefined}
               className={cn(
-                'inline-block rounded-md py-1 underline underline-offset-2',
+                // A solid outline in the link's own colour: visible on every theme's background.
+                'inline-block rounded-md py-1 underline underline-offset-2 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-current',
                 theme.look.link,
-                theme.look.focus,
                 look.id === theme.id && 'font-bold no-underline',
               )}
             >
