@@ -781,14 +781,6 @@ export async function setScanVisibility(
   return row;
 }
 
-/** A subscription publishes the scan it was bought from, if the buyer started it; no other. */
-export async function makeScanPublic(db: AppDb, scanId: string, userId: string): Promise<void> {
-  await db
-    .update(scans)
-    .set({ isPublic: true })
-    .where(and(eq(scans.id, scanId), eq(scans.userId, userId)));
-}
-
 // ---- A page an owner was told about (complaints) ------------------------------------------------
 
 /** The scans that speak for the owner of `domain`, as listOwnerScans counts them. */

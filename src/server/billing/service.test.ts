@@ -218,7 +218,8 @@ describe('subscribe', () => {
       trialEndDate: null,
     });
     const [scan] = await database.db.select().from(scans).where(eq(scans.id, scanId));
-    expect(scan!.isPublic).toBe(true);
+    // Buying monitoring does not publish the scan: only the owner's share switch does.
+    expect(scan!.isPublic).toBe(false);
 
     await mailer.idle();
     const [mail] = await database.db

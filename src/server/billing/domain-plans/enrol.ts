@@ -1,7 +1,6 @@
 import type { AppDb } from '#db/client.js';
 import { pgErrorCode, pgErrorCodes } from '#db/errors.js';
 import * as domainStore from '#db/stores/domains.js';
-import { makeScanPublic } from '#db/stores/scans.js';
 import { recordAudit, type AuditActor } from '../../audit-log/service.js';
 import * as domains from '../../domains/service.js';
 import { ConflictError, UnauthorizedError } from '../../http-errors.js';
@@ -212,7 +211,7 @@ export async function enrolFromCheckout(db: AppDb, order: Order): Promise<Enrolm
           },
         );
       }
-      await makeScanPublic(tx, order.scanId, userId);
+      // The scan bought from stays private: only its owner's share switch publishes it (issue 27).
       return {
         created: true,
         subscriptionId,
