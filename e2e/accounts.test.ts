@@ -42,7 +42,13 @@ describe('accounts in the browser', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('Wrong-Password1!');
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByText('Incorrect email or password', { exact: true }).waitFor();
+    // Said next to the fields (tied to them and announced), not only in a toast that vanishes.
+    const failure = page.getByRole('main').getByRole('alert');
+    await failure.filter({ hasText: 'Incorrect email or password' }).waitFor();
+    const failureId = await failure.getAttribute('id');
+    expect(
+      await page.getByLabel('Password', { exact: true }).getAttribute('aria-describedby'),
+    ).toContain(failureId);
 
     await logIn(page, email);
     await page.getByText('You have been logged in successfully.', { exact: true }).waitFor();

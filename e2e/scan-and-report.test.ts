@@ -31,6 +31,17 @@ describe('scanning a page and reading its report', () => {
     const scanId = new URL(page.url()).pathname.split('/').pop();
     await page.getByRole('heading', { level: 1, name: /Accessibility report for/ }).waitFor();
     await page.getByText('Standard: WCAG 2.1 AA', { exact: true }).waitFor();
+    // After the scan, focus is on the report's heading and the next Tab offers the way to the
+    // issues; following it, the Tab after reaches the issue explorer, not the page's top.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('report-heading');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+      'Skip to the first issue',
+    );
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('issues');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('#issues'))).toBe(true);
     // Signed in, the public header leads back to the dashboard instead of offering a log-in.
     const accountNav = page.getByRole('navigation', { name: 'Account' });
     await accountNav.getByRole('link', { name: 'Dashboard' }).waitFor();

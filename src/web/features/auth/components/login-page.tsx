@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
@@ -32,7 +33,14 @@ export function LoginPage() {
   });
   const { errors, isValid } = form.formState;
 
+  const [failure, setFailure] = useState<string>();
+  const failureId = 'login-failure';
+  /** The fields' own messages, and the failed log-in's while it stands. */
+  const describedBy = (own: string | undefined) =>
+    [own, failure ? failureId : undefined].filter(Boolean).join(' ') || undefined;
+
   const onSubmit = form.handleSubmit(async (input) => {
+    setFailure(undefined);
     try {
       const answer = await login.mutateAsync(input);
       track('login', { method: 'email', user_id: answer.user.id });
@@ -43,7 +51,10 @@ export function LoginPage() {
       });
       await navigate(next ?? paths.dashboard.getHref());
     } catch (error) {
-      toast({ ...loginFailure(error), variant: 'destructive' });
+      const failure = loginFailure(error);
+      // Inline, tied to both fields and announced once; the toast is a second channel.
+      setFailure(failure.description);
+      toast({ ...failure, variant: 'destructive' });
     }
   });
 
@@ -58,13 +69,20 @@ export function LoginPage() {
       <form noValidate onSubmit={onSubmit} className="grid gap-4">
         <FormField label="Email" error={errors.email?.message}>
           {(ids) => (
-            <Input {...ids} type="email" autoComplete="email" {...form.register('email')} />
+            <Input
+              {...ids}
+              aria-describedby={describedBy(ids['aria-describedby'])}
+              type="email"
+              autoComplete="email"
+              {...form.register('email')}
+            />
           )}
         </FormField>
         <FormField label="Password" error={errors.password?.message}>
           {(ids) => (
             <PasswordInput
               {...ids}
+              aria-describedby={describedBy(ids['aria-describedby'])}
               autoComplete="current-password"
               {...form.register('password')}
             />
@@ -75,6 +93,11 @@ export function LoginPage() {
             Forgot your password?
           </Link>
         </div>
+        {failure && (
+          <p id={failureId} role="alert" className="text-sm font-semibold text-bad">
+            {failure}
+          </p>
+        )}
         <Button type="submit" disabled={!isValid || login.isPending}>
           {login.isPending ? 'Logging in…' : 'Log in'}
         </Button>

@@ -1,5 +1,6 @@
 import { Download, ExternalLink, FileText } from 'lucide-react';
-import { Link, useParams } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
 import { impacts } from '#contract/finding.js';
 import type { ReportResponse } from '#contract/scan-api.js';
 import {
@@ -126,17 +127,46 @@ export function ReportPage() {
   );
 }
 
+/**
+ * Opened right after a scan (the scan screen says so in the navigation state), the report puts
+ * focus on its heading, so a screen reader starts at the result and a keyboard is one Tab from
+ * the skip link to the issues.
+ */
+function useFocusAfterScan() {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const location = useLocation();
+  const afterScan = (location.state as { afterScan?: boolean } | null)?.afterScan === true;
+  useEffect(() => {
+    if (afterScan) heading.current?.focus();
+  }, [afterScan, location.key]);
+  return heading;
+}
+
 function Summary({ data }: { data: ReportResponse }) {
   const violations = data.scan.summary?.violations;
+  const heading = useFocusAfterScan();
   return (
     <section id="scan-summary" aria-labelledby="report-heading" className="scroll-mt-24">
       <p className="text-sm font-semibold text-brand-600">Standard: {wcagStandard.short}</p>
-      <h1 id="report-heading" className="mt-1 text-3xl font-bold break-words">
+      <h1
+        id="report-heading"
+        ref={heading}
+        tabIndex={-1}
+        className="mt-1 text-3xl font-bold break-words focus:outline-none"
+      >
         Accessibility report for {data.domain}
       </h1>
       <p className="mt-2 break-all text-slate-700">
         {data.scan.url} · scanned {formatDate(data.scanDate)}
       </p>
+      {data.issues.length > 0 && (
+        <a
+          href="#issues"
+          className="mt-2 inline-block rounded-md font-semibold text-brand-700 underline"
+        >
+          Skip to the first issue
+        </a>
+      )}
       {isUnfinished(data) && (
         <p role="status" className="mt-2 font-semibold">
           This scan is still {data.scan.status}; the report fills in when it ends.
@@ -297,7 +327,13 @@ function Documents({ data }: { data: ReportResponse }) {
 function Issues({ data }: { data: ReportResponse }) {
   const total = data.issues.length;
   return (
-    <section id="issues" aria-labelledby="issues-heading" className="scroll-mt-24">
+    // Focusable so the skip link moves focus here, the next Tab reaching the first issue.
+    <section
+      id="issues"
+      aria-labelledby="issues-heading"
+      tabIndex={-1}
+      className="scroll-mt-24 focus:outline-none"
+    >
       <h2 id="issues-heading" className="text-2xl font-bold">
         Issues
       </h2>

@@ -47,13 +47,16 @@ export function ScanPage() {
       );
     }
     const timer = setTimeout(
-      () => void navigate(paths.report.getHref(scanId)),
+      // The report puts focus on its heading when it opens after a scan (issue 27).
+      () => void navigate(paths.report.getHref(scanId), { state: { afterScan: true } }),
       reportRedirectDelayMs,
     );
     return () => clearTimeout(timer);
   }, [completed, scanId, navigate, progress.data]);
 
+  const [startFailure, setStartFailure] = useState<string | null>(null);
   const onSubmit = async (target: string) => {
+    setStartFailure(null);
     try {
       const { id } = await start.mutateAsync({ url: target });
       trackScanInitiated(target);
@@ -63,11 +66,10 @@ export function ScanPage() {
       });
       setScanId(id);
     } catch (error) {
-      toast({
-        title: 'Scan Failed',
-        description: messageOf(error, 'Unable to start website scan. Please try again.'),
-        variant: 'destructive',
-      });
+      const description = messageOf(error, 'Unable to start website scan. Please try again.');
+      // Said under the address field (tied to it, announced once); the toast is a second channel.
+      setStartFailure(description);
+      toast({ title: 'Scan Failed', description, variant: 'destructive' });
     }
   };
 
@@ -85,7 +87,11 @@ export function ScanPage() {
           label="Website URL"
           placeholder="https://example.com"
           value={url}
-          onValueChange={setUrl}
+          onValueChange={(value) => {
+            setUrl(value);
+            setStartFailure(null);
+          }}
+          error={startFailure}
           onSubmit={(target) => void onSubmit(target)}
           busy={running || start.isPending}
           lockField="disabled"
