@@ -121,6 +121,14 @@ const tags = [
   { name: 'Complaints', description: "Visitors' accessibility concerns and the owner's inbox." },
   { name: 'Organisation', description: 'Organisations, their members, roles and invitations.' },
   { name: 'Audit log', description: 'Who did what and when in the organisation; its CSV export.' },
+  {
+    name: 'Triage',
+    description: "Issues' triage on a domain: false positives, accepted, assigned, and history.",
+  },
+  {
+    name: 'Integrations',
+    description: 'Issue trackers (GitHub, Jira CSV), the signed webhook, and rule-to-pages views.',
+  },
   { name: 'Files', description: 'Files scans produced: screenshots and archives.' },
   { name: 'Webhooks', description: 'Calls other services make to us.' },
   { name: 'Reference', description: 'This description of the API.' },
