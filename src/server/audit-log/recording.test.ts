@@ -376,7 +376,7 @@ describe("the payment provider's events", () => {
     expect(await latest(customer, 'payment.succeeded')).toMatchObject({
       actor: 'Stripe',
       actorIsPerson: false,
-      target: { type: 'invoice', id: 'in_recorded' },
+      target: { type: 'payment', id: 'in_recorded' },
       details: { amountCents: 4900 },
       ip: null,
     });

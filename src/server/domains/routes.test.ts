@@ -459,8 +459,20 @@ describe('the plan lifecycle', () => {
 
 describe('payments', () => {
   it('prices add-ons on the server and refuses unknown ones and pages below 1', async () => {
-    const { browser } = await signedIn('add-on-buyer@example.com');
+    const { browser, userId } = await signedIn('add-on-buyer@example.com');
     await browser.post('/api/domains', { domain: 'reports.test' });
+    // Three pages scanned: an add-on is sold for no more pages than were scanned.
+    for (const path of ['', 'about', 'contact']) {
+      await db().insert(scans).values({
+        userId,
+        url: `https://reports.test/${path}`,
+        domain: 'reports.test',
+        status: 'completed',
+        accessibilityScore: 80,
+        totalIssues: 1,
+        completedAt: new Date(),
+      });
+    }
     const cases: [Record<string, unknown>, number, unknown][] = [
       [{ addOnId: 'nope', pages: 1 }, 400, { message: 'Unknown add-on ID' }],
       [{ addOnId: 'json-3-engines', pages: 0 }, 400, { message: 'Pages must be at least 1' }],
