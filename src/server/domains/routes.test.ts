@@ -463,15 +463,17 @@ describe('payments', () => {
     await browser.post('/api/domains', { domain: 'reports.test' });
     // Three pages scanned: an add-on is sold for no more pages than were scanned.
     for (const path of ['', 'about', 'contact']) {
-      await db().insert(scans).values({
-        userId,
-        url: `https://reports.test/${path}`,
-        domain: 'reports.test',
-        status: 'completed',
-        accessibilityScore: 80,
-        totalIssues: 1,
-        completedAt: new Date(),
-      });
+      await db()
+        .insert(scans)
+        .values({
+          userId,
+          url: `https://reports.test/${path}`,
+          domain: 'reports.test',
+          status: 'completed',
+          accessibilityScore: 80,
+          totalIssues: 1,
+          completedAt: new Date(),
+        });
     }
     const cases: [Record<string, unknown>, number, unknown][] = [
       [{ addOnId: 'nope', pages: 1 }, 400, { message: 'Unknown add-on ID' }],
