@@ -92,6 +92,22 @@ function collectNonTextContrast(limit: number, h: PageHelpers): NonTextContrastF
     for (let i = layers.length - 1; i >= 0; i--) base = over(layers[i]!, base);
     return base;
   };
+  // Whether something that is not the element's ancestor or part of it paints where the element
+  // is (a positioned backdrop layer): then its ancestors do not say what is seen behind it.
+  const paintedBehind = (element: Element): boolean => {
+    const rect = element.getBoundingClientRect();
+    const x = rect.left + rect.width / 2;
+    const y = rect.top + rect.height / 2;
+    if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return false;
+    for (const other of document.elementsFromPoint(x, y)) {
+      if (other === element || other.contains(element) || element.contains(other)) continue;
+      const style = getComputedStyle(other);
+      if (style.backgroundImage !== 'none' || (rgba(style.backgroundColor)?.[3] ?? 1) > 0) {
+        return true;
+      }
+    }
+    return false;
+  };
   const luminance = (colour: number[]): number => {
     const linear = (c: number) => {
       const v = c / 255;
@@ -152,6 +168,7 @@ function collectNonTextContrast(limit: number, h: PageHelpers): NonTextContrastF
     ) {
       continue;
     }
+    if (paintedBehind(field)) continue;
     const around = backdropOf(field.parentElement);
     const fill = backdropOf(field);
     if (!around || !fill) continue;
@@ -203,7 +220,7 @@ function collectNonTextContrast(limit: number, h: PageHelpers): NonTextContrastF
     if (visibleText) continue;
     if (control.querySelector('img, picture, canvas, video')) continue;
     const backdrop = backdropOf(control);
-    if (!backdrop) continue;
+    if (!backdrop || paintedBehind(control)) continue;
     let colours: number[][] = [];
     let icon = '';
     const svg = control.querySelector('svg');

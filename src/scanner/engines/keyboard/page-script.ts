@@ -347,6 +347,20 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     }
     return base;
   };
+  // Whether something that is not the element's ancestor or part of it paints where the element
+  // is (a positioned backdrop layer, a background picture): then ancestors do not say what is seen.
+  const paintedBehind = (el) => {
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2;
+    const y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return false;
+    for (const other of document.elementsFromPoint(x, y)) {
+      if (other === el || other.contains(el) || el.contains(other)) continue;
+      const style = getComputedStyle(other);
+      if (style.backgroundImage !== 'none' || (parseRgb(style.backgroundColor) || [0, 0, 0, 0])[3] > 0) return true;
+    }
+    return false;
+  };
   const luminance = ([r, g, b]) => {
     const lin = (c) => { const v = c / 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
     return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
@@ -364,6 +378,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     if (focused.length !== now.length) return null;
     for (let i = 4; i < focused.length; i++) if (focused[i] !== now[i]) return null;
     if (now[0] !== 'none' || focused[0] === 'none' || focused[0] === 'auto') return null;
+    if (paintedBehind(el)) return null;
     const width = parseFloat(focused[1]);
     const offset = parseFloat(focused[3]) || 0;
     const colour = parseRgb(focused[2]);

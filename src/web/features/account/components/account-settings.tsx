@@ -38,6 +38,7 @@ import { useRevokeSession, useSessions } from '../api/sessions';
 import { useAccountSettings, useUpdateNotifications, useUpdateProfile } from '../api/settings';
 import { deviceName } from '../device-name';
 import { formatDateTime } from '#contract/vocabulary.js';
+import { ScrollRegion } from '../../../components/scroll-region';
 
 /** One settings section: a card with a heading the page's outline and landmarks name. */
 function Section({
@@ -312,12 +313,7 @@ function SessionsSection() {
       )}
       {sessions.data && (
         // Scrolls sideways on a phone: focusable and named so a keyboard can scroll it.
-        <div
-          className="overflow-x-auto focus-visible:outline-3 focus-visible:outline-brand-600"
-          tabIndex={0}
-          role="region"
-          aria-label="Signed-in browsers"
-        >
+        <ScrollRegion label="Signed-in browsers">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Browsers signed in to your account</caption>
             <thead>
@@ -370,7 +366,7 @@ function SessionsSection() {
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </Section>
   );

@@ -15,6 +15,7 @@ import { messageOf } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { auditLogCsvHref, useAuditLog, type AuditLogFilters } from '../api/get-audit-log';
+import { ScrollRegion } from '../../../components/scroll-region';
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -158,11 +159,9 @@ export function AuditLogPage() {
             </Card>
           ) : (
             // Scrolls sideways on a phone: focusable and named so a keyboard can scroll it.
-            <div
-              className="mt-4 overflow-x-auto rounded-md border border-slate-300 focus-visible:outline-3 focus-visible:outline-brand-600"
-              tabIndex={0}
-              role="region"
-              aria-label="Audit log entries"
+            <ScrollRegion
+              label="Audit log entries"
+              className="mt-4 rounded-md border border-slate-300"
             >
               <table className="w-full border-collapse text-left text-sm">
                 <caption className="sr-only">
@@ -203,7 +202,7 @@ export function AuditLogPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
           {pages > 1 && (
             <nav aria-label="Audit log pages" className="mt-6 flex items-center gap-4">

@@ -17,6 +17,7 @@ import {
   ScanNowButton,
 } from '../../../components/site-audits';
 import { MonitoringSettingsForm } from './monitoring-settings-form';
+import { ScrollRegion } from '../../../components/scroll-region';
 
 function changeText(audit: SiteAuditSummary): string {
   if (!audit.changes) return 'First audit: nothing to compare with yet.';
@@ -124,12 +125,7 @@ function LatestAudit({ domain, audit }: { domain: string; audit: SiteAuditSummar
       {details.isPending && <Spinner label="Loading the audit's pages" />}
       {details.data && (
         // Scrolls sideways on a phone: focusable and named so a keyboard can scroll it.
-        <div
-          className="overflow-x-auto focus-visible:outline-3 focus-visible:outline-brand-600"
-          tabIndex={0}
-          role="region"
-          aria-label="Pages of the latest site audit"
-        >
+        <ScrollRegion label="Pages of the latest site audit">
           <table className="w-full min-w-[36rem] text-left text-sm">
             <caption className="sr-only">Pages of the latest site audit of {domain}</caption>
             <thead className="border-b border-slate-300">
@@ -199,7 +195,7 @@ function LatestAudit({ domain, audit }: { domain: string; audit: SiteAuditSummar
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );
