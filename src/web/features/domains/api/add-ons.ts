@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AddOnPagesResponse } from '#contract/add-ons.js';
+import type { AddOnCatalogueResponse, AddOnPagesResponse } from '#contract/add-ons.js';
 import type {
   AddOnPurchaseRequest,
   AddOnPurchaseResponse,
@@ -17,6 +17,15 @@ export const addOnsQueryOptions = (domain: string) =>
 
 export function useAddOns(domain: string, enabled: boolean) {
   return useQuery({ ...addOnsQueryOptions(domain), enabled });
+}
+
+/** The add-ons on sale on this server (AI products only where an AI endpoint is configured). */
+export function useAddOnCatalogue() {
+  return useQuery({
+    queryKey: ['add-ons', 'catalogue'],
+    queryFn: () => api.get<AddOnCatalogueResponse>('/api/add-ons/catalogue'),
+    staleTime: 5 * 60_000,
+  });
 }
 
 /** The scanned pages of the domain a document bought now is made from. */

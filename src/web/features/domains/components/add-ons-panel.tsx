@@ -1,13 +1,13 @@
 import { Download, FilePlus2 } from 'lucide-react';
 import { useId, useState } from 'react';
-import { addOnCatalogue, addOnPrice, type AddOn } from '#contract/domains.js';
+import { addOnPrice, type AddOn } from '#contract/domains.js';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
-import { useAddOnPages, useAddOns } from '../api/add-ons';
+import { useAddOnCatalogue, useAddOnPages, useAddOns } from '../api/add-ons';
 import { formatUsd, pagesOf } from '../domain-form';
 import { formatDate } from '../format';
 import type { Purchase } from './payment-dialog';
@@ -50,7 +50,10 @@ export function AddOnsPanel({
  */
 function Catalogue({ domain, onBuy }: { domain: string; onBuy: (purchase: Purchase) => void }) {
   const pages = useAddOnPages(domain);
-  if (pages.isPending) return <Spinner label="Loading the scanned pages" className="p-2" />;
+  const onSale = useAddOnCatalogue();
+  if (pages.isPending || onSale.isPending) {
+    return <Spinner label="Loading the scanned pages" className="p-2" />;
+  }
   const available = pages.data?.availablePages;
   return (
     <div className="grid gap-3">
@@ -66,7 +69,7 @@ function Catalogue({ domain, onBuy }: { domain: string; onBuy: (purchase: Purcha
         </p>
       ) : null}
       <ul className="grid gap-3" aria-label={`Add-on reports you can buy for ${domain}`}>
-        {addOnCatalogue.map((addOn) => (
+        {(onSale.data ?? []).map((addOn) => (
           <AddOnRow
             key={addOn.id}
             addOn={addOn}
@@ -95,6 +98,8 @@ function AddOnRow({
   const id = useId();
   const [pagesText, setPagesText] = useState('1');
   const pages = pagesOf(pagesText);
+  // A report covers only scanned pages: more pages than that cannot be bought (ADR 0035).
+  const tooMany = available !== undefined && pages > available;
   let price: number | undefined;
   try {
     price = addOnPrice(addOn.id, pages);
@@ -143,15 +148,21 @@ function AddOnRow({
         <p id={`${id}-price`} className="min-w-16 pb-2 font-bold" aria-live="polite">
           {price === undefined ? '–' : formatUsd(price)}
         </p>
-        <Button type="button" size="sm" className="mb-0.5" onClick={buy} disabled={available === 0}>
+        <Button
+          type="button"
+          size="sm"
+          className="mb-0.5"
+          onClick={buy}
+          disabled={available === 0 || tooMany}
+        >
           <FilePlus2 aria-hidden="true" className="h-4 w-4" />
           Buy <span className="sr-only">{addOn.name}</span>
         </Button>
       </div>
-      {available !== undefined && available > 0 && pages > available && (
+      {available !== undefined && available > 0 && tooMany && (
         <p className="text-sm font-medium text-warn sm:col-span-2">
-          Only {available} {available === 1 ? 'page has' : 'pages have'} been scanned; the report
-          covers those. Scan more pages first to cover {pages}.
+          Only {available} {available === 1 ? 'page has' : 'pages have'} been scanned, so a report
+          for {pages} cannot be bought. Scan more pages first, or buy it for {available}.
         </p>
       )}
     </li>
