@@ -56,7 +56,7 @@ function collectNonTextContrast(limit: number, h: PageHelpers): NonTextContrastF
     if (!context) return null;
     if (known.has(value)) return known.get(value)!;
     let colour: number[] | null = null;
-    if (value === 'transparent' || /^rgba?\(.*[,/]\s*0\)$/.test(value)) {
+    if (value === 'transparent' || /^rgba\((?:[^,]*,){3}\s*0\)$|\/\s*0\)$/.test(value)) {
       colour = [0, 0, 0, 0];
     } else if (!/gradient|url\(|var\(/.test(value)) {
       context.clearRect(0, 0, 1, 1);
@@ -98,7 +98,8 @@ function collectNonTextContrast(limit: number, h: PageHelpers): NonTextContrastF
     const rect = element.getBoundingClientRect();
     const x = rect.left + rect.width / 2;
     const y = rect.top + rect.height / 2;
-    if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return false;
+    // Out of view nothing can be probed: unknown, so not judged.
+    if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return true;
     for (const other of document.elementsFromPoint(x, y)) {
       if (other === element || other.contains(element) || element.contains(other)) continue;
       const style = getComputedStyle(other);

@@ -318,7 +318,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
   // Any CSS colour (rgb, hsl, oklch, named) as sRGB bytes and alpha, painted on a 1-pixel canvas.
   const paint = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
   const parseRgb = (value) => {
-    if (value === 'transparent' || /^rgba?\(.*[,/]\s*0\)$/.test(value)) return [0, 0, 0, 0];
+    if (value === 'transparent' || /^rgba\((?:[^,]*,){3}\s*0\)$|\/\s*0\)$/.test(value)) return [0, 0, 0, 0];
     if (!paint || /gradient|url\(|var\(/.test(value)) return null;
     paint.clearRect(0, 0, 1, 1);
     paint.fillStyle = '#000';
@@ -353,7 +353,8 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     const r = el.getBoundingClientRect();
     const x = r.left + r.width / 2;
     const y = r.top + r.height / 2;
-    if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return false;
+    // Out of view nothing can be probed: unknown, so not judged.
+    if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return true;
     for (const other of document.elementsFromPoint(x, y)) {
       if (other === el || other.contains(el) || el.contains(other)) continue;
       const style = getComputedStyle(other);
