@@ -507,7 +507,10 @@ describe('domains', () => {
     await expectAccessible(visitor, 'subscribe');
     await visitor.getByRole('button', { name: 'Activate Compliance Shield' }).click();
     await toastTitled(visitor, 'Card saved').waitFor();
-    await visitor.getByText(/Your subscription starts when you add a domain to monitor/).waitFor();
+    await visitor
+      .getByText(/Your subscription starts when you add a domain to monitor/)
+      .first()
+      .waitFor();
     await visitor.waitForURL('**/app/dashboard');
     // Activated with nothing monitored yet: the way on is a first domain, not paying again.
     await visitor.getByText('Add your first domain', { exact: true }).waitFor();

@@ -35,6 +35,14 @@ describe('loadConfig', () => {
       stripePublishableKey: undefined,
       stripeApiBase: undefined,
       ai: undefined,
+      appSecret: undefined,
+      seller: {
+        name: 'Conformly',
+        email: 'billing@localhost',
+        address: '',
+        country: '',
+        taxId: '',
+      },
       monitor: { enabled: true, cron: '0 * * * *', intervalHours: 168, batch: 50, maxPages: 50 },
       verificationDnsServers: [],
     });
