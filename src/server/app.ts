@@ -230,8 +230,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // outbox's dedupe key sends each once.
   const invoiceMailing = new Set<Promise<void>>();
   app.addHook('onResponse', async (request, reply) => {
-    if (request.method === 'GET' || reply.statusCode >= 300) return;
-    if (!request.url.startsWith('/api/')) return;
+    // Only after a call that can charge: the others issue no invoice to mail.
+    if (!request.routeOptions.config.charges || reply.statusCode >= 300) return;
     const run = mailIssuedInvoices(deps.database.db, mailer, publicUrl)
       .then(() => undefined)
       .catch((error: unknown) =>

@@ -76,6 +76,7 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
   app.post(
     '/api/add-ons/purchase',
     {
+      config: { charges: true },
       schema: {
         operationId: 'purchaseAddOn',
         summary: 'Buy an add-on for a domain',

@@ -66,6 +66,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
   app.post(
     '/api/subscribe',
     {
+      config: { charges: true },
       schema: {
         operationId: 'subscribeDomain',
         summary: 'Subscribe a domain to monitoring (Compliance Shield)',
@@ -106,6 +107,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     '/api/create-subscription',
     {
       ...own,
+      config: { charges: true },
       schema: {
         operationId: 'createSubscription',
         summary: 'Start the monthly subscription',
@@ -194,6 +196,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     '/api/billing/interval',
     {
       ...own,
+      config: { charges: true },
       schema: {
         operationId: 'changeBillingInterval',
         summary: 'Switch to monthly or yearly billing, paying the prorated difference now',

@@ -57,6 +57,7 @@ export const stripeWebhookRoutes: FastifyPluginAsync<StripeWebhookRoutesOptions>
   };
   const config = {
     csrf: false,
+    charges: true,
     openApiBody: {
       mediaType: 'application/json',
       schema: z.looseObject({ id: z.string(), type: z.string(), data: z.looseObject({}) }),

@@ -145,9 +145,10 @@ describe('invoices', () => {
         hostedUrl: null,
       }),
     ]);
-    // Any change the API answers sends what was issued and not yet e-mailed.
-    await put(browser, '/api/billing/details', { legalName: 'Payer Inc' });
-    await put(browser, '/api/billing/details', { legalName: 'Payer Inc' });
+    // A call that can charge (adding a domain) sends, once it answers, what was issued and not
+    // yet e-mailed; a second such call sends nothing again.
+    expect((await browser.post('/api/domains', { domain: 'payer.test' })).statusCode).toBe(200);
+    expect((await browser.post('/api/domains', { domain: 'payer-two.test' })).statusCode).toBe(200);
     const mails = await eventually(async () => {
       const rows = await service.database.db
         .select()

@@ -297,3 +297,13 @@ export async function mailIssuedInvoices(
   }
   return sent;
 }
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route can charge money (and so issue invoices): after it answers, invoices not yet
+     * e-mailed are sent. Other calls never look.
+     */
+    charges?: boolean;
+  }
+}

@@ -76,6 +76,7 @@ export const domainPlanRoutes: FastifyPluginAsyncZod<DomainPlanRoutesOptions> = 
   app.post(
     '/api/domains',
     {
+      config: { charges: true },
       schema: {
         ...doc,
         operationId: 'addDomain',
@@ -106,6 +107,7 @@ export const domainPlanRoutes: FastifyPluginAsyncZod<DomainPlanRoutesOptions> = 
   app.post(
     '/api/domains/:domain/reactivate',
     {
+      config: { charges: true },
       schema: {
         ...doc,
         operationId: 'reactivateDomain',
