@@ -1,9 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { AppDb } from '#db/client.js';
-import { loadServerSecret } from '#db/stores/server-secrets.js';
-
-const ivBytes = 12;
-const tagBytes = 16;
+import { Sealer } from '../sealing.js';
 
 /**
  * The reset cookie (`conformly_reset`) remembers, for the code screens, which address the code was
@@ -13,52 +9,30 @@ const tagBytes = 16;
  * time, names no address.
  */
 export class ResetCookieSealer {
-  private key: Promise<Buffer> | undefined;
+  private readonly sealer: Sealer;
 
   constructor(
-    private readonly db: AppDb,
+    db: AppDb,
     /** APP_SECRET; unset, the database's `reset-cookie` secret. */
-    private readonly appSecret: string | undefined,
-  ) {}
-
-  private sealingKey(): Promise<Buffer> {
-    this.key ??= (async () => {
-      const secret = this.appSecret ?? (await loadServerSecret(this.db, 'reset-cookie'));
-      // A key of its own, so the same APP_SECRET signs unsubscribe links without crossing over.
-      return createHmac('sha256', secret).update('conformly-reset-cookie-v1').digest();
-    })();
-    return this.key;
+    appSecret: string | undefined,
+  ) {
+    // A key of its own, so the same APP_SECRET signs unsubscribe links without crossing over.
+    this.sealer = new Sealer(db, appSecret, 'reset-cookie', 'conformly-reset-cookie-v1');
   }
 
-  async seal(email: string, expiresAt: Date): Promise<string> {
-    const iv = randomBytes(ivBytes);
-    const cipher = createCipheriv('aes-256-gcm', await this.sealingKey(), iv);
-    const plain = Buffer.from(JSON.stringify({ email, expires: expiresAt.getTime() }));
-    const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
-    return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
+  seal(email: string, expiresAt: Date): Promise<string> {
+    return this.sealer.seal(JSON.stringify({ email, expires: expiresAt.getTime() }));
   }
 
   /** The address a cookie of ours names, or undefined for none, an altered one or an old one. */
   async open(value: string | undefined, now = new Date()): Promise<string | undefined> {
-    if (!value) return undefined;
-    const bytes = Buffer.from(value, 'base64url');
-    if (bytes.length <= ivBytes + tagBytes) return undefined;
+    const plain = await this.sealer.open(value);
+    if (plain === undefined) return undefined;
     try {
-      const decipher = createDecipheriv(
-        'aes-256-gcm',
-        await this.sealingKey(),
-        bytes.subarray(0, ivBytes),
-      );
-      decipher.setAuthTag(bytes.subarray(bytes.length - tagBytes));
-      const plain = Buffer.concat([
-        decipher.update(bytes.subarray(ivBytes, bytes.length - tagBytes)),
-        decipher.final(),
-      ]);
-      const { email, expires } = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
+      const { email, expires } = JSON.parse(plain) as Record<string, unknown>;
       if (typeof email !== 'string' || typeof expires !== 'number') return undefined;
       return expires > now.getTime() ? email : undefined;
     } catch {
-      // Not sealed with our key (altered, forged, or from before the key changed).
       return undefined;
     }
   }
