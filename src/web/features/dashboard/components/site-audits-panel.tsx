@@ -18,6 +18,7 @@ import {
 } from '../../../components/site-audits';
 import { MonitoringSettingsForm } from './monitoring-settings-form';
 import { ScrollRegion } from '../../../components/scroll-region';
+import { addressInSite } from '../../../lib/address-in-site';
 
 function changeText(audit: SiteAuditSummary): string {
   if (!audit.changes) return 'First audit: nothing to compare with yet.';
@@ -91,16 +92,6 @@ export function SiteAuditsPanel({ domain }: { domain: string }) {
       </details>
     </div>
   );
-}
-
-/** A page of the domain's site by its path (the domain is the screen's subject). */
-function addressInSite(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    return url;
-  }
 }
 
 function LatestAudit({ domain, audit }: { domain: string; audit: SiteAuditSummary }) {

@@ -1,31 +1,16 @@
-import { ArrowLeft, ExternalLink } from 'lucide-react';
+import { ExternalLink } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import type { FailingRule, PageChecks, RulePagesView } from '#contract/rule-pages.js';
 import { engineNames, formatDate } from '#contract/vocabulary.js';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
-import { ApiError, messageOf } from '../../../lib/api-client';
-import { usePageTitle } from '../../../lib/page-title';
+import { messageOf } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { jiraCsvHref, useCreateGithubIssues, useRulePages } from '../api/rule-pages';
-
-const impactClass = {
-  critical: 'bg-red-100 text-red-900',
-  serious: 'bg-orange-100 text-orange-900',
-  moderate: 'bg-yellow-100 text-yellow-900',
-  minor: 'bg-slate-200 text-slate-900',
-} as const;
-
-const pathOf = (url: string) => {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    return url;
-  }
-};
+import { DomainSubpage } from '../../../components/domain-subpage';
+import { impactClasses } from '../../../components/issues/issue-explorer';
+import { addressInSite } from '../../../lib/address-in-site';
 
 /**
  * A domain's failing rules, each with every page and element it fails on in the latest site
@@ -33,29 +18,17 @@ const pathOf = (url: string) => {
  * tested on each page, said to be exactly that and no more.
  */
 export function RulePagesPage() {
-  const { domain = '' } = useParams();
-  usePageTitle(`Rules and pages · ${domain}`);
-  const view = useRulePages(domain);
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8">
-      <Link
-        to={paths.dashboardDomain.getHref(domain)}
-        className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline"
-      >
-        <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-        {domain}
-      </Link>
-      <h1 className="mt-2 text-3xl font-bold break-words">Rules and pages of {domain}</h1>
-      {view.isPending && <Spinner label="Loading the rules" />}
-      {view.isError && (
-        <p role="alert" className="mt-6 rounded-md border border-bad p-4 text-bad">
-          {view.error instanceof ApiError && view.error.status === 404
-            ? 'This domain is not one of your monitored domains.'
-            : messageOf(view.error, 'The rules could not be loaded.')}
-        </p>
-      )}
-      {view.data && <RulePagesContent domain={domain} view={view.data} />}
-    </div>
+    <DomainSubpage
+      title="Rules and pages"
+      heading="Rules and pages"
+      useData={useRulePages}
+      loading="Loading the rules"
+      notFound="This domain is not one of your monitored domains."
+      failed="The rules could not be loaded."
+    >
+      {(domain, view) => <RulePagesContent domain={domain} view={view} />}
+    </DomainSubpage>
   );
 }
 
@@ -207,7 +180,7 @@ function RuleCard({
           {rule.title}
         </h3>
         <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
-          <span className={`rounded px-2 py-0.5 font-semibold ${impactClass[rule.impact]}`}>
+          <span className={`rounded px-2 py-0.5 font-semibold ${impactClasses[rule.impact]}`}>
             {rule.impact}
           </span>
           <span>
@@ -251,7 +224,7 @@ function RuleCard({
                         />
                         <label htmlFor={id} className="font-mono text-sm break-all">
                           <span className="sr-only">
-                            Choose the element on {pathOf(page.url)}:{' '}
+                            Choose the element on {addressInSite(page.url)}:{' '}
                           </span>
                           {element.selector}
                         </label>

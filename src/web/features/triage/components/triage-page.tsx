@@ -1,6 +1,4 @@
-import { ArrowLeft } from 'lucide-react';
 import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router';
 import type { TeamMember } from '#contract/team.js';
 import {
   triageStateLabels,
@@ -20,17 +18,11 @@ import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
-import { ApiError, messageOf } from '../../../lib/api-client';
-import { usePageTitle } from '../../../lib/page-title';
-import { paths } from '../../../lib/paths';
 import { useChangeTriage, useTeamAndMe, useTriage, useTriageHistory } from '../api/triage';
-
-const impactClass = {
-  critical: 'bg-red-100 text-red-900',
-  serious: 'bg-orange-100 text-orange-900',
-  moderate: 'bg-yellow-100 text-yellow-900',
-  minor: 'bg-slate-200 text-slate-900',
-} as const;
+import { DomainSubpage } from '../../../components/domain-subpage';
+import { impactClasses } from '../../../components/issues/issue-explorer';
+import { messageOf } from '../../../lib/api-client';
+import { addressInSite } from '../../../lib/address-in-site';
 
 const stateClass: Record<TriageState, string> = {
   open: 'border-slate-500 text-slate-900',
@@ -40,15 +32,6 @@ const stateClass: Record<TriageState, string> = {
   reopened: 'border-red-700 bg-red-50 text-red-900',
 };
 
-const pathOf = (url: string) => {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.pathname}${parsed.search}`;
-  } catch {
-    return url;
-  }
-};
-
 /**
  * The triage of a domain's issues (ADR 0033): every issue in the latest scan of each page with
  * its state, chosen one by one or together and marked a false positive, accepted (won't fix),
@@ -56,29 +39,17 @@ const pathOf = (url: string) => {
  * the domain's score and counts, but stay in the exports.
  */
 export function TriagePage() {
-  const { domain = '' } = useParams();
-  usePageTitle(`Triage · ${domain}`);
-  const list = useTriage(domain);
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8">
-      <Link
-        to={paths.dashboardDomain.getHref(domain)}
-        className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 underline"
-      >
-        <ArrowLeft aria-hidden="true" className="h-4 w-4" />
-        {domain}
-      </Link>
-      <h1 className="mt-2 text-3xl font-bold break-words">Triage of {domain}</h1>
-      {list.isPending && <Spinner label="Loading the issues" />}
-      {list.isError && (
-        <p role="alert" className="mt-6 rounded-md border border-bad p-4 text-bad">
-          {list.error instanceof ApiError && list.error.status === 404
-            ? 'This domain is not one of yours.'
-            : messageOf(list.error, 'The issues could not be loaded.')}
-        </p>
-      )}
-      {list.data && <TriageContent domain={domain} data={list.data} />}
-    </div>
+    <DomainSubpage
+      title="Triage"
+      heading="Triage"
+      useData={useTriage}
+      loading="Loading the issues"
+      notFound="This domain is not one of yours."
+      failed="The issues could not be loaded."
+    >
+      {(domain, data) => <TriageContent domain={domain} data={data} />}
+    </DomainSubpage>
   );
 }
 
@@ -245,7 +216,7 @@ function IssueRow({
           </h3>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-sm">
             <span
-              className={`rounded-full px-2 py-0.5 text-xs font-bold capitalize ${impactClass[issue.impact]}`}
+              className={`rounded-full px-2 py-0.5 text-xs font-bold capitalize ${impactClasses[issue.impact]}`}
             >
               {issue.impact}
             </span>
@@ -264,7 +235,7 @@ function IssueRow({
             )}
           </p>
           <p className="mt-1 text-sm break-all text-slate-700">
-            {pathOf(place.url)} · <code>{place.selector}</code>
+            {addressInSite(place.url)} · <code>{place.selector}</code>
             {issue.places.length > 1 && ` and ${issue.places.length - 1} more`}
           </p>
           {triage?.note && issue.state === 'false_positive' && (
