@@ -22,6 +22,7 @@ import {
   subscriptions,
   users,
 } from './schema/index.js';
+import { billingAccountOf } from '../../test/support/billing-account.js';
 
 async function expectSqlState(query: Promise<unknown>, code: string): Promise<void> {
   const error = await query.then(
@@ -64,9 +65,6 @@ describe.each(databaseTargets)('data model on $name', ({ open }) => {
     const user = await addUser();
     expect(user).toMatchObject({
       plan: 'compliance_shield',
-      subscriptionStatus: 'inactive',
-      trialUsed: false,
-      cardAdded: false,
       emailVerified: false,
       passwordResetCodeUsed: false,
       passwordHash: null,
@@ -75,6 +73,13 @@ describe.each(databaseTargets)('data model on $name', ({ open }) => {
     expect(user.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(user.createdAt).toBeInstanceOf(Date);
     expect(user.updatedAt).toBeInstanceOf(Date);
+    // The subscription defaults live in the billing account its personal organisation gets.
+    expect(await billingAccountOf(database.db, user.id)).toMatchObject({
+      subscriptionStatus: 'inactive',
+      interval: 'month',
+      trialUsed: false,
+      cardAdded: false,
+    });
   });
 
   it('refuses a second account for the same e-mail in any letter case', async () => {

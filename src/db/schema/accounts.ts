@@ -39,13 +39,6 @@ export const users = pgTable(
     /** Memory-hard KDF output; null for accounts that only sign in with Google. */
     passwordHash: text('password_hash'),
     plan: text('plan').notNull().default('compliance_shield'),
-    stripeCustomerId: text('stripe_customer_id'),
-    stripeSubscriptionId: text('stripe_subscription_id'),
-    subscriptionStatus: text('subscription_status').notNull().default('inactive'),
-    trialStartDate: timestamptz('trial_start_date'),
-    trialEndDate: timestamptz('trial_end_date'),
-    trialUsed: boolean('trial_used').notNull().default(false),
-    cardAdded: boolean('card_added').notNull().default(false),
     verificationCodeHash: text('verification_code_hash'),
     verificationCodeExpiresAt: timestamptz('verification_code_expires_at'),
     emailVerified: boolean('email_verified').notNull().default(false),

@@ -4,7 +4,6 @@ import {
   index,
   integer,
   jsonb,
-  pgSequence,
   pgTable,
   text,
   uniqueIndex,
@@ -178,15 +177,12 @@ export const billingAccounts = pgTable(
   (t) => [oneOf('billing_accounts_interval_check', t.interval, billingIntervals)],
 );
 
-/** Invoice numbers: one sequence, so numbers are unique and never reused, even across refunds. */
-export const invoiceNumberSeq = pgSequence('invoice_number_seq', { startWith: 1 });
-
 /** A numbered invoice for a charge, or a credit note for its refund. */
 export const invoices = pgTable(
   'invoices',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** e.g. CFY-2026-000042, from `invoice_number_seq`. */
+    /** e.g. CFY-2026-000042: per year, gapless (ADR 0038). */
     number: text('number').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()

@@ -8,6 +8,7 @@ import { startAlertWorkers, type AlertWorker } from '#jobs/alerts.js';
 import { createScan } from '#jobs/scan-queue.js';
 import { sendScanAlert } from './service.js';
 import { UnsubscribeSigner } from './unsubscribe.js';
+import { setBillingAccount } from '../../../test/support/billing-account.js';
 
 /**
  * The whole path of an alert, with real parts: the scan worker scans a fixture page in Chromium
@@ -57,9 +58,10 @@ beforeAll(async () => {
   });
   const [owner] = await db
     .insert(users)
-    .values({ email: ownerEmail, name: 'Owner', subscriptionStatus: 'active' })
+    .values({ email: ownerEmail, name: 'Owner' })
     .returning({ id: users.id });
   ownerId = owner!.id;
+  await setBillingAccount(db, ownerId, { subscriptionStatus: 'active' });
   await db.insert(domains).values({
     userId: ownerId,
     domain: '127.0.0.1',
