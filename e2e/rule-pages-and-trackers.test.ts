@@ -7,12 +7,13 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ruleGuidance } from '#contract/rule-guidance/index.js';
-import { auditSessions, billingAccounts, domains, trackerLinks, users } from '#db/schema/index.js';
+import { auditSessions, trackerLinks, users } from '#db/schema/index.js';
 import { requestSiteAudit } from '#jobs/site-audit-requests.js';
 import { seedDomain } from '../test/support/dashboard-seed.js';
 import { blockingAxeViolations } from './support/axe.js';
 import { signUp, uniqueEmail } from './support/accounts.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
+import { setBillingAccount } from '../test/support/billing-account.js';
 
 /**
  * From a barrier to a tracker, as a site team lives it: a monitored site of five pages whose
@@ -153,22 +154,15 @@ describe('rule-to-pages view and tracker export', () => {
     page = app.page;
     await signUp(page, owner);
     const [user] = await db().select().from(users).where(eq(users.email, owner));
-    // Compliance Shield, as a paid plan leaves it (the account row, and its billing account).
-    await db().update(users).set({ subscriptionStatus: 'active' }).where(eq(users.id, user!.id));
-    await db()
-      .insert(billingAccounts)
-      .values({ organisationId: user!.id, subscriptionStatus: 'active' })
-      .onConflictDoUpdate({
-        target: billingAccounts.organisationId,
-        set: { subscriptionStatus: 'active' },
-      });
-    await seedDomain(db(), user!.id, { domain: siteHost, index: 1, verified: true });
-    await db()
-      .update(domains)
-      .set({ startUrl: `${siteUrl}/` })
-      .where(eq(domains.domain, siteHost));
-    const [domain] = await db().select().from(domains).where(eq(domains.domain, siteHost));
-    const requested = await requestSiteAudit(db(), app.web.service.boss, domain!.id, 'added');
+    // Compliance Shield, as a paid plan leaves its billing account.
+    await setBillingAccount(db(), user!.id, { subscriptionStatus: 'active' });
+    const seededId = await seedDomain(db(), user!.id, {
+      domain: siteHost,
+      index: 1,
+      verified: true,
+      startUrl: `${siteUrl}/`,
+    });
+    const requested = await requestSiteAudit(db(), app.web.service.boss, seededId, 'added');
     expect(requested.started).toBe(true);
   }, 120_000);
 

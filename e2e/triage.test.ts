@@ -6,12 +6,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainDetail } from '#contract/dashboard.js';
 import type { TriageIssue, TriageListResponse } from '#contract/triage.js';
-import { auditSessions, billingAccounts, domains, users } from '#db/schema/index.js';
+import { auditSessions, users } from '#db/schema/index.js';
 import { requestSiteAudit } from '#jobs/site-audit-requests.js';
 import { seedDomain } from '../test/support/dashboard-seed.js';
 import { blockingAxeViolations } from './support/axe.js';
 import { signUp, uniqueEmail } from './support/accounts.js';
 import { screenshot, takePageErrors, useWebApp } from './support/web-app.js';
+import { setBillingAccount } from '../test/support/billing-account.js';
 
 /**
  * Triage as a site team lives it, on a monitored one-page site whose markup changes between
@@ -116,21 +117,14 @@ describe('triage of a monitored site', () => {
     page = app.page;
     await signUp(page, owner);
     const [user] = await db().select().from(users).where(eq(users.email, owner));
-    await db().update(users).set({ subscriptionStatus: 'active' }).where(eq(users.id, user!.id));
-    await db()
-      .insert(billingAccounts)
-      .values({ organisationId: user!.id, subscriptionStatus: 'active' })
-      .onConflictDoUpdate({
-        target: billingAccounts.organisationId,
-        set: { subscriptionStatus: 'active' },
-      });
-    await seedDomain(db(), user!.id, { domain: siteHost, index: 1, verified: true });
-    await db()
-      .update(domains)
-      .set({ startUrl: `${siteUrl}/` })
-      .where(eq(domains.domain, siteHost));
-    const [domain] = await db().select().from(domains).where(eq(domains.domain, siteHost));
-    domainId = domain!.id;
+    // Compliance Shield, as a paid plan leaves its billing account.
+    await setBillingAccount(db(), user!.id, { subscriptionStatus: 'active' });
+    domainId = await seedDomain(db(), user!.id, {
+      domain: siteHost,
+      index: 1,
+      verified: true,
+      startUrl: `${siteUrl}/`,
+    });
   }, 120_000);
 
   it('marks a false positive on the Triage screen: it leaves the score and counts, and stays in the CSV', async () => {

@@ -52,20 +52,27 @@ export async function seedDomain(
     status?: 'active' | 'trial' | 'grace_period' | 'expired' | 'archived';
     createdAt?: Date;
     verified?: boolean;
+    /** Where its site audits start (the homepage of a fixture site). */
+    startUrl?: string;
   },
-): Promise<void> {
+): Promise<string> {
   const createdAt = values.createdAt ?? new Date();
-  await db.insert(domains).values({
-    userId,
-    domain: values.domain,
-    status: values.status ?? 'active',
-    domainIndex: values.index,
-    monthlyPrice: 4900,
-    monitoringSince: createdAt,
-    currentPeriodEnd: new Date(createdAt.getTime() + 30 * 86_400_000),
-    createdAt,
-    ...(values.verified ? { verifiedAt: createdAt, verificationMethod: 'dns' as const } : {}),
-  });
+  const [row] = await db
+    .insert(domains)
+    .values({
+      userId,
+      domain: values.domain,
+      status: values.status ?? 'active',
+      domainIndex: values.index,
+      monthlyPrice: 4900,
+      monitoringSince: createdAt,
+      currentPeriodEnd: new Date(createdAt.getTime() + 30 * 86_400_000),
+      createdAt,
+      ...(values.verified ? { verifiedAt: createdAt, verificationMethod: 'dns' as const } : {}),
+      ...(values.startUrl ? { startUrl: values.startUrl } : {}),
+    })
+    .returning({ id: domains.id });
+  return row!.id;
 }
 
 function summaryOf(list: SeedIssue[]): IssueSummary {
