@@ -169,26 +169,56 @@ describe('checkout', () => {
     expect(takePageErrors()).toEqual([]);
   });
 
-  it('asks a visitor who is not signed in to log in, and brings them back', async () => {
+  it('asks a visitor who scanned while signed out to log in, and brings them back to scan again', async () => {
     const visitor = await (await app.web.newContext()).newPage();
+    await visitor.goto('/');
+    const target = `${app.web.service.site.url}/missing-alt.html`;
+    // The visitor's browser scans the site without an account, as the public scan tools do.
+    const visitorScanId = await visitor.evaluate(async (url) => {
+      const { csrfToken } = (await (await fetch('/api/csrf-token')).json()) as {
+        csrfToken: string;
+      };
+      const started = await fetch('/api/scans', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+        body: JSON.stringify({ url }),
+      });
+      return ((await started.json()) as { id: string }).id;
+    }, target);
+    await expect
+      .poll(
+        () =>
+          visitor.evaluate(async (id) => {
+            const answer = await fetch(`/api/report/${id}`);
+            return ((await answer.json()) as { scan?: { status?: string } }).scan?.status;
+          }, visitorScanId),
+        { timeout: 120_000 },
+      )
+      .toBe('completed');
+
+    // The owner's own scan is private: a signed-out browser gets the not-found page.
     await visitor.goto(`/subscribe/${scanId}`);
+    await visitor.getByRole('heading', { name: 'Scan Not Found' }).waitFor();
+
+    await visitor.goto(`/subscribe/${visitorScanId}`);
     await visitor
       .getByRole('heading', { level: 1, name: 'Start Accessibility Monitoring' })
       .waitFor();
     await visitor.getByText('Log in to subscribe', { exact: true }).waitFor();
     expect(await visitor.getByLabel('Email').count()).toBe(0);
+    const again = `/app/scan?url=${encodeURIComponent(target)}`;
     const signUpLink = visitor.getByRole('link', { name: 'Sign up', exact: true });
     expect(await signUpLink.getAttribute('href')).toBe(
-      `/app/signup?next=${encodeURIComponent(`/subscribe/${scanId}`)}`,
+      `/app/signup?next=${encodeURIComponent(again)}`,
     );
     await visitor.getByRole('main').getByRole('link', { name: 'Log in', exact: true }).click();
     await visitor.waitForURL('**/app/login?next=*');
     await visitor.getByLabel('Email').fill(owner);
     await visitor.getByLabel('Password', { exact: true }).fill(strongPassword);
     await visitor.getByRole('button', { name: 'Log in' }).click();
-    await visitor.waitForURL(`**/subscribe/${scanId}`);
-    // The owner already monitors the domain, so the checkout says so instead of selling it again.
-    await visitor.getByText(`You already monitor ${domain}.`, { exact: true }).waitFor();
+    // Back at a scan of the same address, ready to start from the account.
+    await visitor.waitForURL('**/app/scan?url=*');
+    expect(await visitor.getByLabel('Website URL').inputValue()).toBe(target);
     await visitor.close();
     expect(takePageErrors()).toEqual([]);
   });

@@ -104,21 +104,25 @@ function OrderStep({
 }) {
   const domain = data.scan.domain;
   if (!data.signedIn) {
-    const here = paths.subscribe.getHref(data.scan.id);
+    // A scan made while signed out stays with the browser that ran it: an account subscribes from
+    // a scan of its own (a scan is never adopted on logging in), so the way back is a new scan of
+    // the same address from the account, whose report links here again.
+    const next = paths.scan.getHref(data.scan.url);
     return (
       <div>
         <p className="font-semibold">Log in to subscribe</p>
         <p className="mt-2 text-slate-700">
           Compliance Shield belongs to an account, which is where you manage the domain, its badge
-          and the concerns visitors report. Log in or create a free account and you will come back
-          here to finish your order.
+          and the concerns visitors report. Log in or create a free account: you come back to a scan
+          of <span className="break-all">{data.scan.url}</span> ready to start, and subscribe from
+          its report.
         </p>
         <div className="mt-4 flex flex-wrap gap-3">
           <Button asChild>
-            <Link to={paths.login.getHref(undefined, here)}>Log in</Link>
+            <Link to={paths.login.getHref(undefined, next)}>Log in</Link>
           </Button>
           <Button asChild variant="outline">
-            <Link to={paths.signup.getHref({ next: here })}>Sign up</Link>
+            <Link to={paths.signup.getHref({ next })}>Sign up</Link>
           </Button>
         </div>
       </div>

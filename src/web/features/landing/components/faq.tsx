@@ -43,7 +43,7 @@ const questions = [
   },
   {
     q: 'Is there a free trial?',
-    a: `Yes. Scanning and your public page are free, no credit card needed. ${complianceShieldPlan.product} costs ${formatUsd(domainPriceCents(1, 'month'))} a month for your first domain, less for each further one, and every new domain's first month is free.`,
+    a: `Yes. Scanning and your public page are free, no credit card needed. ${complianceShieldPlan.product} costs ${formatUsd(domainPriceCents(1, 'month'))} per month for your first domain, less for each further one, and every new domain's first month is free.`,
   },
 ] as const;
 
