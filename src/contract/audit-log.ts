@@ -32,6 +32,7 @@ export const auditActions = [
   'addon.purchased',
   'scan.visibility_changed',
   'ci_run.uploaded',
+  'integrations.changed',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -64,6 +65,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   'addon.purchased': 'Add-on purchased',
   'scan.visibility_changed': 'Scan visibility changed',
   'ci_run.uploaded': 'CI run uploaded',
+  'integrations.changed': 'Integration settings changed',
 };
 
 export const auditLogPageSizeDefault = 50;

@@ -62,7 +62,7 @@ export const trackerRoutes: FastifyPluginAsyncZod<TrackerRoutesOptions> = async 
         deps,
         request.caller.organisationId!,
         request.body,
-        request.caller.userId ?? null,
+        request.caller,
       ),
   );
 

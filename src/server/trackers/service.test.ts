@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { issueFingerprint } from '#contract/index.js';
+import { AuditLogQuery, issueFingerprint } from '#contract/index.js';
 import { ruleGuidance } from '#contract/rule-guidance/index.js';
 import type { Database } from '#db/client.js';
 import {
@@ -20,6 +20,7 @@ import {
 } from '#db/schema/index.js';
 import { seedDomain, seedUser } from '../../../test/support/dashboard-seed.js';
 import { openTestPglite } from '../../../test/support/db.js';
+import { readAuditLog } from '../audit-log/service.js';
 import { HttpError } from '../http-errors.js';
 import { SecretSealer } from './sealer.js';
 import {
@@ -45,6 +46,13 @@ let deps: TrackerDeps;
 let orgId = '';
 let domainId = '';
 let auditId = '';
+/** The organisation's owner as the settings route passes them (request.caller). */
+const owner = () => ({
+  organisationId: orgId,
+  userId: orgId,
+  email: 'tracker-owner@example.com',
+  ip: '198.51.100.20',
+});
 const site = 'shop.example';
 const token = 'ghp_standin_token_1234567890';
 const secret = 'whsec-shared-secret-0123456789';
@@ -194,21 +202,23 @@ describe('integration settings', () => {
   it('refuses a webhook URL without https and a repository not written owner/name, with 400s that say why', async () => {
     const closed = { ...deps, allowPrivateTargets: false };
     const plain = await refusal(
-      updateIntegrations(closed, orgId, { webhookUrl: 'http://127.0.0.1:9/hook' }, null),
+      updateIntegrations(closed, orgId, { webhookUrl: 'http://127.0.0.1:9/hook' }, owner()),
     );
     expect(plain.statusCode).toBe(400);
     expect(plain.message).toMatch(/webhook URL must start with https:\/\//);
     // Loopback over http is allowed only where private targets are (tests); elsewhere never.
     const elsewhere = await refusal(
-      updateIntegrations(deps, orgId, { webhookUrl: 'http://hooks.example.com/x' }, null),
+      updateIntegrations(deps, orgId, { webhookUrl: 'http://hooks.example.com/x' }, owner()),
     );
     expect(elsewhere.statusCode).toBe(400);
     const repo = await refusal(
-      updateIntegrations(deps, orgId, { githubRepo: 'just-a-name' }, null),
+      updateIntegrations(deps, orgId, { githubRepo: 'just-a-name' }, owner()),
     );
     expect(repo.statusCode).toBe(400);
     expect(repo.message).toMatch(/owner\/name/);
-    const short = await refusal(updateIntegrations(deps, orgId, { webhookSecret: 'short' }, null));
+    const short = await refusal(
+      updateIntegrations(deps, orgId, { webhookSecret: 'short' }, owner()),
+    );
     expect(short.message).toMatch(/at least 16 characters/);
     // Nothing was stored by the refused changes.
     expect(await db().select().from(trackerSettings)).toEqual([]);
@@ -224,7 +234,7 @@ describe('integration settings', () => {
         webhookUrl: 'https://hooks.example.com/conformly',
         webhookSecret: secret,
       },
-      null,
+      owner(),
     );
     expect(view).toMatchObject({
       githubRepo: 'acme/site',
@@ -238,11 +248,73 @@ describe('integration settings', () => {
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(await deps.sealer.open(row!.githubTokenSealed)).toBe(token);
     // Leaving a secret out keeps it; an empty one clears it.
-    const kept = await updateIntegrations(deps, orgId, { githubRepo: 'acme/site' }, null);
+    const kept = await updateIntegrations(deps, orgId, { githubRepo: 'acme/site' }, owner());
     expect(kept.githubTokenSet).toBe(true);
-    const cleared = await updateIntegrations(deps, orgId, { webhookSecret: '' }, null);
+    const cleared = await updateIntegrations(deps, orgId, { webhookSecret: '' }, owner());
     expect(cleared.webhookSecretSet).toBe(false);
     expect((await readIntegrations(deps, orgId)).githubTokenSet).toBe(true);
+  });
+
+  it('writes each change to the audit log with who made it, naming secrets only as set or removed', async () => {
+    const changes = async () =>
+      (
+        await readAuditLog(
+          db(),
+          orgId,
+          AuditLogQuery.parse({ action: 'integrations.changed', pageSize: 200 }),
+        )
+      ).entries;
+    const before = (await changes()).length;
+    const hook = 'https://hooks.example.com/services/T0/B0/path-secret-123?key=query-secret-456';
+    await updateIntegrations(
+      deps,
+      orgId,
+      {
+        githubApiUrl: 'https://api.github.com',
+        githubRepo: 'acme/storefront',
+        githubToken: 'ghp_another_token_0987654321',
+        webhookUrl: hook,
+        webhookSecret: 'whsec-a-fresh-secret-000111',
+      },
+      owner(),
+    );
+    const [entry, ...rest] = await changes();
+    expect(rest.length).toBe(before);
+    expect(entry).toMatchObject({
+      actor: 'tracker-owner@example.com',
+      actorIsPerson: true,
+      action: 'integrations.changed',
+      actionLabel: 'Integration settings changed',
+      ip: '198.51.100.20',
+      target: { type: 'organisation', id: orgId },
+    });
+    // The API address did not change, so it is not named; the token and secret were set before.
+    expect(entry!.details).toEqual({
+      githubRepo: 'acme/storefront',
+      githubToken: 'replaced',
+      webhookUrl: 'https://hooks.example.com/…',
+      webhookSecret: 'set',
+    });
+    const written = JSON.stringify(entry);
+    for (const secretPart of ['ghp_another', 'whsec-a-fresh', 'path-secret', 'query-secret']) {
+      expect(written).not.toContain(secretPart);
+    }
+
+    await updateIntegrations(deps, orgId, { githubToken: '', webhookUrl: null }, owner());
+    const [removal] = await changes();
+    expect(removal!.details).toEqual({ githubToken: 'removed', webhookUrl: null });
+
+    // Saving what is already stored changes nothing and writes nothing.
+    await updateIntegrations(
+      deps,
+      orgId,
+      { githubRepo: 'acme/storefront', githubToken: '' },
+      owner(),
+    );
+    expect((await changes()).length).toBe(before + 2);
+    // A refused change writes nothing either.
+    await refusal(updateIntegrations(deps, orgId, { githubRepo: 'no-slash' }, owner()));
+    expect((await changes()).length).toBe(before + 2);
   });
 });
 
@@ -261,7 +333,7 @@ describe('GitHub issues', () => {
       deps,
       orgId,
       { githubApiUrl: github.url, githubRepo: 'acme/site', githubToken: token },
-      null,
+      owner(),
     );
   });
   afterAll(() => github.close());
@@ -381,7 +453,7 @@ describe('the signed webhook', () => {
       deps,
       orgId,
       { webhookUrl: `${receiver.url}/hook`, webhookSecret: secret },
-      null,
+      owner(),
     );
   });
   afterAll(() => receiver.close());

@@ -21,6 +21,7 @@ import {
 import * as store from '#db/stores/trackers.js';
 import { githubIssueOf, jiraCsvOf, type TrackerIssue } from '#reports/tracker-issues.js';
 import { createTargetPolicy, safeSend, UrlSafetyError, type SafeSendResult } from '#scanner';
+import { recordAudit, type AuditActor } from '../audit-log/service.js';
 import { HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import { normalizeDomain } from '../domains/domain.js';
 import type { SecretSealer } from './sealer.js';
@@ -119,7 +120,7 @@ export async function updateIntegrations(
   deps: TrackerDeps,
   organisationId: string,
   input: UpdateIntegrationsRequest,
-  actorId: string | null,
+  actor: AuditActor,
 ): Promise<IntegrationSettings> {
   const change: store.TrackerSettingsChange = {};
   if (input.githubApiUrl !== undefined) {
@@ -154,8 +155,55 @@ export async function updateIntegrations(
       ? await deps.sealer.seal(input.webhookSecret)
       : null;
   }
-  const row = await store.saveTrackerSettings(deps.db, organisationId, change, actorId);
+  const row = await deps.db.transaction(async (tx) => {
+    const before = await store.findTrackerSettings(tx, organisationId);
+    const saved = await store.saveTrackerSettings(tx, organisationId, change, actor.userId ?? null);
+    const changed = settingsChangeOf(before, change);
+    if (Object.keys(changed).length > 0) {
+      await recordAudit(
+        tx,
+        { ...actor, organisationId },
+        'integrations.changed',
+        { type: 'organisation', id: organisationId },
+        changed,
+      );
+    }
+    return saved;
+  });
   return settingsView(deps, organisationId, row);
+}
+
+/**
+ * What a settings change did, as the audit log keeps it: addresses and the repository as they
+ * now read, a secret only as set, replaced or removed (never its value, sealed or not), and the
+ * webhook URL by its origin alone, since receivers often carry a secret in the path or query.
+ */
+function settingsChangeOf(
+  before: store.TrackerSettingsRow | undefined,
+  change: store.TrackerSettingsChange,
+): Record<string, string | null> {
+  const changed: Record<string, string | null> = {};
+  const apiBefore = before?.githubApiUrl ?? 'https://api.github.com';
+  if (change.githubApiUrl !== undefined && change.githubApiUrl !== apiBefore) {
+    changed.githubApiUrl = change.githubApiUrl;
+  }
+  if (change.githubRepo !== undefined && change.githubRepo !== (before?.githubRepo ?? null)) {
+    changed.githubRepo = change.githubRepo;
+  }
+  if (change.webhookUrl !== undefined && change.webhookUrl !== (before?.webhookUrl ?? null)) {
+    changed.webhookUrl =
+      change.webhookUrl === null ? null : `${new URL(change.webhookUrl).origin}/…`;
+  }
+  const secret = (had: boolean, next: string | null | undefined) => {
+    if (next === undefined) return undefined;
+    if (next === null) return had ? 'removed' : undefined;
+    return had ? 'replaced' : 'set';
+  };
+  const token = secret(Boolean(before?.githubTokenSealed), change.githubTokenSealed);
+  if (token) changed.githubToken = token;
+  const webhookSecret = secret(Boolean(before?.webhookSecretSealed), change.webhookSecretSealed);
+  if (webhookSecret) changed.webhookSecret = webhookSecret;
+  return changed;
 }
 
 // ---- Issues of a domain's latest site audit --------------------------------------------------
