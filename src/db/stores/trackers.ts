@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { EngineId, Impact } from '#contract/index.js';
 import type { AppDb } from '../client.js';
 import {
@@ -155,4 +155,33 @@ export async function listAuditIssues(
       ),
     )
     .orderBy(asc(pageScans.position), asc(issues.id));
+}
+
+/**
+ * The violations and review requests with the given fingerprints in the organisation's latest
+ * completed scan of each page of the domain (what the triage screen lists), a row per page.
+ */
+export async function listLatestPageIssues(
+  db: AppDb,
+  organisationId: string,
+  domain: string,
+  issueKeys: string[],
+): Promise<ExportIssueRow[]> {
+  if (issueKeys.length === 0) return [];
+  const result = (await db.execute(sql`
+    with latest as (
+      select distinct on (s.url) s.id, s.url, s.screenshots from scans s
+       where s.user_id = ${organisationId}::uuid and s.domain = ${domain} and s.status = 'completed'
+       order by s.url, s.completed_at desc nulls last, s.id desc)
+    select i.issue_key as "issueKey", i.rule_key as "ruleKey", i.title, i.impact, i.wcag,
+           i.engines, i.selector, i.html, i.help_url as "helpUrl", latest.url as "pageUrl",
+           latest.id as "scanId", latest.screenshots
+      from latest join issues i on i.scan_id = latest.id
+     where i.kind in ('violation', 'needs-review')
+       and i.issue_key in (${sql.join(
+         issueKeys.map((key) => sql`${key}`),
+         sql`, `,
+       )})
+     order by latest.url, i.id`)) as unknown as { rows: ExportIssueRow[] };
+  return result.rows;
 }

@@ -70,7 +70,7 @@ describe('Settings → Integrations over HTTP', () => {
     expect(none.statusCode).toBe(400);
     const csv = await owner.get(`/api/domains/${site}/exports/jira.csv?keys=abc`);
     expect(csv.statusCode).toBe(404);
-    expect(csv.json().message).toMatch(/not in the domain's latest site audit/);
+    expect(csv.json().message).toMatch(/not in the domain's latest scans/);
     expect((await owner.get(`/api/domains/${site}/exports/jira.csv`)).statusCode).toBe(400);
     expect((await owner.get('/api/domains/other.example/exports/jira.csv?keys=a')).statusCode).toBe(
       404,

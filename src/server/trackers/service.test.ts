@@ -398,6 +398,72 @@ describe('GitHub issues', () => {
     },
   );
 
+  it("sends an issue that a later scan of one page found, as the triage screen and the scan's report show it", async () => {
+    const button = {
+      ruleKey: 'b5c3f8',
+      selector: 'form > button.send',
+      html: '<button class="send"><svg></svg></button>',
+    };
+    const buttonKey = issueFingerprint(button);
+    const stale = {
+      ...button,
+      selector: 'form > button.old',
+      html: '<button class="old"><svg></svg></button>',
+    };
+    const scanOf = async (path: string, completedAt: Date, found: (typeof button)[]) => {
+      const id = randomUUID();
+      await db()
+        .insert(scans)
+        .values({
+          id,
+          userId: orgId,
+          url: `https://${site}${path}`,
+          domain: site,
+          status: 'completed',
+          completedAt,
+          screenshots: [`/api/artifacts/contact-${id}`],
+        });
+      await db()
+        .insert(issues)
+        .values(
+          found.map((issue) => ({
+            scanId: id,
+            issueKey: issueFingerprint(issue),
+            title: 'stored title',
+            description: 'stored description',
+            rule: 'button-name',
+            ruleKey: issue.ruleKey,
+            impact: 'critical' as const,
+            kind: 'violation' as const,
+            confidence: 'confirmed' as const,
+            wcag: ['4.1.2'],
+            selector: issue.selector,
+            html: issue.html,
+            source: 'axe' as const,
+            engines: ['axe' as const],
+            rules: { axe: ['button-name'] },
+            helpUrl: 'https://dequeuniversity.com/rules/axe/4.10/button-name',
+          })),
+        );
+      return id;
+    };
+    // An earlier scan of /contact found an element the latest one no longer has.
+    await scanOf('/contact', new Date(Date.now() - 60_000), [stale]);
+    const latest = await scanOf('/contact', new Date(), [button]);
+
+    const result = await exportToGithub(deps, orgId, site, [buttonKey], null);
+    expect(result.created.map((link) => link.issueKey)).toEqual([buttonKey]);
+    const body = JSON.parse(github.received[0]!.body) as { title: string; body: string };
+    expect(body.body).toContain(`- https://${site}/contact (`);
+    expect(body.body).toContain(`https://conformly.test/report/${latest}`);
+    expect(body.body).toContain('`form > button.send`');
+    expect(body.body).not.toContain(`https://${site}/shop`);
+    // What only an earlier scan found is gone from the page: nothing to send.
+    const gone = await refusal(exportToGithub(deps, orgId, site, [issueFingerprint(stale)], null));
+    expect(gone.statusCode).toBe(404);
+    expect(github.received).toHaveLength(1);
+  });
+
   it('refuses an issue not in the latest audit and a domain of another organisation', async () => {
     expect((await refusal(exportToGithub(deps, orgId, site, ['nope'], null))).statusCode).toBe(404);
     const other = await seedUser(db(), { email: 'tracker-other@example.com' });

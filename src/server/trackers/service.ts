@@ -208,7 +208,17 @@ function settingsChangeOf(
 
 // ---- Issues of a domain's latest site audit --------------------------------------------------
 
-async function ownDomainId(db: AppDb, organisationId: string, domainParam: string) {
+interface OwnDomain {
+  id: string;
+  name: string;
+  organisationId: string;
+}
+
+async function ownDomain(
+  db: AppDb,
+  organisationId: string,
+  domainParam: string,
+): Promise<OwnDomain> {
   let name: string;
   try {
     name = normalizeDomain(domainParam);
@@ -217,17 +227,28 @@ async function ownDomainId(db: AppDb, organisationId: string, domainParam: strin
   }
   const domain = await findMonitoringSettings(db, organisationId, name);
   if (!domain) throw new NotFoundError('Domain not found');
-  return domain.id;
+  return { id: domain.id, name, organisationId };
 }
 
-/** The chosen issues as found in the domain's latest site audit, in the order asked. */
+/**
+ * The chosen issues as found in the domain's latest site audit, in the order asked. An issue the
+ * audit does not hold (found by a later scan of one page, as the triage screen and a single
+ * scan's report show them) is taken from the organisation's latest scan of each page instead.
+ */
 async function latestIssues(
   deps: TrackerDeps,
-  domainId: string,
+  domain: OwnDomain,
   issueKeys: string[],
 ): Promise<TrackerIssue[]> {
-  const [latest] = await listFinishedSiteAudits(deps.db, domainId, 1);
+  const [latest] = await listFinishedSiteAudits(deps.db, domain.id, 1);
   const rows = latest ? await store.listAuditIssues(deps.db, latest.id, issueKeys) : [];
+  const inAudit = new Set(rows.map((row) => row.issueKey));
+  const elsewhere = issueKeys.filter((key) => !inAudit.has(key));
+  if (elsewhere.length > 0) {
+    rows.push(
+      ...(await store.listLatestPageIssues(deps.db, domain.organisationId, domain.name, elsewhere)),
+    );
+  }
   const byKey = new Map<string, TrackerIssue>();
   for (const row of rows) {
     let issue = byKey.get(row.issueKey);
@@ -259,7 +280,7 @@ async function latestIssues(
   const missing = issueKeys.filter((key) => !byKey.has(key));
   if (missing.length > 0) {
     throw new NotFoundError(
-      `${missing.length === 1 ? 'One chosen issue is' : `${missing.length} chosen issues are`} not in the domain's latest site audit: reload the page and choose again.`,
+      `${missing.length === 1 ? 'One chosen issue is' : `${missing.length} chosen issues are`} not in the domain's latest scans: reload the page and choose again.`,
     );
   }
   return issueKeys.map((key) => byKey.get(key)!);
@@ -271,10 +292,10 @@ export async function jiraCsv(
   domainParam: string,
   issueKeys: string[],
 ): Promise<string> {
-  const domainId = await ownDomainId(deps.db, organisationId, domainParam);
+  const domain = await ownDomain(deps.db, organisationId, domainParam);
   const keys = [...new Set(issueKeys)];
   if (keys.length > 50) throw new InvalidError('Choose at most 50 issues for one file.');
-  return jiraCsvOf(await latestIssues(deps, domainId, keys));
+  return jiraCsvOf(await latestIssues(deps, domain, keys));
 }
 
 // ---- GitHub ----------------------------------------------------------------------------------
@@ -331,7 +352,8 @@ export async function exportToGithub(
   issueKeys: string[],
   actorId: string | null,
 ): Promise<TrackerExportResult> {
-  const domainId = await ownDomainId(deps.db, organisationId, domainParam);
+  const domain = await ownDomain(deps.db, organisationId, domainParam);
+  const domainId = domain.id;
   const settings = await store.findTrackerSettings(deps.db, organisationId);
   const token = await deps.sealer.open(settings?.githubTokenSealed);
   if (!settings?.githubRepo || !token) {
@@ -340,7 +362,7 @@ export async function exportToGithub(
     );
   }
   const keys = [...new Set(issueKeys)];
-  const issues = await latestIssues(deps, domainId, keys);
+  const issues = await latestIssues(deps, domain, keys);
   const existing = new Map(
     (await store.listTrackerLinksFor(deps.db, domainId, keys))
       .filter((link) => link.provider === 'github')
