@@ -93,9 +93,9 @@ const variants: { name: string; why: string; options: LibraryRunOptions }[] = [
   },
   { name: 'screenshots: none', why: 'no screenshots at all', options: { screenshots: false } },
   {
-    name: 'screenshots: full page only',
-    why: 'the one shot the service draws outlines on',
-    options: { screenshots: ['full-page'] },
+    name: 'screenshots: viewport and full page',
+    why: 'both shots, as the service took them before it kept the full page alone',
+    options: { screenshots: ['viewport', 'full-page'] },
   },
   {
     name: 'proxy off',

@@ -28,7 +28,7 @@ interface WorkerInput {
   concurrency: number | 'auto';
   /** Extra Chromium flags, to measure a proposed launch change without editing the scanner. */
   chromiumArgs?: string[];
-  /** ScanOptions.screenshots, default the product's (viewport and full page). */
+  /** ScanOptions.screenshots, default the product's (the full page alone). */
   screenshots?: ScanOptions['screenshots'];
   /** PagePoolOptions.recycle, default the product's. */
   recycle?: PagePoolOptions['recycle'];

@@ -78,7 +78,8 @@ if (args.help) {
   --soak-tabs N              part c tabs (default: --concurrency when it is one value, else auto)
   --browser shell|full       the headless shell the product picks (default) or full Chromium,
                              for every side; CHROMIUM_PATH overrides both
-  --screenshots all|viewport|none   what parts b and c capture (default all, the service's)
+  --screenshots full|all|viewport|none   what parts b and c capture (default full: the
+                             service's one full-page shot; all: viewport and full page)
   --recycle TAB,BROWSER      pool recycling after that many pages (default the product's; 0,0 = off)
   --engines axe,ibm,...      engines parts b and c run (default the product's defaults)
   --proxy on|off             off: tabs reach the site without their egress proxy (measuring only)
@@ -118,12 +119,13 @@ const soakTabs: number | 'auto' = args['soak-tabs']
     ? concurrencies[0]!
     : 'auto';
 const screenshotChoices: Record<string, LibraryRunOptions['screenshots']> = {
-  all: true,
+  full: true,
+  all: ['viewport', 'full-page'],
   viewport: ['viewport'],
   none: false,
 };
 if (args.screenshots !== undefined && !(args.screenshots in screenshotChoices)) {
-  throw new Error(`--screenshots must be all, viewport or none, not ${args.screenshots}`);
+  throw new Error(`--screenshots must be full, all, viewport or none, not ${args.screenshots}`);
 }
 const recycleParts = args.recycle?.split(',').map(Number);
 if (args.proxy !== undefined && args.proxy !== 'on' && args.proxy !== 'off') {
@@ -367,7 +369,7 @@ function describeRun(options: LibraryRunOptions): string {
   return [
     options.engines ? `engines ${options.engines.join(',')}` : 'default engines',
     shots === undefined || shots === true
-      ? 'screenshots on'
+      ? 'full-page screenshot'
       : shots === false
         ? 'no screenshots'
         : `screenshots ${shots.join(',')}`,

@@ -107,18 +107,17 @@ describe('scanPage', () => {
     expect(percents.at(-1)).toBe(100);
   });
 
-  it('takes a viewport and a full-page JPEG, the full page clipped in height and under the byte cap', async () => {
+  it('takes one half-scale full-page JPEG by default, clipped in height and under the byte cap', async () => {
     const result = await scanPage(pool, `${site.url}/large.html`, { ...local, engines: ['axe'] });
-    const [viewport, fullPage] = result.screenshots;
-    expect(viewport).toMatchObject({ kind: 'viewport', width: 1280, height: 1024 });
-    expect(fullPage?.kind).toBe('full-page');
-    expect(fullPage!.height).toBeGreaterThan(viewport!.height);
+    expect(result.screenshots.map((shot) => shot.kind)).toEqual(['full-page']);
+    const [fullPage] = result.screenshots;
+    // Half of the 1,280 px viewport, and taller than one screenful of the long page.
+    expect(fullPage!.width).toBe(640);
+    expect(fullPage!.height).toBeGreaterThan(1024 / 2);
     expect(fullPage!.height).toBeLessThanOrEqual(6_000);
-    for (const shot of result.screenshots) {
-      const bytes = Buffer.from(shot.data, 'base64');
-      expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
-      expect(bytes.length).toBeLessThanOrEqual(512 * 1024);
-    }
+    const bytes = Buffer.from(fullPage!.data, 'base64');
+    expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(bytes.length).toBeLessThanOrEqual(512 * 1024);
   });
 
   it('takes only the screenshot kinds a caller asks for', async () => {
@@ -128,6 +127,13 @@ describe('scanPage', () => {
       screenshots: ['viewport'],
     });
     expect(result.screenshots.map((shot) => shot.kind)).toEqual(['viewport']);
+    expect(result.screenshots[0]).toMatchObject({ width: 1280, height: 1024 });
+    const both = await scanPage(pool, `${site.url}/missing-alt.html`, {
+      ...local,
+      engines: ['axe'],
+      screenshots: ['viewport', 'full-page'],
+    });
+    expect(both.screenshots.map((shot) => shot.kind)).toEqual(['viewport', 'full-page']);
   });
 
   it('runs only the selected engines and marks the others as not run', async () => {

@@ -24,15 +24,16 @@ export const defaultScreenshotLimits: ScreenshotLimits = {
 };
 
 /**
- * A viewport shot and a half-scale full-page shot (clipped to `maxFullPageHeight`), or only the
- * `kinds` asked for, each as JPEG under `maxBytes`: quality is lowered first, then the image is halved. A shot that still does not fit
- * is left out rather than stored oversized.
+ * The `kinds` asked for (by default the half-scale full-page shot alone, clipped to
+ * `maxFullPageHeight`; a viewport shot at full scale on request), each as JPEG under `maxBytes`:
+ * quality is lowered first, then the image is halved. A shot that still does not fit is left out
+ * rather than stored oversized.
  */
 export async function takeScreenshots(
   page: Page,
   viewport: { width: number; height: number },
   limits: ScreenshotLimits = defaultScreenshotLimits,
-  kinds: readonly Screenshot['kind'][] = ['viewport', 'full-page'],
+  kinds: readonly Screenshot['kind'][] = ['full-page'],
 ): Promise<Screenshot[]> {
   const shots: Screenshot[] = [];
   if (kinds.includes('viewport')) {

@@ -43,9 +43,10 @@ export interface ScanOptions {
   /** Private origins (scheme://host:port) allowed one by one, e.g. an intranet host. */
   allowedPrivateOrigins?: string[];
   /**
-   * Screenshots to take: true (the default) for the viewport and the full page, false for none,
-   * or the kinds a caller's output shows. A full-page shot is the costly one (the page rendered
-   * beyond the viewport), so callers that only show the top of the page ask for `['viewport']`.
+   * Screenshots to take: true (the default) for the one shot the service shows, the half-scale
+   * full page (reports draw element outlines on it, the live scan shows its top); false for none;
+   * or the kinds a caller's output shows, e.g. `['viewport']` for the first screenful at full
+   * scale. Each shot costs CPU (about 0.2-0.3 s a page), so take only what is shown.
    */
   screenshots?: boolean | readonly ScreenshotKind[];
   /** Browser window size, default 1280 x 1024. */

@@ -12,7 +12,7 @@ const prefersReducedMotion = () =>
   window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /**
- * The scan's screenshots, one at a time, rotating on their own. Content that moves by itself for
+ * The scan's screenshots (one full-page shot unless a caller asked for more), one at a time, rotating on their own. Content that moves by itself for
  * more than five seconds needs a way to stop it (WCAG 2.2.2), so there is a pause button, and a
  * visitor who asked for reduced motion starts paused.
  */
@@ -38,11 +38,15 @@ export function ScreenshotCarousel({
   const shown = index % count;
   return (
     <figure className="grid gap-3">
-      <img
-        src={addresses[shown]}
-        alt={`Screenshot ${shown + 1} of ${count} of ${pageUrl}`}
-        className="max-h-[28rem] w-full rounded-md border border-slate-400 bg-white object-contain object-top"
-      />
+      {/* The scan's shot is the whole page at half scale: show its top at the card's width, so a
+          long page reads as a page rather than a thin strip. */}
+      <div className="max-h-[28rem] overflow-hidden rounded-md border border-slate-400 bg-white">
+        <img
+          src={addresses[shown]}
+          alt={`Screenshot ${shown + 1} of ${count} of ${pageUrl}`}
+          className="block w-full"
+        />
+      </div>
       <figcaption
         className={cn('flex flex-wrap items-center justify-between gap-2 text-sm', look.muted)}
       >
