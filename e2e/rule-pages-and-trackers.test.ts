@@ -7,7 +7,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ruleGuidance } from '#contract/rule-guidance/index.js';
-import { auditSessions, trackerLinks, users } from '#db/schema/index.js';
+import { auditSessions, pageScans, trackerLinks, users } from '#db/schema/index.js';
 import { requestSiteAudit } from '#jobs/site-audit-requests.js';
 import { seedDomain } from '../test/support/dashboard-seed.js';
 import { blockingAxeViolations } from './support/axe.js';
@@ -21,7 +21,9 @@ import { setBillingAccount } from '../test/support/billing-account.js';
  * pages screen lists that rule on all five pages with the element; the owner sets a GitHub
  * repository and token in Settings → Integrations (the API being a stand-in GitHub on loopback),
  * chooses the element and creates the issue: the stand-in received it with the pages, element
- * and fix steps, and the screen links to it. The same choice downloads as a Jira CSV.
+ * and fix steps, and the screen links to it. The same choice downloads as a Jira CSV. The
+ * contact page's unlabelled field is sent from the Triage screen, and the report of that page
+ * offers each issue's triage and GitHub there too.
  */
 
 const siteHost = '127.0.0.6';
@@ -38,7 +40,7 @@ function pageHtml(path: string): string {
   );
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name} · Bakery</title></head>
 <body><header><img class="brand-logo" src="/logo.png" width="120" height="40"><nav aria-label="Main">${nav.join(' ')}</nav></header>
-<main><h1>${name}</h1><p>Fresh bread every morning on the ${name} page.</p></main>
+<main><h1>${name}</h1><p>Fresh bread every morning on the ${name} page.</p>${path === '/contact' ? '<input type="text" id="message" name="message">' : ''}</main>
 <footer><p>Bakery footer</p></footer></body></html>`;
 }
 
@@ -294,6 +296,87 @@ describe('rule-to-pages view and tracker export', () => {
     await page.getByRole('button', { name: 'Create GitHub issues' }).click();
     await page.getByRole('status').getByText('Sent before as').waitFor();
     expect(githubReceived).toHaveLength(1);
+    expect(takePageErrors()).toEqual([]);
+  });
+
+  it('sends an issue to GitHub from the Triage screen', async () => {
+    await page.goto(`/app/dashboard/domains/${siteHost}/triage`);
+    await page.getByRole('heading', { level: 1, name: `Triage of ${siteHost}` }).waitFor();
+    const row = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Form field has no label', exact: true }) });
+    await row.getByRole('button', { name: 'Send to GitHub Form field has no label' }).click();
+    const created = row.getByRole('status').getByRole('link', { name: 'GitHub issue #43' });
+    await created.waitFor();
+    expect(await created.getAttribute('href')).toBe('https://github.com/bakery/website/issues/43');
+    expect(githubReceived).toHaveLength(2);
+    const issue = JSON.parse(githubReceived[1]!.body) as { title: string; body: string };
+    expect(issue.title).toBe('Form field has no label');
+    expect(issue.body).toContain(`${siteUrl}/contact`);
+    expect(issue.body).not.toContain(`${siteUrl}/about`);
+    expect(issue.body).toContain('<input type="text" id="message" name="message">');
+
+    expect(await blockingAxeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 320, height: 640 });
+    expect(await noHorizontalScroll(page)).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(takePageErrors()).toEqual([]);
+  });
+
+  it("offers each issue's triage and GitHub on the report of a page of the monitored site", async () => {
+    const [contact] = await db()
+      .select({ id: pageScans.id })
+      .from(pageScans)
+      .where(
+        and(
+          eq(pageScans.auditSessionId, (await latestAudit())!.id),
+          eq(pageScans.url, `${siteUrl}/contact`),
+        ),
+      );
+    await page.goto(`/report/${contact!.id}`);
+    await page
+      .getByRole('heading', { level: 1, name: `Accessibility report for ${siteHost}` })
+      .waitFor();
+    const issues = page.getByRole('region', { name: 'Issues', exact: true });
+    await issues.getByRole('button', { name: /Image has no text alternative/ }).click();
+
+    // Sent from the rules screen before: the same link, nothing new at GitHub.
+    await issues
+      .getByRole('button', { name: 'Send to GitHub Image has no text alternative' })
+      .click();
+    const before = issues.getByRole('status').getByRole('link', { name: 'GitHub issue #42' });
+    await before.waitFor();
+    await issues.getByText('Sent before as', { exact: false }).waitFor();
+    expect(githubReceived).toHaveLength(2);
+
+    await issues.getByText('Open', { exact: true }).first().waitFor();
+    await issues
+      .getByRole('button', { name: 'Change triage of Image has no text alternative' })
+      .click();
+    const form = page.getByRole('form', { name: 'Triage of Image has no text alternative' });
+    await form.getByRole('button', { name: 'Apply' }).click();
+    const note = form.getByLabel('Why is it a false positive? (required)');
+    const error = form.getByText('Say why this is a false positive');
+    await error.waitFor();
+    const describedBy = (await note.getAttribute('aria-describedby')) ?? '';
+    expect(describedBy).toContain((await error.getAttribute('id')) ?? 'missing id');
+    expect(await note.getAttribute('aria-invalid')).toBe('true');
+
+    await note.fill('The logo is decorative here; the shop name is in the heading.');
+    await form.getByRole('button', { name: 'Apply' }).click();
+    await issues.getByRole('status').getByText('Marked as a false positive.').waitFor();
+    await issues.getByText('False positive', { exact: true }).first().waitFor();
+    const triage = (await (await page.request.get(`/api/domains/${siteHost}/triage`)).json()) as {
+      issues: { title: string; state: string }[];
+    };
+    expect(triage.issues).toContainEqual(
+      expect.objectContaining({ title: 'Image has no text alternative', state: 'false_positive' }),
+    );
+
+    expect(await blockingAxeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 320, height: 640 });
+    expect(await noHorizontalScroll(page)).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
     expect(takePageErrors()).toEqual([]);
   });
 });

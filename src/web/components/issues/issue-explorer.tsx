@@ -1,5 +1,5 @@
 import { ChevronDown, ExternalLink } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { engineIds, impacts, type EngineId, type FindingKind } from '#contract/finding.js';
 import type { ReportIssue, ScanComparison } from '#contract/scan-api.js';
 import { engineNames, formatDate } from '#contract/vocabulary.js';
@@ -50,6 +50,11 @@ export interface IssueExplorerProps {
   /** Prefix for ids and the heading level of the groups, so a page can hold several explorers. */
   idPrefix?: string;
   headingLevel?: 3 | 4;
+  /**
+   * What the reader may do with one element's issue, shown under it (a monitored domain's
+   * owner: its triage state and sending it to GitHub); nothing when absent or null.
+   */
+  elementActions?: ((issue: ReportIssue) => ReactNode) | undefined;
 }
 
 /**
@@ -65,6 +70,7 @@ export function IssueExplorer({
   comparison,
   idPrefix = 'issues',
   headingLevel = 3,
+  elementActions,
 }: IssueExplorerProps) {
   const [filters, setFilters] = useState<IssueFilters>(noFilters);
   const [kind, setKind] = useState<FindingKind>('violation');
@@ -108,6 +114,7 @@ export function IssueExplorer({
               screenshotUrl={screenshotUrl ?? null}
               idPrefix={`${idPrefix}-${value}`}
               headingLevel={headingLevel}
+              elementActions={elementActions}
             />
           </TabsContent>
         ))}
@@ -348,6 +355,7 @@ function KindPanel({
   screenshotUrl,
   idPrefix,
   headingLevel,
+  elementActions,
 }: {
   kind: FindingKind;
   issues: ReportIssue[];
@@ -355,6 +363,7 @@ function KindPanel({
   screenshotUrl: string | null;
   idPrefix: string;
   headingLevel: 3 | 4;
+  elementActions?: ((issue: ReportIssue) => ReactNode) | undefined;
 }) {
   const shown = issues.filter((issue) => matchesFilters(issue, filters));
   const groups = groupByRule(shown);
@@ -381,6 +390,7 @@ function KindPanel({
                 screenshotUrl={screenshotUrl}
                 id={`${idPrefix}-${group.ruleKey.replace(/[^a-zA-Z0-9_-]/g, '_')}`}
                 headingLevel={headingLevel}
+                elementActions={elementActions}
               />
             </li>
           ))}
@@ -423,11 +433,13 @@ function RuleGroupCard({
   screenshotUrl,
   id,
   headingLevel,
+  elementActions,
 }: {
   group: RuleGroup;
   screenshotUrl: string | null;
   id: string;
   headingLevel: 3 | 4;
+  elementActions?: ((issue: ReportIssue) => ReactNode) | undefined;
 }) {
   const [open, setOpen] = useState(false);
   const [selected, setSelected] = useState(0);
@@ -535,6 +547,9 @@ function RuleGroupCard({
                 showShot={open && index === selected}
                 onShow={() => setSelected(index)}
               />
+              {open && elementActions && (
+                <div className="mt-3 border-t border-slate-200 pt-3">{elementActions(issue)}</div>
+              )}
             </li>
           ))}
         </ol>

@@ -16,6 +16,8 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { IssueExplorer } from '../../../components/issues/issue-explorer';
+import { SendToGithub, TriageControl } from '../../../components/issues/issue-actions';
+import { useTeamAndMe, useTriage } from '../../../api/triage/triage';
 import { scoreToneClass } from '../../../components/score/score-tone';
 import { trackVpatDownload } from '../../../lib/analytics';
 import { messageOf } from '../../../lib/api-client';
@@ -342,12 +344,51 @@ function Issues({ data }: { data: ReportResponse }) {
         many engines found it; grouped below by rule.
       </p>
       <div className="mt-4">
-        <IssueExplorer
-          issues={data.issues}
-          screenshotUrl={data.scan.screenshots.at(-1) ?? null}
-          comparison={data.comparison ?? null}
-        />
+        {data.scan.status === 'completed' && data.monitoredByCaller && data.sharing.canChange ? (
+          <OwnersIssueExplorer data={data} />
+        ) : (
+          <IssueExplorer
+            issues={data.issues}
+            screenshotUrl={data.scan.screenshots.at(-1) ?? null}
+            comparison={data.comparison ?? null}
+          />
+        )}
       </div>
     </section>
+  );
+}
+
+/**
+ * The issues of a scan of a domain the caller's organisation monitors, each violation and review
+ * request with its triage state on the domain (changed here, as on the triage screen) and a way
+ * to send it to GitHub.
+ */
+function OwnersIssueExplorer({ data }: { data: ReportResponse }) {
+  const triage = useTriage(data.domain);
+  const team = useTeamAndMe();
+  const stateOf = new Map(triage.data?.triage.map((row) => [row.issueKey, row.state]));
+  const canChange = team.data?.me === undefined || team.data.me.role !== 'viewer';
+  return (
+    <IssueExplorer
+      issues={data.issues}
+      screenshotUrl={data.scan.screenshots.at(-1) ?? null}
+      comparison={data.comparison ?? null}
+      elementActions={(issue) =>
+        issue.kind === 'best-practice' ? null : (
+          <div className="grid gap-3 sm:grid-cols-[1fr_auto]">
+            <TriageControl
+              domain={data.domain}
+              issueKey={issue.id}
+              title={issue.title}
+              state={stateOf.get(issue.id) ?? 'open'}
+              canChange={canChange && triage.isSuccess}
+            />
+            {canChange && (
+              <SendToGithub domain={data.domain} issueKeys={[issue.id]} name={issue.title} />
+            )}
+          </div>
+        )
+      }
+    />
   );
 }

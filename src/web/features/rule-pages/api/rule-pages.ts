@@ -1,30 +1,13 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RulePagesView } from '#contract/rule-pages.js';
-import type { TrackerExportResult } from '#contract/trackers.js';
 import { api } from '../../../lib/api-client';
-
-const base = (domain: string) => `/api/domains/${encodeURIComponent(domain)}`;
 
 export const rulePagesQueryOptions = (domain: string) =>
   queryOptions({
     queryKey: ['rule-pages', domain],
-    queryFn: () => api.get<RulePagesView>(`${base(domain)}/rules`),
+    queryFn: () => api.get<RulePagesView>(`/api/domains/${encodeURIComponent(domain)}/rules`),
   });
 
 export function useRulePages(domain: string) {
   return useQuery(rulePagesQueryOptions(domain));
 }
-
-/** Creates GitHub issues for the chosen fingerprints; the view is read again for their links. */
-export function useCreateGithubIssues(domain: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (issueKeys: string[]) =>
-      api.post<TrackerExportResult>(`${base(domain)}/tracker/github`, { issueKeys }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['rule-pages', domain] }),
-  });
-}
-
-/** The Jira CSV of the chosen fingerprints: a plain link the browser downloads. */
-export const jiraCsvHref = (domain: string, issueKeys: string[]) =>
-  `${base(domain)}/exports/jira.csv?keys=${encodeURIComponent(issueKeys.join(','))}`;

@@ -18,8 +18,14 @@ import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Spinner } from '../../../components/ui/spinner';
 import { Textarea } from '../../../components/ui/textarea';
-import { useChangeTriage, useTeamAndMe, useTriage, useTriageHistory } from '../api/triage';
+import {
+  useChangeTriage,
+  useTeamAndMe,
+  useTriage,
+  useTriageHistory,
+} from '../../../api/triage/triage';
 import { DomainSubpage } from '../../../components/domain-subpage';
+import { SendToGithub } from '../../../components/issues/issue-actions';
 import { impactClasses } from '../../../components/issues/issue-explorer';
 import { messageOf } from '../../../lib/api-client';
 import { addressInSite } from '../../../lib/address-in-site';
@@ -268,6 +274,11 @@ function IssueRow({
           )}
         </div>
       </div>
+      {canChange && (
+        <div className="mt-2">
+          <SendToGithub domain={domain} issueKeys={[issue.issueKey]} name={issue.title} />
+        </div>
+      )}
       {triage && historyOpen && (
         <History id={`${id}-history`} domain={domain} issueKey={issue.issueKey} />
       )}
@@ -464,6 +475,11 @@ function ChangeForm({
             Apply to {chosen.length} {chosen.length === 1 ? 'issue' : 'issues'}
           </Button>
         </div>
+        <SendToGithub
+          domain={domain}
+          issueKeys={chosen.map((issue) => issue.issueKey)}
+          label={`Send ${chosen.length} selected ${chosen.length === 1 ? 'issue' : 'issues'} to GitHub`}
+        />
       </div>
     </form>
   );

@@ -7,7 +7,7 @@ import type {
   TriageHistoryResponse,
   TriageListResponse,
 } from '#contract/triage.js';
-import { api } from '../../../lib/api-client';
+import { api } from '../../lib/api-client';
 
 const base = (domain: string) => `/api/domains/${encodeURIComponent(domain)}/triage`;
 
