@@ -8,7 +8,12 @@ import type { ScanWorkerOptions } from '#jobs/scan-worker.js';
 import type { AppDeps } from '#server/app.js';
 import { startTestService, type TestService } from '../../test/support/service.js';
 
-export const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
+/**
+ * The built web app (`vite build` writes dist/web); E2E_WEB_ROOT points at another build, so a
+ * run is not disturbed by a rebuild of dist/web beside it (`vite build --outDir <dir>`).
+ */
+export const webRoot =
+  process.env.E2E_WEB_ROOT ?? fileURLToPath(new URL('../../dist/web', import.meta.url));
 export const screenshotDir = fileURLToPath(new URL('../../test-results/e2e', import.meta.url));
 
 /**
