@@ -34,6 +34,11 @@ export async function addOnDocument(
   addOn: AddOn,
   models: readonly ReportModel[],
   pool: PagePool | undefined,
+  /**
+   * The pages' issues the site's team marked false positive, with their notes (ADR 0033): in an
+   * ACR they decide no level and are named in their criterion's remark, as in a scan's VPAT.
+   */
+  falsePositives: ReadonlyMap<string, string | null> = new Map(),
 ): Promise<FileAnswer> {
   const first = models[0];
   if (!first) throw new RangeError('an add-on document needs at least one scanned page');
@@ -51,7 +56,7 @@ export async function addOnDocument(
       };
     case 'openacr': {
       // Checked as an upload would be: a report that fails the schema is never delivered.
-      const checked = checkOpenAcr(pagesToOpenAcr(models).report);
+      const checked = checkOpenAcr(pagesToOpenAcr(models, { falsePositives }).report);
       return {
         body: JSON.stringify(checked.report, null, 2) + '\n',
         contentType: 'application/json; charset=utf-8',
@@ -68,7 +73,7 @@ export async function addOnDocument(
       };
     }
     case 'vpat': {
-      const acr = pagesToOpenAcr(models, { manualReview });
+      const acr = pagesToOpenAcr(models, { manualReview, falsePositives });
       return {
         body: await renderVpatDocx(acr, { whiteLabel: addOn.whiteLabel }),
         contentType: docxType,

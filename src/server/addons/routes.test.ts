@@ -30,6 +30,8 @@ let stranger: TestBrowser;
 const domain = '127.0.0.1';
 const pagesScanned = ['clean.html', 'missing-alt.html', 'low-contrast.html'];
 let nextIp = 1;
+/** The owner's scan of each fixture page, by page. */
+const scanOf = new Map<string, string>();
 
 async function signedIn(email: string) {
   const browser = new TestBrowser(service.app, `10.7.0.${nextIp++}`);
@@ -93,7 +95,10 @@ beforeAll(async () => {
   ({ browser: owner, userId: ownerId } = await signedIn('agency-owner@example.com'));
   ({ browser: stranger } = await signedIn('stranger@example.com'));
   const scanIds = [];
-  for (const page of pagesScanned) scanIds.push(await scan(owner, page));
+  for (const page of pagesScanned) {
+    scanIds.push(await scan(owner, page));
+    scanOf.set(page, scanIds.at(-1)!);
+  }
   const subscribed = await owner.post('/api/subscribe', {
     scanId: scanIds[0],
     domain,
@@ -413,6 +418,64 @@ describe('GET /api/add-ons/{id}/download', () => {
         expect(text, `${id} ${name}`).not.toMatch(/conformly/i);
       }
     }
+  });
+
+  it("names the issues the site's team marked false positive in the VPAT's and ACR's remarks", async () => {
+    const report = (await owner.get(`/api/report/${scanOf.get('missing-alt.html')}`)).json() as {
+      issues: { id: string; title: string; wcag: string[]; kind: string; selector: string }[];
+    };
+    const image = report.issues.find(
+      (issue) => issue.kind === 'violation' && issue.wcag.includes('1.1.1'),
+    );
+    expect(image, 'the missing alt text is a violation of 1.1.1').toBeDefined();
+    const note = 'A spacer image the design system hides from assistive technology';
+    const remark = "judged false positives by the site's team, so not counted above";
+    const textOf = (xml: string) =>
+      xml
+        .replace(/<[^>]+>/g, '')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
+    const vpatText = async () =>
+      textOf(unzipText((await download('vpat-automated')).body)['word/document.xml']!);
+    const acrOf = async () =>
+      checkOpenAcr(JSON.parse((await download('openacr-json')).body.toString('utf8')));
+    const criterion = (acr: Awaited<ReturnType<typeof acrOf>>, id: string) =>
+      acr.report.chapters!.success_criteria_level_a!.criteria!.find((row) => row.num === id)!
+        .components![0]!.adherence!;
+    expect(await vpatText()).not.toContain(remark);
+    expect(criterion(await acrOf(), '1.1.1').level).toBe('does-not-support');
+
+    const marked = await owner.post(`/api/domains/${domain}/triage`, {
+      action: 'false_positive',
+      issueKeys: [image!.id],
+      note,
+    });
+    expect(marked.statusCode, marked.body).toBe(200);
+
+    const text = await vpatText();
+    expect(text).toContain(`${remark}: `);
+    expect(text).toContain(`${image!.title} at /missing-alt.html: ${image!.selector} ("${note}")`);
+    const acr = await acrOf();
+    expect(criterion(acr, '1.1.1').notes).toContain(`("${note}")`);
+
+    // The single page's VPAT says the same, read back from the Word file.
+    const single = await owner.post('/api/generate-vpat-from-scan', {
+      scanId: scanOf.get('missing-alt.html'),
+    });
+    expect(single.statusCode).toBe(200);
+    const singleText = textOf(unzipText(single.rawPayload)['word/document.xml']!);
+    expect(singleText).toContain(`${image!.title} at ${image!.selector} ("${note}")`);
+
+    const reopened = await owner.post(`/api/domains/${domain}/triage`, {
+      action: 'open',
+      issueKeys: [image!.id],
+      note: null,
+    });
+    expect(reopened.statusCode, reopened.body).toBe(200);
+    expect(await vpatText()).not.toContain(remark);
   });
 
   it("is the buyer's alone", async () => {

@@ -13,6 +13,7 @@ import {
 import type { AppDb } from '#db/client.js';
 import { findPayment } from '#db/stores/payments.js';
 import { countOwnerPages, listLatestOwnerPages } from '#db/stores/scans.js';
+import { falsePositivesOfScan } from '#db/stores/triage.js';
 import type { PagePool } from '#scanner';
 import { takePayment } from '../billing/payment-intents.js';
 import type { PaymentProvider } from '../billing/payments.js';
@@ -273,8 +274,12 @@ export async function download(
   if (pages.length === 0) {
     throw new NotFoundError('The scans this add-on was made from are no longer stored.');
   }
-  const models = await Promise.all(
-    pages.map((page) => loadReportModel(deps.db, page.id, { raw: needsRawOutput(addOn) })),
-  );
-  return addOnDocument(addOn, models, deps.pool);
+  const [models, judged] = await Promise.all([
+    Promise.all(
+      pages.map((page) => loadReportModel(deps.db, page.id, { raw: needsRawOutput(addOn) })),
+    ),
+    Promise.all(pages.map((page) => falsePositivesOfScan(deps.db, page.id))),
+  ]);
+  const falsePositives = new Map(judged.flatMap((scan) => [...scan]));
+  return addOnDocument(addOn, models, deps.pool, falsePositives);
 }
