@@ -78,7 +78,8 @@ describe('the complaint dialog of the public status page', () => {
       true,
     );
 
-    // An empty form is refused in the browser with the spec's toast and errors on the fields.
+    // An empty form is refused in the browser: each required field says what it needs under
+    // itself, tied to it, and the spec's toast says it once more.
     await reportButton(page).click();
     const form = dialog(page);
     await expect.poll(() => form.getByLabel('Type').inputValue()).toBe('complaint');
@@ -87,17 +88,47 @@ describe('the complaint dialog of the public status page', () => {
     await page.getByText('Please fill in all required fields', { exact: true }).waitFor();
     await page
       .getByText('Email, message, and privacy consent are required.', { exact: true })
-      .first()
       .waitFor();
+    /** The texts of the elements that describe a control, in order. */
+    const descriptions = async (control: ReturnType<Page['getByRole']>) =>
+      control.evaluate((node) =>
+        (node.getAttribute('aria-describedby') ?? '')
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((id) => document.getElementById(id)?.textContent ?? `missing #${id}`),
+      );
     const email = form.getByRole('textbox', { name: 'Email (required)' });
-    expect(await email.getAttribute('type')).toBe('email');
-    expect(await email.getAttribute('aria-invalid')).toBe('true');
-    const emailError = await email.getAttribute('aria-describedby');
-    expect(await page.locator(`[id="${emailError}"]`).textContent()).toBe(
-      'Email, message, and privacy consent are required.',
-    );
+    const message = form.getByRole('textbox', { name: 'Message (required)' });
     const consent = form.getByRole('checkbox', { name: /I agree/ });
-    expect(await consent.getAttribute('aria-invalid')).toBe('true');
+    expect(await email.getAttribute('type')).toBe('email');
+    const fieldErrors = {
+      email: 'Enter your email address, so the owner of the site can reply.',
+      message: 'Write your message: which page, what you tried to do and what got in the way.',
+      consent:
+        'Tick the box to agree to the privacy policy; without it we cannot pass on your concern.',
+    };
+    for (const [control, error] of [
+      [email, fieldErrors.email],
+      [message, fieldErrors.message],
+      [consent, fieldErrors.consent],
+    ] as const) {
+      expect(await control.getAttribute('aria-invalid')).toBe('true');
+      expect(await descriptions(control)).toContain(error);
+      await form.getByText(error, { exact: true }).waitFor();
+    }
+    // The field's own message, not the toast's, sits under each field, and focus is on the first.
+    expect(await form.getByText('Email, message, and privacy consent are required.').count()).toBe(
+      0,
+    );
+    expect(await email.evaluate((node) => node === document.activeElement)).toBe(true);
+    // Filling one field clears its message only, on the next attempt.
+    await email.fill('ada@example.org');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await form.getByText(fieldErrors.message, { exact: true }).waitFor();
+    expect(await form.getByText(fieldErrors.email, { exact: true }).count()).toBe(0);
+    expect(await email.getAttribute('aria-invalid')).toBe('false');
+    expect(await descriptions(message)).toContain(fieldErrors.message);
+    expect(await message.evaluate((node) => node === document.activeElement)).toBe(true);
     expect(await form.getByRole('link', { name: /privacy policy/ }).getAttribute('href')).toBe(
       '/privacy',
     );

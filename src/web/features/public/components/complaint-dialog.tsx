@@ -26,6 +26,17 @@ import { useSubmitComplaint } from '../api/submit-complaint';
 const hostOf = (address: string) => new URL(address).hostname.replace(/^www\./, '');
 
 /**
+ * What each empty required field says under itself (issue 27: one message per field, tied to it);
+ * the spec's one message for them all stays the toast's, a second channel.
+ */
+const complaintFieldMessages = {
+  email: 'Enter your email address, so the owner of the site can reply.',
+  message: 'Write your message: which page, what you tried to do and what got in the way.',
+  privacyConsent:
+    'Tick the box to agree to the privacy policy; without it we cannot pass on your concern.',
+} as const;
+
+/**
  * The form is the request without the domain (the page's own), and consent starts unticked. A
  * page the visitor names must be on this domain (the server checks it too).
  */
@@ -34,8 +45,11 @@ function complaintFormSchema(domain: string) {
     .trim()
     .toLowerCase()
     .replace(/^www\./, '');
+  const filled = (message: string) => z.string().trim().min(1, message);
   return SubmitComplaintRequest.omit({ domain: true }).extend({
-    privacyConsent: z.boolean().refine((agreed) => agreed, complaintRequiredMessage),
+    email: filled(complaintFieldMessages.email).pipe(SubmitComplaintRequest.shape.email),
+    message: filled(complaintFieldMessages.message).pipe(SubmitComplaintRequest.shape.message),
+    privacyConsent: z.boolean().refine((agreed) => agreed, complaintFieldMessages.privacyConsent),
     pageUrl: SubmitComplaintRequest.shape.pageUrl.refine(
       (address) => address === undefined || hostOf(address) === site,
       `The page must be on ${site}`,
