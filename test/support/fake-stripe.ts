@@ -28,6 +28,13 @@ export interface RecordedRequest {
 
 type StripeObject = Record<string, unknown> & { id: string; object: string };
 
+interface SubscriptionItem {
+  id: string;
+  price: Record<string, unknown>;
+  current_period_start: number;
+  current_period_end: number;
+}
+
 export interface FakeStripe {
   host: string;
   port: number;
@@ -40,6 +47,8 @@ export interface FakeStripe {
   confirm(id: string): void;
   /** The card was declined, with Stripe's words for it. */
   fail(id: string, message: string): void;
+  /** The card on file of this subscription is declined from now on (off-session charges). */
+  declineCard(subscriptionId: string): void;
   close(): Promise<void>;
 }
 
@@ -107,6 +116,8 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
   const objects = new Map<string, StripeObject>();
   /** Idempotency-Key to the first answer given for it. */
   const answered = new Map<string, { request: string; status: number; body: string }>();
+  /** Subscriptions whose card on file is declined. */
+  const declining = new Set<string>();
 
   function get(kind: string, prefix: string, id: string): StripeObject {
     const found = objects.get(id);
@@ -260,6 +271,100 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     });
   }
 
+  /**
+   * A price change that restarts the billing period today (`billing_cycle_anchor[type]=now`), as
+   * Stripe bills it with `proration_behavior=always_invoice`: the unused part of the period in
+   * force is credited, the new price's period charged, and the difference invoiced and charged to
+   * the card on file at once. Without a card (or with `declineCard`) the payment fails, and with
+   * `payment_behavior=error_if_incomplete` Stripe answers 402 and changes nothing.
+   */
+  function prorate(
+    subscription: StripeObject,
+    item: SubscriptionItem,
+    priceData: Params,
+    body: Params,
+  ) {
+    const now = nowSeconds();
+    const oldAmount = Number(item.price.unit_amount);
+    const length = Math.max(1, item.current_period_end - item.current_period_start);
+    const unused = Math.max(0, item.current_period_end - now);
+    const credit = Math.round((oldAmount * unused) / length);
+    const charge = Number(text(priceData.unit_amount));
+    const due = Math.max(0, charge - credit);
+    const card = subscription.default_payment_method && !declining.has(subscription.id);
+    if (!card && text(body.payment_behavior) === 'error_if_incomplete') {
+      throw new StripeError(402, 'card_error', 'Your card was declined.', 'card_declined');
+    }
+    const interval = text((priceData.recurring as Params | undefined)?.interval) ?? 'month';
+    const end = now + (interval === 'year' ? 365 : 30) * 24 * 3600;
+    const invoiceId = newId('in');
+    store({
+      id: invoiceId,
+      object: 'invoice',
+      customer: subscription.customer,
+      currency: text(priceData.currency) ?? 'usd',
+      amount_due: due,
+      amount_paid: card ? due : 0,
+      status: card || due === 0 ? 'paid' : 'open',
+      billing_reason: 'subscription_update',
+      hosted_invoice_url: `https://invoice.stripe.com/i/acct_fake/${invoiceId}`,
+      confirmation_secret: null,
+      parent: {
+        type: 'subscription_details',
+        subscription_details: {
+          subscription: subscription.id,
+          metadata: subscription.metadata,
+        },
+      },
+      lines: {
+        object: 'list',
+        data: [
+          {
+            amount: -credit,
+            proration: true,
+            period: { start: now, end: item.current_period_end },
+          },
+          { amount: charge, proration: false, period: { start: now, end } },
+        ],
+        has_more: false,
+      },
+    });
+    item.current_period_start = now;
+    item.current_period_end = end;
+    subscription.latest_invoice = invoiceId;
+  }
+
+  /** `POST /v1/subscription_schedules` from a running subscription: its current phase only. */
+  function scheduleFrom(body: Params): StripeObject {
+    const subscriptionId = text(body.from_subscription);
+    const subscription = get('subscription', 'sub', String(subscriptionId));
+    if (subscription.schedule) {
+      throw new StripeError(
+        400,
+        'invalid_request_error',
+        'You cannot migrate a subscription that is already attached to a schedule.',
+      );
+    }
+    const item = (subscription.items as { data: SubscriptionItem[] }).data[0]!;
+    const schedule = store({
+      id: newId('sub_sched'),
+      object: 'subscription_schedule',
+      subscription: subscription.id,
+      customer: subscription.customer,
+      end_behavior: 'release',
+      status: 'active',
+      phases: [
+        {
+          start_date: item.current_period_start,
+          end_date: item.current_period_end,
+          items: [{ price: item.price.id, quantity: 1 }],
+        },
+      ],
+    });
+    subscription.schedule = schedule.id;
+    return schedule;
+  }
+
   function route(method: string, path: string, body: Params): Record<string, unknown> {
     const parts = path.split('/').filter(Boolean);
     if (parts[0] !== 'v1')
@@ -337,18 +442,33 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         const item = (Array.isArray(body.items) ? (body.items as Params[]) : [])[0];
         const priceData = item?.price_data as Params | undefined;
         if (priceData) {
-          const items = found.items as { data: { id: string; price: Record<string, unknown> }[] };
+          const items = found.items as { data: SubscriptionItem[] };
           const current = items.data.find((entry) => entry.id === text(item!.id));
           if (!current) throw missing('subscription item', String(text(item!.id)));
+          const anchorNow = text((body.billing_cycle_anchor as Params | undefined)?.type) === 'now';
+          if (anchorNow) prorate(found, current, priceData, body);
           current.price = {
             ...current.price,
             id: newId('price'),
             unit_amount: Number(text(priceData.unit_amount)),
+            recurring: {
+              interval:
+                text((priceData.recurring as Params | undefined)?.interval) ??
+                (current.price.recurring as { interval?: string } | undefined)?.interval,
+            },
           };
         }
         if (body.metadata)
           found.metadata = { ...(found.metadata as object), ...stringMap(body.metadata) };
         return expanded(found, expand);
+      }
+      case 'POST subscription_schedules':
+        return scheduleFrom(body);
+      case 'POST subscription_schedules/:id': {
+        const found = get('subscription_schedule', 'sub_sched', id!);
+        if (Array.isArray(body.phases)) found.phases = body.phases;
+        if (text(body.end_behavior)) found.end_behavior = text(body.end_behavior);
+        return found;
       }
       case 'GET subscriptions/:id':
         return expanded(get('subscription', 'sub', id!), expand);
@@ -482,6 +602,7 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     objects,
     confirm: (id) => settle(id, 'succeeded'),
     fail: (id, message) => settle(id, 'failed', message),
+    declineCard: (subscriptionId) => declining.add(subscriptionId),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -15,7 +15,7 @@ import { ConflictError, HttpError, NotFoundError } from '../http-errors.js';
 import { recordChargeSucceeded } from './charges.js';
 import { lockAccount, moveDomain } from './lifecycle.js';
 import type { PaymentProvider } from './payments.js';
-import { addMonths, periodMonths, periodPriceCents } from './quote.js';
+import { addMonths, periodMonths, periodPriceCents, subscriptionAmountCents } from './quote.js';
 import * as repo from './repo.js';
 
 /**
@@ -137,6 +137,43 @@ export async function changeInterval(
   const { userId } = payer;
   const planned = await planChange(db, userId, interval, now);
   const due = planned.preview.dueCents;
+  const key = `interval:${userId}:${interval}:${now.toISOString()}`;
+  // Stripe mode: the provider's subscription renews the account, so it moves to the new
+  // interval itself and charges its own proration; its paid invoice is the payment.
+  const subscriptionId = (await repo.findBillingAccount(db, userId))?.stripeSubscriptionId;
+  if (deps.payments.changeSubscriptionInterval && subscriptionId) {
+    const monitored = await domainStore.listAccountDomainRows(db, userId, [
+      'trial',
+      'active',
+      'grace_period',
+    ]);
+    const change = await deps.payments.changeSubscriptionInterval({
+      subscriptionId,
+      interval,
+      periodAmountCents: subscriptionAmountCents(monitored, interval),
+      effective: planned.preview.effective,
+      idempotencyKey: key,
+    });
+    if (change.status !== 'succeeded') throw new PaymentFailedError(change.failureMessage);
+    const charged =
+      change.invoiceId && change.amountPaidCents > 0
+        ? {
+            id: change.invoiceId,
+            provider: deps.payments.kind,
+            demo: false,
+            amountCents: change.amountPaidCents,
+            currency: change.currency,
+            hostedUrl: change.hostedInvoiceUrl,
+          }
+        : null;
+    await writeChange(db, payer, interval, now, charged, null);
+    return {
+      ...planned.preview,
+      payment: charged
+        ? { transactionId: charged.id, amountCents: charged.amountCents, demo: false }
+        : null,
+    };
+  }
   const payment =
     due > 0
       ? await deps.payments.createPayment({
@@ -144,16 +181,64 @@ export async function changeInterval(
           description: `${complianceShield.product}: yearly billing from ${now.toISOString().slice(0, 10)}`,
           customerEmail: payer.email,
           metadata: { userId, purpose: 'subscribe', interval },
-          idempotencyKey: `interval:${userId}:${interval}:${now.toISOString()}`,
+          idempotencyKey: key,
         })
       : null;
   if (payment && payment.status !== 'succeeded')
     throw new PaymentFailedError(payment.failureMessage);
 
+  await writeChange(
+    db,
+    payer,
+    interval,
+    now,
+    payment
+      ? {
+          id: payment.id,
+          provider: payment.provider,
+          demo: payment.demo,
+          amountCents: due,
+          currency: null,
+          hostedUrl: null,
+        }
+      : null,
+    due,
+  );
+  return {
+    ...planned.preview,
+    payment: payment ? { transactionId: payment.id, amountCents: due, demo: payment.demo } : null,
+  };
+}
+
+/** A charge the switch took: the provider's payment (demo) or paid invoice (Stripe). */
+interface SwitchCharge {
+  id: string;
+  provider: PaymentProvider['kind'];
+  demo: boolean;
+  amountCents: number;
+  currency: string | null;
+  /** The provider's hosted page of its invoice (Stripe). */
+  hostedUrl: string | null;
+}
+
+/**
+ * Writes a switch in one transaction: the account's interval, each paid domain's new period and
+ * the charge with its invoice. `expectedDue` (the demo's own charge) must still be what the
+ * figures come to, or nothing is written (409); Stripe's charge is its own proration.
+ */
+async function writeChange(
+  db: AppDb,
+  payer: { userId: string; actor: AuditActor },
+  interval: BillingInterval,
+  now: Date,
+  charge: SwitchCharge | null,
+  expectedDue: number | null,
+) {
+  const { userId } = payer;
   await db.transaction(async (tx) => {
     if (!(await lockAccount(tx, userId))) throw new NotFoundError('Account not found');
     const again = await planChange(tx, userId, interval, now);
-    if (again.preview.dueCents !== due) {
+    if (expectedDue !== null && again.preview.dueCents !== expectedDue) {
       throw new ConflictError(
         'Your domains changed while switching; please review the figures again.',
       );
@@ -173,43 +258,34 @@ export async function changeInterval(
         },
       });
     }
-    if (payment) {
+    if (charge) {
       const details = {
         description: `${complianceShield.product}: ${again.rows.length} domain(s) billed yearly until ${again.periodEnd!.toISOString().slice(0, 10)}, less ${(again.preview.creditCents / 100).toFixed(2)} unused`,
         interval,
         creditCents: again.preview.creditCents,
         chargeCents: again.preview.chargeCents,
-        demo: payment.demo,
+        demo: charge.demo,
       };
-      await paymentStore.insertPayment(tx, {
-        id: payment.id,
-        provider: payment.provider,
+      const record = {
+        id: charge.id,
         userId,
-        purpose: 'subscribe',
+        purpose: 'subscribe' as const,
         domain: null,
-        amountCents: due,
-        status: payment.status,
+        amountCents: charge.amountCents,
         details,
-      });
+        provider: charge.provider,
+        ...(charge.currency ? { currency: charge.currency } : {}),
+      };
+      // Stripe's invoice.paid for this invoice may have recorded it first: then nothing here.
+      await paymentStore.insertPayment(tx, { ...record, status: 'succeeded' });
       await recordChargeSucceeded(tx, {
-        payment: {
-          id: payment.id,
-          userId,
-          purpose: 'subscribe',
-          domain: null,
-          amountCents: due,
-          details,
-          provider: payment.provider,
-        },
-        status: payment.status,
+        payment: record,
+        status: 'succeeded',
         actor: payer.actor,
         audit: { interval, creditCents: again.preview.creditCents },
+        hostedUrl: charge.hostedUrl,
         now,
       });
     }
   });
-  return {
-    ...planned.preview,
-    payment: payment ? { transactionId: payment.id, amountCents: due, demo: payment.demo } : null,
-  };
 }

@@ -20,7 +20,13 @@ import { paidStatuses } from './domain-plans/enrol.js';
 import { recordChargeSucceeded } from './charges.js';
 import { ensurePlan, recordCardAdded } from './lifecycle.js';
 import type { Payment, PaymentProvider } from './payments.js';
-import { quote, reactivatableStatuses, reactivationQuote, usd } from './quote.js';
+import {
+  quote,
+  reactivatableStatuses,
+  reactivationQuote,
+  subscriptionAmountCents,
+  usd,
+} from './quote.js';
 import * as repo from './repo.js';
 
 /**
@@ -262,8 +268,11 @@ export async function createSubscription(
     'active',
     'grace_period',
   ]);
-  const monthlyAmountCents =
-    monitored.reduce((sum, row) => sum + row.monthlyPrice, 0) || domainMonthlyPriceCents(1);
+  // The subscription charges the account's interval: a month of each domain, or a year.
+  const periodAmountCents = subscriptionAmountCents(
+    monitored.length > 0 ? monitored : [{ monthlyPrice: domainMonthlyPriceCents(1) }],
+    account.interval,
+  );
   const trialEnds = monitored
     .filter((row) => row.status === 'trial' && row.trialEndsAt && row.trialEndsAt > now)
     .map((row) => row.trialEndsAt!.getTime());
@@ -274,7 +283,8 @@ export async function createSubscription(
     userId: payer.userId,
     email: payer.email,
     customerId: account.stripeCustomerId,
-    monthlyAmountCents,
+    interval: account.interval,
+    periodAmountCents,
     trialEndsAt: trialEnds.length ? new Date(Math.min(...trialEnds)) : null,
     idempotencyKey: `card-setup:${payer.userId}:${setups}`,
   });
@@ -290,7 +300,8 @@ export async function createSubscription(
       amountCents: 0,
       status: setup.status,
       details: {
-        monthlyAmountCents,
+        interval: account.interval,
+        periodAmountCents,
         customerId: setup.customerId,
         subscriptionId: setup.subscriptionId,
         demo: deps.payments.demo,
@@ -301,6 +312,12 @@ export async function createSubscription(
     await ensurePlan(tx, payer.userId, now, { email: payer.email });
     if (setup.customerId && setup.customerId !== account.stripeCustomerId) {
       await repo.updateBillingAccount(tx, payer.userId, { stripeCustomerId: setup.customerId });
+    }
+    // The provider's subscription that renews the account (the interval switch moves it).
+    if (!deps.payments.demo && setup.subscriptionId) {
+      await repo.updateBillingAccount(tx, payer.userId, {
+        stripeSubscriptionId: setup.subscriptionId,
+      });
     }
     if (!deps.payments.demo && (setup.customerId || setup.subscriptionId)) {
       await repo.updateSubscriptions(tx, payer.userId, ['active', 'past_due'], {

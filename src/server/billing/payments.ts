@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '#config';
-import type { PaymentProviderKind } from '#contract/index.js';
+import type { BillingInterval, PaymentProviderKind } from '#contract/index.js';
 import { StripePaymentProvider } from './stripe-provider.js';
 
 /**
@@ -65,8 +65,13 @@ export interface CardSetupRequest {
   email: string;
   /** The provider's customer of this account from an earlier setup, if any. */
   customerId: string | null;
-  /** US cents charged each month once the free month is over (the sum of the domains' prices). */
-  monthlyAmountCents: number;
+  /** The account's billing interval: the subscription charges once a month or once a year. */
+  interval: BillingInterval;
+  /**
+   * US cents charged each period once the free month is over: the sum of the domains' prices for
+   * a month, or for a year at the catalogue's yearly price.
+   */
+  periodAmountCents: number;
   /** When the free month ends and the first charge is due; null when charging may start now. */
   trialEndsAt: Date | null;
   /** The same key sent twice creates one setup. */
@@ -90,6 +95,35 @@ export interface PaymentProvider {
    * of their own (the demo) leave it out.
    */
   cancelSubscription?(subscriptionId: string): Promise<void>;
+  /**
+   * Moves the provider's subscription to another interval (ADR 0037): to yearly at once, with
+   * the provider's proration charged to the card on file; back to monthly from the end of the
+   * period already paid. Providers whose renewals the lifecycle run charges (the demo) leave it
+   * out, and the switch is charged as one payment instead.
+   */
+  changeSubscriptionInterval?(request: IntervalChangeRequest): Promise<IntervalChange>;
+}
+
+export interface IntervalChangeRequest {
+  subscriptionId: string;
+  interval: BillingInterval;
+  /** US cents the subscription charges each new period (the domains' prices for the interval). */
+  periodAmountCents: number;
+  /** 'now': the new period starts today and the difference is charged; 'period_end': at renewal. */
+  effective: 'now' | 'period_end';
+  idempotencyKey: string;
+}
+
+export interface IntervalChange {
+  /** 'succeeded': the change is made (and its invoice, if any, paid); 'failed': nothing changed. */
+  status: 'succeeded' | 'failed';
+  /** The provider's invoice for the proration, when one was charged. */
+  invoiceId: string | null;
+  amountPaidCents: number;
+  currency: string;
+  /** The provider's hosted page of that invoice. */
+  hostedInvoiceUrl: string | null;
+  failureMessage?: string;
 }
 
 /**

@@ -47,6 +47,17 @@ export function periodPriceCents(monthlyPriceCents: number, interval: BillingInt
   return interval === 'year' ? yearlyPriceCents(monthlyPriceCents) : monthlyPriceCents;
 }
 
+/**
+ * What the provider's subscription charges each period for these domains: the sum of their
+ * prices for a month, or for a year (each domain's yearly price, as the switch charges it).
+ */
+export function subscriptionAmountCents(
+  domains: readonly { monthlyPrice: number }[],
+  interval: BillingInterval,
+): number {
+  return domains.reduce((sum, row) => sum + periodPriceCents(row.monthlyPrice, interval), 0);
+}
+
 function termsAt(domainIndex: number, trial: boolean, interval: BillingInterval): Quote {
   const monthlyPriceCents = domainMonthlyPriceCents(domainIndex);
   return {

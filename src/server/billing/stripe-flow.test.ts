@@ -6,6 +6,8 @@ import { openTestPglite } from '../../../test/support/db.js';
 import { startFakeStripe, type FakeStripe } from '../../../test/support/fake-stripe.js';
 import type { Database } from '#db/client.js';
 import { domainHistory, domains, payments, users } from '#db/schema/index.js';
+import { listInvoicesOf } from '../invoices/service.js';
+import { changeInterval } from './interval.js';
 import { cancelPlan } from './lifecycle.js';
 import { createPaymentIntent, createSubscription, takePayment } from './payment-intents.js';
 import { StripePaymentProvider } from './stripe-provider.js';
@@ -201,5 +203,132 @@ describe('cancelling in Stripe mode', () => {
       .from(domains)
       .where(eq(domains.domain, 'cancel-flow.test'));
     expect(row).toEqual({ status: 'archived' });
+  });
+});
+
+describe('switching to yearly billing in Stripe mode', () => {
+  /** An owner paying monthly through Stripe: a month started ten days ago, the card on file. */
+  async function payingMonthly(email: string, domain: string) {
+    const payer = await owner(email, { domain, status: 'active' });
+    const periodEnd = new Date(Date.now() + 20 * day);
+    await database.db
+      .update(domains)
+      .set({ currentPeriodEnd: periodEnd })
+      .where(eq(domains.domain, domain));
+    const { subscriptionId } = await createSubscription(deps(), payer);
+    // Stripe charged the first month with the card the browser confirmed.
+    const subscription = stripe.objects.get(subscriptionId)!;
+    subscription.status = 'active';
+    subscription.default_payment_method = 'pm_on_file';
+    const item = (subscription.items as { data: Record<string, number>[] }).data[0]!;
+    item.current_period_start = Math.floor((Date.now() - 10 * day) / 1000);
+    item.current_period_end = Math.floor(periodEnd.getTime() / 1000);
+    return { ...payer, actor: { organisationId: payer.userId, email }, subscriptionId };
+  }
+
+  it('moves the Stripe subscription to a yearly Price with proration, and records Stripe’s paid invoice with its hosted page', async () => {
+    const payer = await payingMonthly('flow-year@example.com', 'year-flow.test');
+    expect((await billingAccountOf(database.db, payer.userId))!.stripeSubscriptionId).toBe(
+      payer.subscriptionId,
+    );
+    stripe.requests.length = 0;
+
+    const answer = await changeInterval(deps(), payer, 'year');
+
+    const [update] = stripe.requests.filter(
+      (r) => r.method === 'POST' && r.path === `/v1/subscriptions/${payer.subscriptionId}`,
+    );
+    // A year at the catalogue's yearly price (12 x $49 less 20 %), the period restarting now.
+    expect(update?.body).toMatchObject({
+      items: [{ price_data: { unit_amount: '47040', recurring: { interval: 'year' } } }],
+      billing_cycle_anchor: { type: 'now' },
+      proration_behavior: 'always_invoice',
+      payment_behavior: 'error_if_incomplete',
+    });
+    // Stripe credited about two thirds of the month: what it charged is what is recorded.
+    const invoice = stripe.objects.get(answer.payment!.transactionId)!;
+    expect(invoice.object).toBe('invoice');
+    expect(invoice.amount_paid).toBeGreaterThan(47040 - 4900);
+    expect(invoice.amount_paid).toBeLessThan(47040 - 3000);
+    expect(answer.payment).toMatchObject({ amountCents: invoice.amount_paid, demo: false });
+
+    const [recorded] = await database.db.select().from(payments).where(eq(payments.id, invoice.id));
+    expect(recorded).toMatchObject({
+      provider: 'stripe',
+      purpose: 'subscribe',
+      amountCents: invoice.amount_paid,
+    });
+    // Settings → Billing lists our numbered invoice for it, linking Stripe's hosted page.
+    const linked = async () =>
+      (await listInvoicesOf(database.db, payer.userId)).invoices.filter(
+        (entry) => entry.hostedUrl === invoice.hosted_invoice_url,
+      );
+    expect(invoice.hosted_invoice_url).toMatch(/^https:\/\/invoice\.stripe\.com\//);
+    expect(await linked()).toEqual([
+      expect.objectContaining({ kind: 'invoice', amountCents: invoice.amount_paid }),
+    ]);
+    expect((await billingAccountOf(database.db, payer.userId))!.interval).toBe('year');
+
+    // Stripe then reports the invoice paid: it is recorded once, not twice.
+    const payload = JSON.stringify({
+      id: 'evt_flow_year_paid',
+      object: 'event',
+      type: 'invoice.paid',
+      data: { object: invoice },
+    });
+    const event = provider.verifyWebhook(
+      Buffer.from(payload),
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_flow' }),
+    );
+    expect(await handleStripeEvent(database.db, event)).toBe('ignored');
+    expect(await linked()).toHaveLength(1);
+  });
+
+  it('changes nothing when Stripe declines the card on file', async () => {
+    const payer = await payingMonthly('flow-declined@example.com', 'declined-flow.test');
+    stripe.declineCard(payer.subscriptionId);
+    const before = (
+      await database.db.select().from(payments).where(eq(payments.userId, payer.userId))
+    ).length;
+
+    await expect(changeInterval(deps(), payer, 'year')).rejects.toMatchObject({
+      statusCode: 402,
+      message: expect.stringContaining('Your card was declined.'),
+    });
+    expect((await billingAccountOf(database.db, payer.userId))!.interval).toBe('month');
+    const item = (
+      stripe.objects.get(payer.subscriptionId)!.items as {
+        data: { price: { recurring: { interval: string } } }[];
+      }
+    ).data[0]!;
+    expect(item.price.recurring.interval).toBe('month');
+    expect(
+      (await database.db.select().from(payments).where(eq(payments.userId, payer.userId))).length,
+    ).toBe(before);
+  });
+
+  it('goes back to monthly at the end of the paid year through a subscription schedule, charging nothing', async () => {
+    const payer = await payingMonthly('flow-back@example.com', 'back-flow.test');
+    await changeInterval(deps(), payer, 'year');
+    stripe.requests.length = 0;
+
+    const answer = await changeInterval(deps(), payer, 'month');
+    expect(answer).toMatchObject({ effective: 'period_end', payment: null });
+    const calls = stripe.requests.filter((r) => r.method === 'POST');
+    expect(calls.map((r) => r.path)).toEqual([
+      '/v1/subscription_schedules',
+      expect.stringMatching(/^\/v1\/subscription_schedules\/sub_sched_/),
+    ]);
+    expect(calls[0]!.body).toMatchObject({ from_subscription: payer.subscriptionId });
+    const year = stripe.objects.get(payer.subscriptionId)!;
+    const item = (year.items as { data: { current_period_end: number }[] }).data[0]!;
+    expect(calls[1]!.body).toMatchObject({
+      end_behavior: 'release',
+      phases: [
+        { end_date: String(item.current_period_end) },
+        { items: [{ price_data: { unit_amount: '4900', recurring: { interval: 'month' } } }] },
+      ],
+    });
+    expect((await billingAccountOf(database.db, payer.userId))!.interval).toBe('month');
   });
 });

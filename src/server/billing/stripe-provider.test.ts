@@ -160,7 +160,8 @@ describe('StripePaymentProvider.setUpCard', () => {
       userId: 'user-5',
       email: 'five@example.com',
       customerId: null,
-      monthlyAmountCents: 8800,
+      interval: 'month',
+      periodAmountCents: 8800,
       trialEndsAt,
       idempotencyKey: 'card:user-5:1',
     });
@@ -212,7 +213,8 @@ describe('StripePaymentProvider.setUpCard', () => {
       userId: 'user-6',
       email: 'six@example.com',
       customerId: null,
-      monthlyAmountCents: 4900,
+      interval: 'month',
+      periodAmountCents: 4900,
       trialEndsAt,
       idempotencyKey: 'card:user-6:1',
     });
@@ -221,7 +223,8 @@ describe('StripePaymentProvider.setUpCard', () => {
       userId: 'user-6',
       email: 'six@example.com',
       customerId: first.customerId,
-      monthlyAmountCents: 8800,
+      interval: 'month',
+      periodAmountCents: 8800,
       trialEndsAt,
       idempotencyKey: 'card:user-6:2',
     });
@@ -251,7 +254,8 @@ describe('StripePaymentProvider.setUpCard', () => {
       userId: 'user-6',
       email: 'six@example.com',
       customerId: first.customerId,
-      monthlyAmountCents: 9700,
+      interval: 'month',
+      periodAmountCents: 9700,
       trialEndsAt,
       idempotencyKey: 'card:user-6:3',
     });
@@ -274,7 +278,8 @@ describe('StripePaymentProvider.setUpCard', () => {
       userId: 'user-8',
       email: 'eight@example.com',
       customerId: null,
-      monthlyAmountCents: 4900,
+      interval: 'month' as const,
+      periodAmountCents: 4900,
       trialEndsAt,
       idempotencyKey: 'card:user-8:0',
     };
@@ -293,7 +298,8 @@ describe('StripePaymentProvider.setUpCard', () => {
       userId: 'user-7',
       email: 'seven@example.com',
       customerId: null,
-      monthlyAmountCents: 4900,
+      interval: 'month',
+      periodAmountCents: 4900,
       trialEndsAt: null,
       idempotencyKey: 'card:user-7:1',
     });
@@ -312,7 +318,8 @@ describe('StripePaymentProvider.cancelSubscription', () => {
       userId: 'user-9',
       email: 'nine@example.com',
       customerId: null,
-      monthlyAmountCents: 4900,
+      interval: 'month',
+      periodAmountCents: 4900,
       trialEndsAt: new Date(Date.now() + 7 * 24 * 3600 * 1000),
       idempotencyKey: 'card:user-9:0',
     });

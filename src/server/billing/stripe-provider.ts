@@ -3,6 +3,8 @@ import type { StripeApiBase } from '#config';
 import type {
   CardSetup,
   CardSetupRequest,
+  IntervalChange,
+  IntervalChangeRequest,
   Payment,
   PaymentProvider,
   PaymentRequest,
@@ -212,8 +214,8 @@ export class StripePaymentProvider implements PaymentProvider {
     const price = {
       currency: 'usd',
       product: await this.complianceShieldProduct(),
-      unit_amount: request.monthlyAmountCents,
-      recurring: { interval: 'month' as const },
+      unit_amount: request.periodAmountCents,
+      recurring: { interval: request.interval },
     };
     const expand = ['pending_setup_intent', 'latest_invoice.confirmation_secret'];
 
@@ -316,6 +318,120 @@ export class StripePaymentProvider implements PaymentProvider {
         throw error;
       }
       return undefined;
+    });
+  }
+
+  /**
+   * The subscription moves to the catalogue's price for `interval`, an inline Price with that
+   * recurring interval (ADR 0037: a Price per account total, so no Price id is configured).
+   *
+   * - To yearly, now: the item's price is replaced with the billing cycle anchored now and
+   *   `proration_behavior: always_invoice`, so Stripe credits the unused part of the month, starts
+   *   a year today and charges the difference to the card on file at once; with
+   *   `payment_behavior: error_if_incomplete` a declined card changes nothing (Stripe answers 402)
+   *   and that is answered as a failed change. While the subscription is still on its free month
+   *   nothing is charged: the price changes and the first charge at the trial's end is a year.
+   * - Back to monthly, at period end: a subscription schedule keeps the current phase to its end
+   *   and then bills monthly, so the year already paid is neither refunded nor charged again.
+   */
+  async changeSubscriptionInterval(request: IntervalChangeRequest): Promise<IntervalChange> {
+    return this.guard(async () => {
+      const key = request.idempotencyKey;
+      const subscription = answered(
+        await this.stripe.subscriptions.retrieve(request.subscriptionId),
+        'subscription',
+      );
+      const item = subscription.items.data[0];
+      if (!item) throw new Error('the Stripe subscription has no item to reprice');
+      const product = await this.complianceShieldProduct();
+      const price = {
+        currency: 'usd',
+        product,
+        unit_amount: request.periodAmountCents,
+        recurring: { interval: request.interval },
+      };
+      const nothingCharged = {
+        status: 'succeeded' as const,
+        invoiceId: null,
+        amountPaidCents: 0,
+        currency: 'usd',
+        hostedInvoiceUrl: null,
+      };
+      if (request.effective === 'period_end') {
+        const schedule = answered(
+          await this.stripe.subscriptionSchedules.create(
+            { from_subscription: subscription.id },
+            { idempotencyKey: `${key}:schedule` },
+          ),
+          'subscription_schedule',
+        );
+        const current = schedule.phases[0];
+        if (!current) throw new Error('the Stripe schedule has no current phase');
+        answered(
+          await this.stripe.subscriptionSchedules.update(
+            schedule.id,
+            {
+              end_behavior: 'release',
+              phases: [
+                {
+                  items: [{ price: idOf(current.items[0]?.price)!, quantity: 1 }],
+                  start_date: current.start_date,
+                  end_date: current.end_date,
+                },
+                {
+                  items: [{ price_data: price, quantity: 1 }],
+                  duration: { interval: request.interval, interval_count: 1 },
+                },
+              ],
+            },
+            { idempotencyKey: `${key}:phases` },
+          ),
+          'subscription_schedule',
+        );
+        return nothingCharged;
+      }
+      if (subscription.status === 'trialing') {
+        answered(
+          await this.stripe.subscriptions.update(
+            subscription.id,
+            { items: [{ id: item.id, price_data: price }], proration_behavior: 'none' },
+            { idempotencyKey: `${key}:price` },
+          ),
+          'subscription',
+        );
+        return nothingCharged;
+      }
+      let updated: Stripe.Subscription;
+      try {
+        updated = answered(
+          await this.stripe.subscriptions.update(
+            subscription.id,
+            {
+              items: [{ id: item.id, price_data: price }],
+              billing_cycle_anchor: { type: 'now' },
+              proration_behavior: 'always_invoice',
+              payment_behavior: 'error_if_incomplete',
+              expand: ['latest_invoice'],
+            },
+            { idempotencyKey: `${key}:price` },
+          ),
+          'subscription',
+        );
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeCardError) {
+          return { ...nothingCharged, status: 'failed', failureMessage: error.message };
+        }
+        throw error;
+      }
+      const invoice = updated.latest_invoice;
+      if (!invoice || typeof invoice !== 'object') return nothingCharged;
+      return {
+        status: invoice.status === 'paid' ? 'succeeded' : 'failed',
+        invoiceId: invoice.id ?? null,
+        amountPaidCents: invoice.amount_paid,
+        currency: invoice.currency,
+        hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
+      };
     });
   }
 

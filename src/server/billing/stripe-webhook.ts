@@ -143,6 +143,8 @@ export async function handleStripeEvent(
         const found = await account(ref, ref.subscriptionId);
         if (!found) return 'unknown_account';
         if (found === 'not_current') return 'ignored';
+        // The switch to yearly paid this invoice and recorded it already (billing/interval.ts).
+        if (invoice.id && (await findPayment(tx, invoice.id))) return 'ignored';
         await recordPaymentSucceeded(tx, found.id, periodEnd, now);
         // Stripe charged by itself: the charge is recorded under its invoice's id, and our
         // numbered invoice links Stripe's hosted one.
