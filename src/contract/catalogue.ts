@@ -32,11 +32,12 @@ export const complianceShieldPlan = {
   /** ADR 0006: every new domain's first month is free, once per domain. */
   firstMonthFree: { months: 1, perNewDomain: true, decision: 'ADR 0006' },
   /**
-   * The intervals checkout sells today. The yearly price is data above; 'year' joins this list
-   * when annual billing (the yearly charge, proration on switching) is on sale, and the pricing
-   * page offers the yearly switch only then.
+   * The intervals on sale (ADR 0037): checkout starts every account monthly, and Settings →
+   * Billing switches it to yearly (the unused month credited, a year charged; Stripe prorates
+   * its subscription the same way) and back. The pricing page offers the yearly view only for
+   * intervals listed here.
    */
-  intervalsOnSale: ['month'] as readonly BillingInterval[],
+  intervalsOnSale: ['month', 'year'] as readonly BillingInterval[],
 } as const;
 
 /** Where a claim is built and enforced: the decision record and the code that holds it. */

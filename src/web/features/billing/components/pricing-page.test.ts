@@ -8,6 +8,8 @@ import {
   domainPriceCents,
   formatUsd,
   freeTier,
+  monthlyEquivalentCents,
+  yearlyDiscountPercent,
 } from '#contract/catalogue.js';
 import { PricingPage } from './pricing-page';
 
@@ -17,9 +19,11 @@ import { PricingPage } from './pricing-page';
  * enforces, every price one the catalogue computes. A claim added to the page by hand fails here.
  */
 
-const html = renderToStaticMarkup(
-  createElement(MemoryRouter, { initialEntries: ['/app/pricing'] }, createElement(PricingPage)),
-);
+const render = (entry: string) =>
+  renderToStaticMarkup(
+    createElement(MemoryRouter, { initialEntries: [entry] }, createElement(PricingPage)),
+  );
+const html = render('/app/pricing');
 
 const text = (fragment: string) =>
   fragment
@@ -87,5 +91,22 @@ describe('the pricing page says only what the catalogue holds', () => {
     if (!complianceShieldPlan.intervalsOnSale.includes('year')) {
       expect(page).not.toMatch(/yearly|annual|save \d+%/i);
     }
+  });
+
+  it('offers yearly billing with the catalogue’s yearly prices, as Settings → Billing sells it', () => {
+    expect(complianceShieldPlan.intervalsOnSale).toContain('year');
+    expect(html).toMatch(/role="switch"[^>]*aria-checked="false"/);
+    const yearly = text(render('/app/pricing?billing=year'));
+    const prices = new Set(
+      [1, 2, 3, 4, 5, complianceShieldPlan.volumeTier.fromDomainIndex].map((index) =>
+        formatUsd(monthlyEquivalentCents(domainPriceCents(index, 'month'), 'year')),
+      ),
+    );
+    prices.add(formatUsd(0));
+    prices.add(formatUsd(domainPriceCents(1, 'year')));
+    expect(new Set(yearly.match(/\$\d+(?:\.\d\d)?/g))).toEqual(prices);
+    expect(yearly).toContain(`${formatUsd(domainPriceCents(1, 'year'))} a year`);
+    expect(yearly).toContain(`Save ${yearlyDiscountPercent}%`);
+    expect(yearly).toContain('Settings → Billing');
   });
 });

@@ -1,6 +1,6 @@
 import { Check, Minus } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import {
   catalogueFeatures,
   complianceShieldPlan,
@@ -49,7 +49,11 @@ function FeatureList({ label, items }: { label: string; items: readonly string[]
 export function PricingPage() {
   usePageTitle('Pricing');
   const intervals = complianceShieldPlan.intervalsOnSale;
-  const [interval, setInterval] = useState<BillingInterval>('month');
+  // `?billing=year` opens the page on the yearly prices (a link from the FAQ or an e-mail).
+  const [search] = useSearchParams();
+  const [interval, setInterval] = useState<BillingInterval>(
+    search.get('billing') === 'year' && intervals.includes('year') ? 'year' : 'month',
+  );
   const yearly = interval === 'year';
   const trialMonths = complianceShieldPlan.firstMonthFree.months;
   return (
@@ -138,6 +142,13 @@ export function PricingPage() {
                 a month for your first domain{yearly ? ', billed yearly' : ''}
               </span>
             </p>
+            {yearly && (
+              <p className="mt-1 text-sm text-slate-700" data-price="first-domain-year">
+                {formatUsd(domainPriceCents(1, 'year'))} a year, {yearlyDiscountPercent}% less than
+                12 months. New accounts pay monthly; switch to yearly in Settings → Billing, where
+                the unused part of a paid month is credited.
+              </p>
+            )}
             <table className="mt-4 w-full text-sm" data-claims="tiers">
               <caption className="text-left font-semibold">
                 Each further domain, a month{yearly ? ', billed yearly' : ''}
