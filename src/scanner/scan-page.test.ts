@@ -136,6 +136,22 @@ describe('scanPage', () => {
     expect(both.screenshots.map((shot) => shot.kind)).toEqual(['viewport', 'full-page']);
   });
 
+  it('makes the colour-contrast pass once: axe reports low contrast, IBM leaves that rule out', async () => {
+    const result = await scanPage(pool, `${site.url}/low-contrast.html`, {
+      ...local,
+      engines: ['axe', 'ibm'],
+      screenshots: false,
+    });
+    const contrast = result.issues.filter((issue) => issue.wcag.includes('1.4.3'));
+    expect(contrast.map((issue) => issue.selector).sort()).toEqual(['#banner', '#faint']);
+    expect(contrast.every((issue) => issue.engines.join() === 'axe')).toBe(true);
+    const ibmRules = result.raw.ibmRaw!.report.results.map((r) => r.ruleId);
+    expect(ibmRules).not.toContain('text_contrast_sufficient');
+    // IBM still runs the rest of its policy on the page.
+    expect(result.engineErrors).toEqual({});
+    expect(result.raw.ibmRaw!.report.results.length).toBeGreaterThan(0);
+  });
+
   it('runs only the selected engines and marks the others as not run', async () => {
     const result = await scanPage(pool, `${site.url}/missing-alt.html`, {
       ...local,
