@@ -59,6 +59,28 @@ export const DomainStanding = z.object({
 });
 export type DomainStanding = z.infer<typeof DomainStanding>;
 
+/**
+ * What changed on a site, as its domain page counts it (issue 27: every figure with its source):
+ * a monitored site's latest site audit against the audit before it, or, for a site with no site
+ * audit, the latest scan of each page against the scan of that page before it.
+ */
+export const SiteChanges = z.object({
+  new: z.number().int(),
+  fixed: z.number().int(),
+  source: z.enum(['site-audit', 'page-scans']),
+  /** The site audit counted (source `site-audit`). */
+  auditId: z.string().nullable(),
+  /** When the counted audit, or the newest counted page scan, finished. */
+  at: z.string().nullable(),
+  /** When the audit it is compared with finished (source `site-audit`). */
+  comparedAt: z.string().nullable(),
+});
+export type SiteChanges = z.infer<typeof SiteChanges>;
+
+/** A site on the overview: its standing and what changed; null when there is nothing to compare. */
+export const OverviewSite = DomainStanding.extend({ changes: SiteChanges.nullable() });
+export type OverviewSite = z.infer<typeof OverviewSite>;
+
 export const RecentScan = z.object({
   id: z.uuid(),
   url: z.string(),
@@ -128,7 +150,7 @@ export const DashboardOverview = z.object({
     vpatRenewal: z.string().nullable(),
     quarterlyReview: z.string(),
   }),
-  domains: z.array(DomainStanding),
+  domains: z.array(OverviewSite),
   recentScans: z.array(RecentScan),
   metrics: z.object({
     averageScore: z.number().int().nullable(),

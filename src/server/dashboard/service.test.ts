@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#db/client.js';
 import { eq } from 'drizzle-orm';
-import { complaints, scans } from '#db/schema/index.js';
+import { auditSessions, complaints, scans } from '#db/schema/index.js';
 import { insertScan } from '#db/stores/scans.js';
 import { readSiteStandings } from '#db/stores/site-standing.js';
 import { openTestPglite } from '../../../test/support/db.js';
@@ -185,6 +185,70 @@ describe('the overview', () => {
     const times = overview.activity.map((a) => a.timestamp);
     expect([...times].sort().reverse()).toEqual(times);
     expect(overview.activity.some((a) => a.type === 'domain_added')).toBe(true);
+  });
+
+  it('says what changed on each site and where the counts come from, as its domain page does', async () => {
+    const overview = await getOverview(deps, ownerId, now);
+    const changes = Object.fromEntries(overview.domains.map((d) => [d.domain, d.changes]));
+    // No site audit yet: each page's latest scan against its scan before (the domain page's totals).
+    const alpha = await getDomainDetail(deps, ownerId, 'alpha.test');
+    expect(changes['alpha.test']).toEqual({
+      new: alpha.totals.new,
+      fixed: alpha.totals.fixed,
+      source: 'page-scans',
+      auditId: null,
+      at: alpha.standing.lastScan,
+      comparedAt: null,
+    });
+    expect(changes['alpha.test']).toMatchObject({ new: 1, fixed: 1 });
+    expect(changes['beta.test']).toMatchObject({ new: 2, fixed: 0, source: 'page-scans' });
+    expect(changes['gamma.test']).toMatchObject({ new: 0, fixed: 0, source: 'page-scans' });
+
+    // A monitored site with site audits: the latest audit against the one before it; its first
+    // audit alone has nothing to compare with.
+    const siteOwner = await seedUser(database.db, { email: 'audited@dash.test' });
+    const domainId = await seedDomain(database.db, siteOwner, { domain: 'delta.test', index: 1 });
+    const audit = (
+      completedAt: Date,
+      previousAuditId: string | null,
+      changes: Record<string, unknown> | null,
+    ) =>
+      database.db
+        .insert(auditSessions)
+        .values({
+          userId: siteOwner,
+          baseUrl: 'https://delta.test/',
+          domain: 'delta.test',
+          status: 'completed',
+          origin: 'monitoring',
+          domainId,
+          trigger: 'schedule',
+          createdAt: completedAt,
+          completedAt,
+          previousAuditId,
+          changes,
+        })
+        .returning({ id: auditSessions.id })
+        .then((rows) => rows[0]!.id);
+    const first = await audit(daysAgo(8), null, null);
+    const firstOnly = await getOverview(deps, siteOwner, now);
+    expect(firstOnly.domains.find((d) => d.domain === 'delta.test')!.changes).toBeNull();
+
+    const second = await audit(daysAgo(1), first, {
+      newCount: 4,
+      fixedCount: 3,
+      openCount: 9,
+      scannerNewCount: 0,
+    });
+    const audited = await getOverview(deps, siteOwner, now);
+    expect(audited.domains.find((d) => d.domain === 'delta.test')!.changes).toEqual({
+      new: 4,
+      fixed: 3,
+      source: 'site-audit',
+      auditId: second,
+      at: daysAgo(1).toISOString(),
+      comparedAt: daysAgo(8).toISOString(),
+    });
   });
 
   it('shows the get-started checklist to an account with the plan but no domain or scan', async () => {

@@ -13,11 +13,13 @@ import {
   type DomainDetail,
   type DomainStanding,
   type ReportsHub,
+  type SiteChanges,
 } from '#contract/index.js';
 import { issueTitle } from '#contract/rule-guidance/index.js';
 import type { AppDb } from '#db/client.js';
 import * as store from '#db/stores/dashboard.js';
 import { artifactUrl } from '#db/stores/artifacts.js';
+import { findMonitoringSettings, listSiteAudits } from '#db/stores/site-audit-reads.js';
 import { hasPlan, subscriptionStatus } from '../billing/lifecycle.js';
 import { normalizeDomain } from '../domains/service.js';
 import { HttpError, NotFoundError } from '../http-errors.js';
@@ -72,6 +74,50 @@ function toStanding({ verified: _verified, ...row }: store.DomainStandingRow): D
   };
 }
 
+/**
+ * What changed on a site, from what its domain page shows: the latest completed monitoring audit
+ * against the one before it (the site audits panel), else, without a site audit, each page's
+ * latest scan against its scan before (the page's "new and fixed since the last scan").
+ */
+async function siteChanges(
+  db: AppDb,
+  userId: string,
+  standing: DomainStanding,
+): Promise<SiteChanges | null> {
+  const monitored =
+    standing.status === null
+      ? undefined
+      : await findMonitoringSettings(db, userId, standing.domain);
+  if (monitored) {
+    const audits = await listSiteAudits(db, monitored.id, 20);
+    const latest = audits.find(
+      (audit) => audit.origin === 'monitoring' && audit.status === 'completed',
+    );
+    if (latest) {
+      // A first audit has nothing to be compared with.
+      if (!latest.changes) return null;
+      return {
+        new: latest.changes.new,
+        fixed: latest.changes.fixed,
+        source: 'site-audit',
+        auditId: latest.id,
+        at: latest.completedAt,
+        comparedAt: latest.comparedWith?.completedAt ?? null,
+      };
+    }
+  }
+  if (standing.scans < 2) return null;
+  const rules = await store.listRuleGroups(db, userId, standing.domain);
+  return {
+    new: rules.reduce((sum, rule) => sum + rule.newCount, 0),
+    fixed: rules.reduce((sum, rule) => sum + rule.fixedCount, 0),
+    source: 'page-scans',
+    auditId: null,
+    at: standing.lastScan,
+    comparedAt: null,
+  };
+}
+
 /** The mean of the sites' latest scores, rounded; null when none has a score. */
 function averageScore(standings: DomainStanding[]): number | null {
   const scores = standings.map((s) => s.score).filter((s): s is number => s !== null);
@@ -104,6 +150,7 @@ export async function getOverview(
     store.complaintFacts(db, userId, sizes.feedComplaints),
   ]);
   const standings = standingRows.map(toStanding);
+  const changes = await Promise.all(standings.map((site) => siteChanges(db, userId, site)));
   const average = averageScore(standings);
   // Spec §4 "Dashboard trend": the latest (the sites' current average) against the mean of the
   // earlier scores, with the same 5-point band.
@@ -178,7 +225,7 @@ export async function getOverview(
         : null,
       quarterlyReview: nextQuarterStart(now).toISOString(),
     },
-    domains: standings,
+    domains: standings.map((site, index) => ({ ...site, changes: changes[index] ?? null })),
     recentScans: recent.map((scan) => ({
       ...scan,
       status: scan.status as DashboardOverview['recentScans'][number]['status'],

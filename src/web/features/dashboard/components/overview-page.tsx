@@ -11,7 +11,7 @@ import {
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { ActivityItem, DashboardOverview } from '#contract/dashboard.js';
+import type { ActivityItem, DashboardOverview, OverviewSite } from '#contract/dashboard.js';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
@@ -315,7 +315,9 @@ function ComplianceStatus({
               </>
             )}
             Each score and its status come from the site's latest completed scan (dated on the
-            right); “Before” is the scan before it.
+            right); “Before” is the scan before it. “What changed” counts the issues new and fixed
+            in a monitored site's latest site audit against the audit before it, or, for a site
+            without one, in each page's latest scan against that page's scan before it.
           </p>
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Each site's latest score and its trend</caption>
@@ -335,6 +337,9 @@ function ComplianceStatus({
                 </th>
                 <th scope="col" className="py-2 pr-4">
                   Issues
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  What changed
                 </th>
                 <th scope="col" className="py-2">
                   Last scan
@@ -363,6 +368,9 @@ function ComplianceStatus({
                     <TrendBadge trend={d.trend} change={d.change} />
                   </td>
                   <td className="py-2 pr-4">{d.scans > 0 ? d.issues : '–'}</td>
+                  <td className="py-2 pr-4">
+                    <SiteChangesCell changes={d.changes} />
+                  </td>
                   <td className="py-2">
                     {d.lastScan ? formatDate(d.lastScan) : 'Not scanned yet'}
                   </td>
@@ -373,6 +381,23 @@ function ComplianceStatus({
         </div>
       )}
     </SectionCard>
+  );
+}
+
+/** A site's new and fixed issues, with what they were counted against. */
+function SiteChangesCell({ changes }: { changes: OverviewSite['changes'] }) {
+  if (!changes) return <span className="text-slate-700">Nothing to compare yet</span>;
+  const source =
+    changes.source === 'site-audit'
+      ? `Site audit of ${changes.at ? formatDate(changes.at) : 'today'}${changes.comparedAt ? ` against ${formatDate(changes.comparedAt)}` : ''}`
+      : 'Latest scan of each page against the one before';
+  return (
+    <>
+      <span className="font-semibold whitespace-nowrap">
+        {changes.new} new, {changes.fixed} fixed
+      </span>
+      <span className="block text-xs text-slate-700">{source}</span>
+    </>
   );
 }
 
