@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { checkResult } from '../own-engine.js';
 import type { OwnCheckResult } from '#contract/index.js';
 import { checks } from './checks.js';
-import { evaluateInPage, type PageHelpers } from './in-page.js';
+import { evaluateInPage, inPageRead, type PageHelpers } from './in-page.js';
 
 /** What the autocomplete check needs to know about one rendered form field, read in the page. */
 export interface FieldFacts {
@@ -23,6 +23,9 @@ export interface FieldFacts {
   /** The form's name and heading. */
   form: string;
 }
+
+/** The read `readFields` makes by default, for `readAllAhead`. */
+export const fieldsRead = inPageRead(collectFields, 500);
 
 /** Reads the rendered, editable text fields and selects of the page (at most `limit`). */
 export async function readFields(page: Page, limit = 500): Promise<FieldFacts[]> {

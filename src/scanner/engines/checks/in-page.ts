@@ -11,12 +11,71 @@ export async function evaluateInPage<A, R>(
   fn: (arg: A, helpers: PageHelpers) => R,
   arg: A,
 ): Promise<Awaited<R>> {
+  const read = readAhead.get(page)?.get(readKey(fn, arg));
+  if (read) {
+    readAhead.get(page)!.delete(readKey(fn, arg));
+    if ('error' in read) throw new Error(read.error);
+    return read.value as Awaited<R>;
+  }
   const source = `(() => {
     const __name = (target) => target;
     const helpers = (${pageHelpers.toString()})();
     return (${fn.toString()})(${JSON.stringify(arg)}, helpers);
   })()`;
   return (await page.evaluate(source)) as Awaited<R>;
+}
+
+/** A read `evaluateInPage` would make: the in-page function and its argument. */
+export interface InPageRead {
+  fn: (arg: never, helpers: PageHelpers) => unknown;
+  arg: unknown;
+}
+
+export function inPageRead<A, R>(fn: (arg: A, helpers: PageHelpers) => R, arg: A): InPageRead {
+  return { fn: fn as InPageRead['fn'], arg };
+}
+
+type ReadOutcome = { value: unknown } | { error: string };
+
+/** Results of reads made ahead, by page, each answered once to the `evaluateInPage` that asks. */
+const readAhead = new WeakMap<Page, Map<string, ReadOutcome>>();
+
+const readKey = (fn: InPageRead['fn'] | ((...args: never[]) => unknown), arg: unknown) =>
+  `${fn.toString()}\u0000${JSON.stringify(arg)}`;
+
+/**
+ * Makes several reads in one script, one CDP round trip instead of one each, one after another
+ * in the given order; each later `evaluateInPage` of the same function and argument on this page
+ * gets its result (or its error) instead of going to the page. A read that throws fails alone.
+ * `forget` drops what was not asked for, so nothing read for one scan answers the next.
+ */
+export async function readAllAhead(page: Page, reads: readonly InPageRead[]): Promise<void> {
+  const source = `(async () => {
+    const __name = (target) => target;
+    const helpers = (${pageHelpers.toString()})();
+    const reads = [${reads.map((read) => `[${read.fn.toString()}, ${JSON.stringify(read.arg)}]`).join(',\n')}];
+    const outcomes = [];
+    for (const [fn, arg] of reads) {
+      try {
+        outcomes.push({ value: await fn(arg, helpers) });
+      } catch (error) {
+        outcomes.push({ error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return outcomes;
+  })()`;
+  const outcomes = (await page.evaluate(source)) as ReadOutcome[];
+  const stored = new Map<string, ReadOutcome>();
+  reads.forEach((read, index) => {
+    const outcome = outcomes[index];
+    if (outcome) stored.set(readKey(read.fn, read.arg), outcome);
+  });
+  readAhead.set(page, stored);
+}
+
+/** Drops the reads made ahead on this page that no check asked for. */
+export function forgetReadsAhead(page: Page): void {
+  readAhead.delete(page);
 }
 
 /** The helpers every in-page check shares. */

@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { checkResult } from '../own-engine.js';
 import type { OwnCheckResult } from '#contract/index.js';
 import { checks } from './checks.js';
-import { evaluateInPage, type PageHelpers } from './in-page.js';
+import { evaluateInPage, inPageRead, type PageHelpers } from './in-page.js';
 
 /** One piece of text with the language the page declares for it. */
 export interface TextUnit {
@@ -48,6 +48,9 @@ export const languageThresholds = {
   /** Parts a long text is cut into; every part must name the same language to be sure. */
   partChars: 200,
 } as const;
+
+/** The read `readLanguageFacts` makes by default, for `readAllAhead`. */
+export const languageRead = inPageRead(collectLanguageFacts, 300);
 
 /** Reads the page's declared language, its text and its passages. */
 export async function readLanguageFacts(page: Page, limit = 300): Promise<LanguageFacts> {

@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import { evaluateInPage, type PageHelpers } from './in-page.js';
+import { evaluateInPage, inPageRead, type PageHelpers } from './in-page.js';
 
 /** What the link checks need to know about one rendered link, read in the page. */
 export interface LinkFacts {
@@ -42,6 +42,9 @@ export interface LinkFacts {
   /** No text and no other control between the previous link and this one. */
   adjacentToPrevious: boolean;
 }
+
+/** The read `readLinks` makes by default, for `readAllAhead`. */
+export const linksRead = inPageRead(collectLinks, 2_000);
 
 /** Reads every rendered link of the page (at most `limit`) in document order. */
 export async function readLinks(page: Page, limit = 2_000): Promise<LinkFacts[]> {

@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { checkResult } from '../own-engine.js';
 import type { OwnCheckResult } from '#contract/index.js';
 import { checks } from './checks.js';
-import { evaluateInPage, type PageHelpers } from './in-page.js';
+import { evaluateInPage, inPageRead, type PageHelpers } from './in-page.js';
 
 /** WCAG 1.4.11: what identifies a control, and the graphics it needs, stand out by 3:1. */
 export const nonTextContrastMinimum = 3;
@@ -38,6 +38,9 @@ export interface NonTextContrastFacts {
   fields: FieldBoundaryFact[];
   icons: IconControlFact[];
 }
+
+/** The read `readNonTextContrast` makes by default, for `readAllAhead`. */
+export const nonTextContrastRead = inPageRead(collectNonTextContrast, 300);
 
 /** Reads the page's fields and icon-only controls whose colours styles alone decide. */
 export async function readNonTextContrast(page: Page, limit = 300): Promise<NonTextContrastFacts> {

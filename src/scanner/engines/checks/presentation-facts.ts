@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import { evaluateInPage, type PageHelpers } from './in-page.js';
+import { evaluateInPage, inPageRead, type PageHelpers } from './in-page.js';
 
 /** A box whose text does not fit (see PageHelpers.overflowingText). */
 export interface OverflowFact {
@@ -58,6 +58,9 @@ export const factLimits = {
   longRun: 200,
   longCaps: 60,
 };
+
+/** The read `readOriginalFacts` makes, for `readAllAhead`. */
+export const originalFactsRead = inPageRead(measureOriginal, factLimits);
 
 /**
  * Reads the page at its own viewport; for a moment each, doubles every font size and applies

@@ -4,7 +4,7 @@ import type { OwnCheckResult } from '#contract/index.js';
 import { createSharedPagePool } from '../../../../test/support/browser.js';
 import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
 import type { PagePool } from '../../types.js';
-import { runChecks, type CheckGroupEntry } from './run.js';
+import { checkGroups, runChecks, type CheckGroupEntry } from './run.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
 const viewport = { width: 1280, height: 1024 };
@@ -68,6 +68,41 @@ describe('link and presentation checks together', () => {
       Array(4).fill('link-text-generic needs-review'),
     );
   });
+
+  it.each([
+    'links-bad.html',
+    'autocomplete-bad.html',
+    'non-text-contrast-bad.html',
+    'language-parts-bad.html',
+    'style-bad.html',
+  ])(
+    'read %s in one script ahead of the groups and find what reading group by group finds',
+    async (path) => {
+      await pool.withPage(async (page) => {
+        await page.setViewport(viewport);
+        await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });
+        const byGroup = await runChecks(page, { viewport }, undefined, checkGroups, []);
+        let scripts = 0;
+        const evaluate = page.evaluate.bind(page);
+        page.evaluate = ((...args: Parameters<typeof evaluate>) => {
+          scripts += 1;
+          return evaluate(...args);
+        }) as typeof page.evaluate;
+        try {
+          const ahead = await runChecks(page, { viewport });
+          expect(ahead.results.length).toBeGreaterThan(0);
+          expect(ahead.results).toEqual(byGroup.results);
+          expect(ahead.details.errors).toBeUndefined();
+          expect(ahead.details.timings).toHaveProperty('reads ahead');
+          // Five groups' reads in one script; what is left: markup's selectors and the
+          // presentation's scroll position, narrow read and scroll back.
+          expect(scripts).toBeLessThanOrEqual(5);
+        } finally {
+          page.evaluate = evaluate;
+        }
+      });
+    },
+  );
 
   it('fail soft when a group throws or runs out of time, with the page back at its viewport', async () => {
     const found: OwnCheckResult = {
