@@ -57,6 +57,11 @@ const variants: { name: string; why: string; options: LibraryRunOptions }[] = [
     options: { chromiumArgs: ['--in-process-gpu'] },
   },
   {
+    name: 'disable-gpu-compositing',
+    why: 'software compositing in the renderer: the GPU process has no frames to draw',
+    options: { chromiumArgs: ['--disable-gpu-compositing'] },
+  },
+  {
     name: 'disable-software-rasterizer',
     why: 'no SwiftShader in the GPU process',
     options: { chromiumArgs: ['--disable-software-rasterizer'] },
