@@ -20,7 +20,7 @@ import { ownershipProved, sweepLifecycle } from '#server/billing/lifecycle.js';
 import { createPaymentProvider, type PaymentProvider } from '#server/billing/payments.js';
 import { mailIssuedInvoices, useInvoiceSeller } from '#server/invoices/service.js';
 import { SecretSealer } from '#server/trackers/sealer.js';
-import { notifyNewIssues, type TrackerDeps } from '#server/trackers/service.js';
+import { notifyNewIssues, notifyScanIssues, type TrackerDeps } from '#server/trackers/service.js';
 import { recheckOwnership, tellReleasedClaims } from '#server/domains/verification-service.js';
 
 /**
@@ -139,7 +139,16 @@ export async function startRuntime(config: Config, options: { scan: boolean }): 
   if (options.scan) {
     alerts = await startAlertWorkers({
       boss,
-      scanAlert: (scanId) => sendScanAlert(alertDeps, scanId),
+      // As for an audit: the e-mail and the webhook (ADR 0041) are told independently.
+      scanAlert: async (scanId) => {
+        const [mail, webhook] = await Promise.allSettled([
+          sendScanAlert(alertDeps, scanId),
+          notifyScanIssues(trackerDeps, scanId),
+        ]);
+        if (mail.status === 'rejected') throw mail.reason;
+        if (webhook.status === 'rejected') throw webhook.reason;
+        return { mail: mail.value, webhook: webhook.value };
+      },
       // The e-mail and the organisation's webhook are told independently: one failing, the
       // other still goes.
       auditAlert: async (auditId) => {

@@ -1,12 +1,14 @@
 import type PgBoss from 'pg-boss';
 import type { AppDb } from '#db/client.js';
 import { findScanOutcome } from '#db/stores/scans.js';
+import { findTrackerSettings } from '#db/stores/trackers.js';
 import { sendJob, workJobs } from './boss.js';
 import type { QueueName } from './queues.js';
 
 /**
- * Owners' alert e-mails on the queue: a `scan-alerts` job for each monitoring rescan that ends
- * (its id is the scan's, so it is queued once), an `audit-alerts` job for each finished site
+ * Owners' alert e-mails on the queue: a `scan-alerts` job for each monitoring rescan that ends,
+ * and for any scan of an organisation whose webhook is set (its id is the scan's, so it is queued
+ * once), an `audit-alerts` job for each finished site
  * audit, and the weekly digest on a schedule. What each
  * does is the alerts area's (src/server/alerts/service.ts), handed in by the runtime: jobs import
  * nothing from the server.
@@ -20,10 +22,18 @@ export const auditAlertsQueue = 'audit-alerts' satisfies QueueName;
 /** Mondays at 07:00 UTC. */
 export const weeklyDigestCron = '0 7 * * 1';
 
-/** Queues the alert check of a stored scan when it was a monitoring rescan. */
+/**
+ * Queues the checks after a stored scan: a monitoring rescan's alert e-mail, and, for any scan of
+ * an organisation with a webhook set, the webhook's new critical and serious issues (ADR 0041).
+ * What is sent is the alerts and trackers areas' to decide.
+ */
 export async function queueScanAlert(db: AppDb, boss: PgBoss, scanId: string): Promise<void> {
   const scan = await findScanOutcome(db, scanId);
-  if (scan?.origin !== 'monitoring' || scan.status !== 'completed') return;
+  if (scan?.status !== 'completed') return;
+  if (scan.origin !== 'monitoring') {
+    const settings = scan.userId ? await findTrackerSettings(db, scan.userId) : undefined;
+    if (!settings?.webhookUrl) return;
+  }
   await sendJob(boss, scanAlertsQueue, { scanId });
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestPglite } from '../../test/support/db.js';
 import type { Database } from '#db/client.js';
-import { scans } from '#db/schema/index.js';
+import { scans, trackerSettings, users } from '#db/schema/index.js';
 import type { PagePool } from '#scanner';
 import { queueScanAlert, scanAlertsQueue } from './alerts.js';
 import { createQueue, type PgBoss } from './boss.js';
@@ -29,10 +29,15 @@ describe('a retried scan-page job whose scan is already stored', () => {
     await database?.close();
   });
 
-  async function storedScan(origin: 'monitoring' | 'request', status: 'completed' | 'failed') {
+  async function storedScan(
+    origin: 'monitoring' | 'request',
+    status: 'completed' | 'failed',
+    userId?: string,
+  ) {
     const [row] = await database.db
       .insert(scans)
       .values({
+        ...(userId ? { userId } : {}),
         url: 'https://shop.example/',
         domain: 'shop.example',
         origin,
@@ -74,5 +79,21 @@ describe('a retried scan-page job whose scan is already stored', () => {
     await expect(retry(byHand)).resolves.toEqual({ status: 'skipped' });
     await expect(retry(failed)).resolves.toEqual({ status: 'skipped' });
     expect(await queuedAlerts()).toEqual([]);
+  });
+
+  it("queues a scan someone started by hand when their organisation's webhook is set (ADR 0041)", async () => {
+    const [organisation] = await database.db
+      .insert(users)
+      .values({ email: 'hooked@shop.example', name: 'Hooked' })
+      .returning({ id: users.id });
+    const without = await storedScan('request', 'completed', organisation!.id);
+    await expect(retry(without)).resolves.toEqual({ status: 'skipped' });
+    expect(await queuedAlerts()).toEqual([]);
+    await database.db
+      .insert(trackerSettings)
+      .values({ organisationId: organisation!.id, webhookUrl: 'https://hooks.shop.example/a11y' });
+    const withHook = await storedScan('request', 'completed', organisation!.id);
+    await expect(retry(withHook)).resolves.toEqual({ status: 'skipped' });
+    expect(await queuedAlerts()).toEqual([withHook]);
   });
 });

@@ -12,6 +12,7 @@ import {
   auditSessions,
   domains,
   issues,
+  issueTriage,
   pageScans,
   scans,
   trackerLinks,
@@ -27,6 +28,7 @@ import {
   exportToGithub,
   jiraCsv,
   notifyNewIssues,
+  notifyScanIssues,
   readIntegrations,
   sendTestWebhook,
   updateIntegrations,
@@ -400,7 +402,7 @@ describe('GitHub issues', () => {
 
   it("sends an issue that a later scan of one page found, as the triage screen and the scan's report show it", async () => {
     const button = {
-      ruleKey: 'b5c3f8',
+      ruleKey: '97a4e1',
       selector: 'form > button.send',
       html: '<button class="send"><svg></svg></button>',
     };
@@ -577,5 +579,120 @@ describe('the signed webhook', () => {
     statuses = [400];
     await notifyNewIssues(deps, auditId);
     expect(receiver.received).toHaveLength(7);
+  });
+
+  it('posts the new critical and serious issues of a scan of one page of a monitored domain (ADR 0041)', async () => {
+    const finding = (ruleKey: string, selector: string, impact: 'critical' | 'minor') => ({
+      ruleKey,
+      selector,
+      html: `<div class="${selector}"></div>`,
+      impact,
+    });
+    const kept = finding('97a4e1', 'kept', 'critical');
+    const added = finding('97a4e1', 'added', 'critical');
+    const minor = finding('97a4e1', 'minor', 'minor');
+    const judged = finding('97a4e1', 'judged', 'critical');
+    const pageScan = async (
+      path: string,
+      completedAt: Date,
+      found: ReturnType<typeof finding>[],
+      owner = orgId,
+      domain = site,
+    ) => {
+      const id = randomUUID();
+      await db()
+        .insert(scans)
+        .values({
+          id,
+          userId: owner,
+          url: `https://${domain}${path}`,
+          domain,
+          status: 'completed',
+          completedAt,
+        });
+      if (found.length > 0) {
+        await db()
+          .insert(issues)
+          .values(
+            found.map((issue) => ({
+              scanId: id,
+              issueKey: issueFingerprint(issue),
+              title: 'stored title',
+              description: 'stored description',
+              rule: 'button-name',
+              ruleKey: issue.ruleKey,
+              impact: issue.impact,
+              kind: 'violation' as const,
+              confidence: 'confirmed' as const,
+              wcag: ['4.1.2'],
+              selector: issue.selector,
+              html: issue.html,
+              source: 'axe' as const,
+              engines: ['axe' as const],
+              rules: { axe: ['button-name'] },
+              helpUrl: 'https://dequeuniversity.com/rules/axe/4.10/button-name',
+            })),
+          );
+      }
+      return id;
+    };
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await pageScan('/checkout', hourAgo, [kept]);
+    // The team judged one element a false positive: it is never announced.
+    await db()
+      .insert(issueTriage)
+      .values({ domainId, issueKey: issueFingerprint(judged), state: 'false_positive' });
+    const scanId = await pageScan('/checkout', new Date(), [kept, added, minor, judged]);
+
+    expect(await notifyScanIssues(deps, scanId)).toEqual({ sent: true });
+    expect(receiver.received).toHaveLength(1);
+    const [delivery] = receiver.received;
+    expect(verified(delivery!)).toBe(true);
+    expect(delivery!.headers['x-conformly-event']).toBe('issues.new');
+    expect(delivery!.headers['x-conformly-delivery']).toBe(`issues.new-scan-${scanId}`);
+    const payload = JSON.parse(delivery!.body) as Record<string, unknown>;
+    expect(payload).toMatchObject({
+      event: 'issues.new',
+      source: 'scan',
+      domain: site,
+      scanId,
+      auditId: null,
+    });
+    expect(payload.issues).toEqual([
+      {
+        id: issueFingerprint(added),
+        title: 'Button has no accessible name',
+        impact: 'critical',
+        wcag: ['4.1.2'],
+        pageUrl: `https://${site}/checkout`,
+        selector: 'added',
+        reportUrl: `https://conformly.test/report/${scanId}`,
+      },
+    ]);
+
+    // Nothing for a page's first scan, a scan with nothing new, a page of a site audit (its
+    // audit notifies as a whole), or a domain the organisation does not monitor.
+    const first = await pageScan('/first', new Date(), [added]);
+    expect(await notifyScanIssues(deps, first)).toEqual({
+      sent: false,
+      reason: 'first scan of the page',
+    });
+    const again = await pageScan('/checkout', new Date(Date.now() + 1_000), [kept, added]);
+    expect((await notifyScanIssues(deps, again)).sent).toBe(false);
+    const [auditPage] = await db()
+      .select({ id: pageScans.id })
+      .from(pageScans)
+      .where(eq(pageScans.auditSessionId, auditId));
+    expect(await notifyScanIssues(deps, auditPage!.id)).toEqual({
+      sent: false,
+      reason: 'a page of a site audit, which notifies as a whole',
+    });
+    await pageScan('/', hourAgo, [], orgId, 'elsewhere.example');
+    const elsewhere = await pageScan('/', new Date(), [added], orgId, 'elsewhere.example');
+    expect(await notifyScanIssues(deps, elsewhere)).toEqual({
+      sent: false,
+      reason: 'domain not monitored',
+    });
+    expect(receiver.received).toHaveLength(1);
   });
 });

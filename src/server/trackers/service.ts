@@ -16,8 +16,11 @@ import * as scanStore from '#db/stores/scans.js';
 import {
   findMonitoringSettings,
   findSiteAudit,
+  isSiteAuditPage,
   listPagesWithNewIssues,
 } from '#db/stores/site-audit-reads.js';
+import { findOwnMonitored } from '#db/stores/domains.js';
+import { falsePositivesOfScan } from '#db/stores/triage.js';
 import * as store from '#db/stores/trackers.js';
 import { githubIssueOf, jiraCsvOf, type TrackerIssue } from '#reports/tracker-issues.js';
 import { createTargetPolicy, safeSend, UrlSafetyError, type SafeSendResult } from '#scanner';
@@ -567,12 +570,88 @@ export async function notifyNewIssues(
     'issues.new',
     {
       event: 'issues.new',
+      source: 'site-audit',
       domain: audit.domain,
       auditId: audit.id,
+      scanId: null,
       completedAt: audit.completedAt ? new Date(audit.completedAt).toISOString() : null,
       issues: found,
     },
     `issues.new-${audit.id}`,
+  );
+  return { sent: true };
+}
+
+/**
+ * After a scan of one page that is not a page of a site audit (a scan a member started, or one
+ * page's rescan): posts its new critical and serious issues to the organisation's webhook when
+ * the scan is of a domain the organisation monitors (ADR 0041). New is against the
+ * organisation's previous completed scan of the same page, as the report's "new" marks and the
+ * scan alert count; a page's first scan, and issues the team marked false positive, send nothing.
+ */
+export async function notifyScanIssues(
+  deps: TrackerDeps,
+  scanId: string,
+): Promise<{ sent: boolean; reason?: string }> {
+  const scan = await scanStore.findScanOutcome(deps.db, scanId);
+  if (scan && (await isSiteAuditPage(deps.db, scan.id))) {
+    return { sent: false, reason: 'a page of a site audit, which notifies as a whole' };
+  }
+  if (!scan?.userId || scan.status !== 'completed' || !scan.completedAt) {
+    return { sent: false, reason: "not a completed scan of an organisation's" };
+  }
+  if (!(await findOwnMonitored(deps.db, scan.userId, scan.domain))) {
+    return { sent: false, reason: 'domain not monitored' };
+  }
+  const target = await webhookTarget(deps, scan.userId);
+  if (!target) return { sent: false, reason: 'no webhook set' };
+  const previous = await scanStore.findPreviousOwnerPageScan(deps.db, {
+    domain: scan.domain,
+    url: scan.url,
+    ownerId: scan.userId,
+    before: scan.completedAt,
+    excludeId: scan.id,
+  });
+  if (!previous) return { sent: false, reason: 'first scan of the page' };
+  const [current, before, falsePositives] = await Promise.all([
+    scanStore.listIssues(deps.db, scan.id),
+    scanStore.listIssues(deps.db, previous.id),
+    falsePositivesOfScan(deps.db, scan.id),
+  ]);
+  const known = new Set(before.map((issue) => issue.issueKey));
+  const found = current
+    .filter(
+      (issue) =>
+        issue.kind === 'violation' &&
+        webhookImpacts.has(issue.impact) &&
+        !known.has(issue.issueKey) &&
+        !falsePositives.has(issue.issueKey),
+    )
+    .map((issue) => ({
+      id: issue.issueKey,
+      title: issueTitle(issue),
+      impact: issue.impact,
+      wcag: issue.wcag,
+      pageUrl: scan.url,
+      selector: issue.selector,
+      reportUrl: `${deps.publicUrl}/report/${scan.id}`,
+    }));
+  if (found.length === 0) return { sent: false, reason: 'no new critical or serious issue' };
+  await deliver(
+    deps,
+    scan.userId,
+    target,
+    'issues.new',
+    {
+      event: 'issues.new',
+      source: 'scan',
+      domain: scan.domain,
+      auditId: null,
+      scanId: scan.id,
+      completedAt: scan.completedAt.toISOString(),
+      issues: found,
+    },
+    `issues.new-scan-${scan.id}`,
   );
   return { sent: true };
 }
