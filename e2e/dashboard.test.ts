@@ -139,6 +139,14 @@ describe('the dashboard', () => {
       `Average score${Math.round((shopLatest + blogLatest) / 2)}/100`,
     );
     await expect(metrics.textContent()).resolves.toContain('Total scans6');
+    // What changed on each site, with what it was counted against: the shop's latest scan adds
+    // the unlabelled field (s3); the blog's adds the unnamed button (b2); nothing was fixed.
+    await status.getByRole('columnheader', { name: 'What changed' }).waitFor();
+    for (const row of [shopRow, blogRow]) {
+      await expect(row.textContent()).resolves.toContain(
+        '1 new, 0 fixedLatest scan of each page against the one before',
+      );
+    }
     // Issue 27: the sites' standing leads, billing comes last, and nothing unsourced is shown.
     await expect(shopRow.textContent()).resolves.toContain(`${shopScores.at(-2)!.score}/100`);
     const headings = await page.locator('main h2').allTextContents();
