@@ -6,7 +6,7 @@ import { createSharedPagePool } from '../../test/support/browser.js';
 import { startServer, type TestServer } from '../../test/support/static-server.js';
 import type { Page } from 'puppeteer-core';
 import { launchChromium } from './browser-launch.js';
-import { createPagePool } from './browser-pool.js';
+import { createPagePool, defaultPoolSize, poolMemory } from './browser-pool.js';
 import type { PagePool } from './types.js';
 
 let site: TestServer;
@@ -273,5 +273,26 @@ describe('a pool that owns its browser', () => {
     await expect
       .poll(() => tree.filter((p) => processTree(p).length > 0), { timeout: 10_000 })
       .toEqual([]);
+  });
+});
+
+describe('defaultPoolSize (auto tabs)', () => {
+  const roomy = { freeMb: 16_000, load: 0.5 };
+
+  it('adds a tab beyond the cores only while they have headroom', () => {
+    expect(defaultPoolSize({ cores: 2, ...roomy })).toBe(3);
+    expect(defaultPoolSize({ cores: 2, freeMb: 16_000, load: 8 })).toBe(2);
+    expect(defaultPoolSize({ cores: 1, freeMb: 16_000, load: 3 })).toBe(1);
+  });
+
+  it('keeps the whole tree within 1 GB however many cores there are', () => {
+    const tabs = defaultPoolSize({ cores: 16, ...roomy });
+    expect(tabs).toBe(3);
+    expect(poolMemory.baseMb + tabs * poolMemory.perTabMb).toBeLessThanOrEqual(1_024);
+  });
+
+  it('takes fewer tabs when the machine has little memory free, never none', () => {
+    expect(defaultPoolSize({ cores: 4, freeMb: 800, load: 0 })).toBe(2);
+    expect(defaultPoolSize({ cores: 4, freeMb: 300, load: 0 })).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, freemem, loadavg } from 'node:os';
 import PQueue from 'p-queue';
 import puppeteer, {
   type Browser,
@@ -100,8 +100,37 @@ interface Generation {
 
 const resetTimeoutMs = 5_000;
 
-export function defaultPoolSize(): number {
-  return Math.min(4, Math.max(1, availableParallelism()));
+/**
+ * What a pool's whole process tree may take at its peak, and what it was measured to take (PSS,
+ * `bench/scan/flags.ts` on the benchmark site, ADR 0040): node with the engines and check
+ * libraries loaded, the browser, GPU and utility processes about 350 MB; each tab's renderer up
+ * to about 200 MB.
+ */
+export const poolMemory = { budgetMb: 1_024, baseMb: 350, perTabMb: 200 } as const;
+
+/** What `defaultPoolSize` reads from the machine (the current one by default). */
+export interface MachineState {
+  cores: number;
+  freeMb: number;
+  /** One-minute load average. */
+  load: number;
+}
+
+function machineNow(): MachineState {
+  return { cores: availableParallelism(), freeMb: freemem() / 2 ** 20, load: loadavg()[0] ?? 0 };
+}
+
+/**
+ * Tabs for `auto`: one per core, a third tab's worth more (one tab's engines run while another
+ * page loads and settles) only when the cores have headroom (load below the core count), and
+ * never more than the memory budget holds: the tree stays under `poolMemory.budgetMb` and under
+ * the machine's free memory. At most 4, at least 1.
+ */
+export function defaultPoolSize(machine: MachineState = machineNow()): number {
+  const { budgetMb, baseMb, perTabMb } = poolMemory;
+  const byCores = machine.cores + (machine.load < machine.cores ? 1 : 0);
+  const byMemory = Math.floor((Math.min(budgetMb, machine.freeMb) - baseMb) / perTabMb);
+  return Math.max(1, Math.min(4, byCores, byMemory));
 }
 
 /**
