@@ -4,7 +4,7 @@ import { round } from './stats.js';
 import type { LibraryRun, Pa11yCiRun } from './throughput.js';
 
 /**
- * Issue 18's targets, each beside what this run measured. A target whose part did not run is
+ * Issue 18's targets and issue 29's, each beside what this run measured. A target whose part did not run is
  * listed as not measured, so the table always names every figure the issue asks for.
  */
 
@@ -26,6 +26,12 @@ export const issueTargets = {
   /** Issue 15: the keyboard walk adds at most this share to the three engines' time per page. */
   keyboardShare: 0.2,
   soakGrowth: 0.05,
+  /** Issue 29: Conformly pages/min over pa11y-ci's, at least this. */
+  throughputVsPa11yCiIssue29: 1.0,
+  /** Issue 29: the whole tree's CPU per page over the engines' CPU per page, at most this. */
+  treeOverEngineCpu: 1.2,
+  /** Issue 29: peak PSS of the whole tree at `auto` tabs. */
+  peakMbAtAutoTabs: 1024,
 } as const;
 
 export interface TargetRow {
@@ -103,6 +109,7 @@ export function checkTargets(input: TargetInput): TargetRow[] {
   const large = input.onePage.find((result) => result.label === 'large');
   const pa11yMs = small?.separate.tools.pa11y?.medianMs;
   const fourTabs = input.conformly.find((run) => run.tabs === 4);
+  const autoTabs = input.conformly.find((run) => run.concurrency === 'auto');
   const pct = (value: number) => `${round(value * 100, 1)}%`;
   const x = (value: number) => `${round(value, 2)}x`;
 
@@ -141,6 +148,28 @@ export function checkTargets(input: TargetInput): TargetRow[] {
       x,
       best && bestPa11yCi
         ? `conformly ${best.pagesPerMinWholeProcess} pages/min (${best.tabs} tabs, whole process) vs pa11y-ci ${bestPa11yCi.pagesPerMinTested} (concurrency ${bestPa11yCi.concurrency}, pages tested)`
+        : undefined,
+    ),
+    row(
+      'Throughput vs pa11y-ci (issue 29)',
+      `>= ${t.throughputVsPa11yCiIssue29}x pa11y-ci pages/min`,
+      best && bestPa11yCi
+        ? best.pagesPerMinWholeProcess / bestPa11yCi.pagesPerMinTested
+        : undefined,
+      (value) => value >= t.throughputVsPa11yCiIssue29,
+      x,
+      'as the row above, against the target of issue 29',
+    ),
+    row(
+      'Whole-tree CPU per page vs engine CPU per page (issue 29)',
+      `<= ${t.treeOverEngineCpu}x`,
+      oneTab && oneTab.engineCpuMsPerPage > 0
+        ? (oneTab.cpuSecondsPerPage * 1000) / oneTab.engineCpuMsPerPage
+        : undefined,
+      (value) => value <= t.treeOverEngineCpu,
+      x,
+      oneTab
+        ? `${oneTab.cpuSecondsPerPage} s whole tree (launch and close included) vs ${round(oneTab.engineCpuMsPerPage / 1000, 3)} s while the engines ran and loaded their scripts, per page at ${oneTab.tabs} tab${oneTab.tabs === 1 ? '' : 's'}`
         : undefined,
     ),
     row(
@@ -191,6 +220,18 @@ export function checkTargets(input: TargetInput): TargetRow[] {
       (value) => `${value} MB`,
       fourTabs
         ? `by process kind at the peak: ${Object.entries(fourTabs.peakByKind)
+            .map(([kind, mb]) => `${kind} ${mb}`)
+            .join(', ')}`
+        : undefined,
+    ),
+    row(
+      'Peak memory at auto tabs (issue 29)',
+      `<= ${t.peakMbAtAutoTabs} MB PSS, whole process tree`,
+      autoTabs?.peakPssMb,
+      (value) => value <= t.peakMbAtAutoTabs,
+      (value) => `${value} MB`,
+      autoTabs
+        ? `${autoTabs.tabs} tabs; by process kind at the peak: ${Object.entries(autoTabs.peakByKind)
             .map(([kind, mb]) => `${kind} ${mb}`)
             .join(', ')}`
         : undefined,
