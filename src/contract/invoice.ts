@@ -162,3 +162,4 @@ export const ReplaceCardResponse = z.object({
 export type ReplaceCardResponse = z.infer<typeof ReplaceCardResponse>;
 
 export const ConfirmCardInput = z.strictObject({ setupId: z.string().min(1).max(255) });
+export type ConfirmCardInput = z.infer<typeof ConfirmCardInput>;

@@ -28,6 +28,14 @@ export interface RecordedRequest {
 
 type StripeObject = Record<string, unknown> & { id: string; object: string };
 
+/** The card Stripe.js collected, as its PaymentMethod describes it. */
+export interface TestCard {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
 interface SubscriptionItem {
   id: string;
   price: Record<string, unknown>;
@@ -43,8 +51,8 @@ export interface FakeStripe {
   requests: RecordedRequest[];
   /** What the server holds now, by id. */
   objects: Map<string, StripeObject>;
-  /** The card was accepted: the payment or setup intent succeeds. */
-  confirm(id: string): void;
+  /** The card was accepted: the payment or setup intent succeeds (a Visa 4242 unless named). */
+  confirm(id: string, card?: TestCard): void;
   /** The card was declined, with Stripe's words for it. */
   fail(id: string, message: string): void;
   /** The card on file of this subscription is declined from now on (off-session charges). */
@@ -383,7 +391,7 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
       case 'POST setup_intents':
         return setupIntent(body);
       case 'GET setup_intents/:id':
-        return get('setup_intent', 'seti', id!);
+        return expanded(get('setup_intent', 'seti', id!), expand);
       case 'POST setup_intents/:id': {
         const found = get('setup_intent', 'seti', id!);
         found.metadata = { ...(found.metadata as object), ...stringMap(body.metadata) };
@@ -400,6 +408,16 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         });
       case 'GET customers/:id':
         return get('customer', 'cus', id!);
+      case 'POST customers/:id': {
+        const found = get('customer', 'cus', id!);
+        const settings = body.invoice_settings as Params | undefined;
+        const method = text(settings?.default_payment_method);
+        if (method !== undefined) {
+          if (!objects.has(method)) throw missing('payment_method', method);
+          found.invoice_settings = { default_payment_method: method };
+        }
+        return found;
+      }
       case 'POST products': {
         const productId = text(body.id) ?? newId('prod');
         if (objects.has(productId)) {
@@ -460,6 +478,12 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         }
         if (body.metadata)
           found.metadata = { ...(found.metadata as object), ...stringMap(body.metadata) };
+        const method = text(body.default_payment_method);
+        if (method !== undefined) {
+          if (!objects.has(method)) throw missing('payment_method', method);
+          found.default_payment_method = method;
+          declining.delete(found.id);
+        }
         return expanded(found, expand);
       }
       case 'POST subscription_schedules':
@@ -569,14 +593,25 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
-  function settle(id: string, status: 'succeeded' | 'failed', message?: string) {
+  function settle(id: string, status: 'succeeded' | 'failed', message?: string, card?: TestCard) {
     const intent = objects.get(id);
     if (!intent || (intent.object !== 'payment_intent' && intent.object !== 'setup_intent')) {
       throw new Error(`the fake Stripe has no intent ${id}`);
     }
     if (status === 'succeeded') {
       intent.status = 'succeeded';
-      intent.payment_method = newId('pm');
+      intent.payment_method = store({
+        id: newId('pm'),
+        object: 'payment_method',
+        type: 'card',
+        customer: intent.customer ?? null,
+        card: {
+          brand: card?.brand ?? 'visa',
+          last4: card?.last4 ?? '4242',
+          exp_month: card?.expMonth ?? 12,
+          exp_year: card?.expYear ?? new Date().getUTCFullYear() + 3,
+        },
+      }).id;
       // As at Stripe: a subscription's setup, once done, is no longer pending and its card is
       // the subscription's default.
       for (const object of objects.values()) {
@@ -600,7 +635,7 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     secretKey,
     requests,
     objects,
-    confirm: (id) => settle(id, 'succeeded'),
+    confirm: (id, card) => settle(id, 'succeeded', undefined, card),
     fail: (id, message) => settle(id, 'failed', message),
     declineCard: (subscriptionId) => declining.add(subscriptionId),
     close: () =>

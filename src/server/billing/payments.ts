@@ -102,6 +102,43 @@ export interface PaymentProvider {
    * out, and the switch is charged as one payment instead.
    */
   changeSubscriptionInterval?(request: IntervalChangeRequest): Promise<IntervalChange>;
+  /**
+   * Starts replacing the card on file (Stripe: a SetupIntent of the account's customer that the
+   * browser confirms with Stripe.js). The demo provider's form replaces it at once instead.
+   */
+  startCardReplacement?(request: CardReplacementRequest): Promise<CardSetup>;
+  /**
+   * The replacement as the provider knows it now; once it succeeded, the new card becomes the
+   * default of the customer and of its subscription, and what identifies it is answered.
+   * Undefined for a setup the provider does not know or that is not this account's.
+   */
+  finishCardReplacement?(setupId: string, userId: string): Promise<CardReplacement | undefined>;
+}
+
+export interface CardReplacementRequest {
+  userId: string;
+  /** The provider's customer of the account. */
+  customerId: string;
+  /** The subscription that charges the new card from now on, if the account has one. */
+  subscriptionId: string | null;
+  idempotencyKey: string;
+}
+
+/** What identifies a card to its holder; never its number. */
+export interface CardDetails {
+  brand: string;
+  last4: string;
+  expMonth: number | null;
+  expYear: number | null;
+  /** The provider's id of the card (Stripe PaymentMethod). */
+  providerId: string;
+}
+
+export interface CardReplacement {
+  status: PaymentStatus;
+  /** Set once the setup succeeded. */
+  card: CardDetails | null;
+  failureMessage?: string;
 }
 
 export interface IntervalChangeRequest {

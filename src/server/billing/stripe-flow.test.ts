@@ -6,6 +6,7 @@ import { openTestPglite } from '../../../test/support/db.js';
 import { startFakeStripe, type FakeStripe } from '../../../test/support/fake-stripe.js';
 import type { Database } from '#db/client.js';
 import { domainHistory, domains, payments, users } from '#db/schema/index.js';
+import { cardOnFile, confirmCard, replaceCard } from '../invoices/card.js';
 import { listInvoicesOf } from '../invoices/service.js';
 import { changeInterval } from './interval.js';
 import { cancelPlan } from './lifecycle.js';
@@ -330,5 +331,106 @@ describe('switching to yearly billing in Stripe mode', () => {
       ],
     });
     expect((await billingAccountOf(database.db, payer.userId))!.interval).toBe('month');
+  });
+});
+
+describe('replacing the card in Stripe mode', () => {
+  it('opens a SetupIntent of the account’s customer, and once Stripe confirms it keeps the new card’s brand, last four and expiry and charges it from then on', async () => {
+    const payer = await owner('flow-card@example.com', {
+      domain: 'card-swap.test',
+      status: 'active',
+    });
+    const { subscriptionId } = await createSubscription(deps(), payer);
+    const actor = { organisationId: payer.userId, email: payer.email };
+    stripe.requests.length = 0;
+
+    const started = await replaceCard(deps(), payer.userId, actor, {});
+    expect(started.demo).toBe(false);
+    expect(started.setupId).toMatch(/^seti_/);
+    expect(started.clientSecret).toMatch(new RegExp(`^${started.setupId}_secret_`));
+    const [created] = stripe.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/v1/setup_intents',
+    );
+    const { stripeCustomerId } = (await billingAccountOf(database.db, payer.userId))!;
+    expect(created?.body).toMatchObject({
+      customer: stripeCustomerId,
+      usage: 'off_session',
+      metadata: { userId: payer.userId, purpose: 'card_replacement', subscriptionId },
+    });
+    const confirm = () => confirmCard(deps(), payer.userId, actor, { setupId: started.setupId! });
+    // Not confirmed in the browser yet: nothing changes.
+    await expect(confirm()).rejects.toMatchObject({ statusCode: 402 });
+    expect((await cardOnFile(deps(), payer.userId)).card).toBeNull();
+
+    stripe.confirm(started.setupId!, {
+      brand: 'mastercard',
+      last4: '4444',
+      expMonth: 8,
+      expYear: 2031,
+    });
+    const saved = await confirm();
+    expect(saved.card).toMatchObject({
+      brand: 'mastercard',
+      last4: '4444',
+      expMonth: 8,
+      expYear: 2031,
+    });
+    expect((await cardOnFile(deps(), payer.userId)).card).toMatchObject({
+      brand: 'mastercard',
+      last4: '4444',
+      expMonth: 8,
+      expYear: 2031,
+    });
+    // Stripe's report of the same setup keeps the card as read back.
+    const payload = JSON.stringify({
+      id: 'evt_flow_card_replaced',
+      object: 'event',
+      type: 'setup_intent.succeeded',
+      data: { object: stripe.objects.get(started.setupId!) },
+    });
+    const event = provider.verifyWebhook(
+      Buffer.from(payload),
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_flow' }),
+    );
+    expect(await handleStripeEvent(database.db, event)).toBe('handled');
+    expect((await cardOnFile(deps(), payer.userId)).card).toMatchObject({ last4: '4444' });
+    const method = stripe.objects.get(started.setupId!)!.payment_method as string;
+    expect(stripe.objects.get(subscriptionId)!.default_payment_method).toBe(method);
+    expect(stripe.objects.get(stripeCustomerId!)!.invoice_settings).toEqual({
+      default_payment_method: method,
+    });
+  });
+
+  it('refuses a card number sent to the server, another account’s setup, and an account with no customer yet', async () => {
+    const payer = await owner('flow-card-two@example.com', {
+      domain: 'card-two.test',
+      status: 'active',
+    });
+    const other = await owner('flow-card-three@example.com', {
+      domain: 'card-three.test',
+      status: 'active',
+    });
+    await createSubscription(deps(), payer);
+    const actor = { organisationId: payer.userId, email: payer.email };
+    await expect(
+      replaceCard(deps(), payer.userId, actor, { cardNumber: '4242424242424242', expiry: '12/40' }),
+    ).rejects.toMatchObject({ statusCode: 400 });
+    const started = await replaceCard(deps(), payer.userId, actor, {});
+    stripe.confirm(started.setupId!);
+    await expect(
+      confirmCard(
+        deps(),
+        other.userId,
+        { organisationId: other.userId, email: other.email },
+        {
+          setupId: started.setupId!,
+        },
+      ),
+    ).rejects.toMatchObject({ statusCode: 404 });
+    expect((await cardOnFile(deps(), other.userId)).card).toBeNull();
+    // The other account never set up a card with Stripe: there is nothing to replace.
+    await expect(
+      replaceCard(deps(), other.userId, { organisationId: other.userId, email: other.email }, {}),
+    ).rejects.toMatchObject({ statusCode: 409 });
   });
 });

@@ -1,6 +1,8 @@
 import Stripe from 'stripe';
 import type { StripeApiBase } from '#config';
 import type {
+  CardReplacement,
+  CardReplacementRequest,
   CardSetup,
   CardSetupRequest,
   IntervalChange,
@@ -431,6 +433,96 @@ export class StripePaymentProvider implements PaymentProvider {
         amountPaidCents: invoice.amount_paid,
         currency: invoice.currency,
         hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
+      };
+    });
+  }
+
+  /**
+   * A SetupIntent of the account's customer for its next card, marked with whose it is; the
+   * browser confirms it with Stripe.js (the card never reaches our server).
+   */
+  async startCardReplacement(request: CardReplacementRequest): Promise<CardSetup> {
+    return this.guard(async () => {
+      const intent = answered(
+        await this.stripe.setupIntents.create(
+          {
+            customer: request.customerId,
+            usage: 'off_session',
+            automatic_payment_methods: { enabled: true },
+            metadata: {
+              userId: request.userId,
+              purpose: 'card_replacement',
+              ...(request.subscriptionId ? { subscriptionId: request.subscriptionId } : {}),
+            },
+          },
+          { idempotencyKey: request.idempotencyKey },
+        ),
+        'setup_intent',
+      );
+      return this.setupFromSetupIntent(intent, request.subscriptionId);
+    });
+  }
+
+  /**
+   * Reads the replacement back from Stripe. Once it succeeded its card becomes the default of the
+   * customer's invoices and of the subscription, so the next renewal charges it.
+   */
+  async finishCardReplacement(
+    setupId: string,
+    userId: string,
+  ): Promise<CardReplacement | undefined> {
+    return this.guard(async () => {
+      let intent: Stripe.SetupIntent;
+      try {
+        if (!setupId.startsWith('seti_')) return undefined;
+        intent = answered(
+          await this.stripe.setupIntents.retrieve(setupId, { expand: ['payment_method'] }),
+          'setup_intent',
+        );
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+      if (intent.metadata?.userId !== userId || intent.metadata?.purpose !== 'card_replacement') {
+        return undefined;
+      }
+      const status = setupIntentStatus(intent.status);
+      const failure = intent.last_setup_error?.message;
+      const method = intent.payment_method;
+      if (status !== 'succeeded' || !method || typeof method !== 'object' || !method.card) {
+        return { status, card: null, ...(failure ? { failureMessage: failure } : {}) };
+      }
+      const customerId = idOf(intent.customer);
+      if (customerId) {
+        answered(
+          await this.stripe.customers.update(
+            customerId,
+            { invoice_settings: { default_payment_method: method.id } },
+            { idempotencyKey: `${setupId}:customer-default` },
+          ),
+          'customer',
+        );
+      }
+      const subscriptionId = intent.metadata?.subscriptionId;
+      if (subscriptionId) {
+        answered(
+          await this.stripe.subscriptions.update(
+            subscriptionId,
+            { default_payment_method: method.id },
+            { idempotencyKey: `${setupId}:subscription-default` },
+          ),
+          'subscription',
+        );
+      }
+      return {
+        status,
+        card: {
+          brand: method.card.brand,
+          last4: method.card.last4,
+          expMonth: method.card.exp_month ?? null,
+          expYear: method.card.exp_year ?? null,
+          providerId: method.id,
+        },
       };
     });
   }

@@ -22,7 +22,8 @@ import {
  * What Stripe tells us after the fact (`POST /api/stripe/webhook`, signature already verified):
  *
  * - payment_intent.succeeded, .payment_failed, .canceled: the `payments` row's status;
- * - setup_intent.succeeded: the card is on file (recordCardAdded); .setup_failed: the row's status;
+ * - setup_intent.succeeded: the card is on file (recordCardAdded; a replacement's card is kept by
+ *   the confirm call, card.ts); .setup_failed: the row's status;
  * - invoice.paid, when money was taken: the domains are paid to the invoice line's period end,
  *   and the charge gets our numbered invoice, linking Stripe's hosted invoice page;
  * - invoice.payment_failed, for a renewal: the account's domains go to their grace period;
@@ -120,6 +121,10 @@ export async function handleStripeEvent(
       case 'setup_intent.succeeded': {
         const intent = event.data.object;
         await recordPaymentOutcome(tx, intent.id, { status: 'succeeded' }, now);
+        // A replacement of the card on file: Settings → Billing's confirm call reads the new card
+        // back from Stripe and keeps its brand, last four and expiry; this report must not
+        // overwrite them with a card it knows nothing of.
+        if (intent.metadata?.purpose === 'card_replacement') return 'handled';
         const found = await account(reference(intent), intent.metadata?.subscriptionId ?? null);
         if (!found) return 'unknown_account';
         if (found === 'not_current') return 'ignored';

@@ -1,17 +1,24 @@
-import type { CardResponse, ReplaceCardInput, ReplaceCardResponse } from '#contract/index.js';
+import type {
+  CardResponse,
+  ConfirmCardInput,
+  ReplaceCardInput,
+  ReplaceCardResponse,
+} from '#contract/index.js';
 import { ReplaceCardInput as ReplaceCardSchema } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import * as paymentStore from '#db/stores/payments.js';
 import { recordAudit, type AuditActor } from '../audit-log/service.js';
-import { ConflictError, InvalidError, NotFoundError } from '../http-errors.js';
+import { ConflictError, HttpError, InvalidError, NotFoundError } from '../http-errors.js';
 import * as invoiceRepo from './repo.js';
 import type { PaymentProvider } from '../billing/payments.js';
 
 /**
  * The card on file (issue 26 item 4): what identifies it to its holder (brand, last four digits,
  * expiry; never the number), and replacing it. With the demo provider the labelled demo form
- * sends a test number and expiry: nothing is charged or stored but those four facts. Stripe's
- * replacement runs through a SetupIntent confirmed in the browser (not built yet: answered 409).
+ * sends a test number and expiry: nothing is charged or stored but those four facts. With Stripe
+ * the replacement is a SetupIntent of the account's customer, confirmed in the browser with
+ * Stripe.js (the number never reaches this server), then read back from Stripe by
+ * `POST /api/billing/card/confirm`, which makes it the card the subscription charges.
  */
 
 export interface CardDeps {
@@ -68,11 +75,7 @@ export async function replaceCard(
   input: ReplaceCardInput,
   now = new Date(),
 ): Promise<ReplaceCardResponse> {
-  if (!deps.payments.demo) {
-    throw new ConflictError(
-      'Replacing the card through Stripe is not available here yet; contact support to change it.',
-    );
-  }
+  if (!deps.payments.demo) return startProviderReplacement(deps, organisationId, input, now);
   const parsed = ReplaceCardSchema.safeParse(input);
   if (!parsed.success) throw new InvalidError(parsed.error.issues[0]?.message ?? 'Invalid card');
   const { cardNumber, expiry } = parsed.data;
@@ -130,5 +133,96 @@ export async function replaceCard(
     clientSecret: null,
     setupId: null,
     demo: true,
+  };
+}
+
+/** Stripe mode: a SetupIntent for the browser to confirm; nothing about the card changes yet. */
+async function startProviderReplacement(
+  deps: CardDeps,
+  organisationId: string,
+  input: ReplaceCardInput,
+  now: Date,
+): Promise<ReplaceCardResponse> {
+  const start = deps.payments.startCardReplacement;
+  if (!start) throw new ConflictError('This payment provider cannot replace the card here.');
+  if (input.cardNumber !== undefined || input.expiry !== undefined) {
+    throw new InvalidError(
+      'The card is entered in the payment provider’s form; this service never receives its number.',
+    );
+  }
+  const ids = await invoiceRepo.findProviderIds(deps.db, organisationId);
+  if (!ids) throw new NotFoundError('Billing account not found');
+  if (!ids.customerId) {
+    throw new ConflictError('There is no card on file to replace yet: add one at checkout.');
+  }
+  const setup = await start.call(deps.payments, {
+    userId: organisationId,
+    customerId: ids.customerId,
+    subscriptionId: ids.subscriptionId,
+    idempotencyKey: `card-replace:${organisationId}:${now.toISOString()}`,
+  });
+  await paymentStore.insertPayment(deps.db, {
+    id: setup.id,
+    provider: deps.payments.kind,
+    userId: organisationId,
+    purpose: 'card_setup',
+    domain: null,
+    amountCents: 0,
+    status: setup.status,
+    details: { replacement: true, customerId: ids.customerId, demo: false },
+  });
+  const current = await cardOnFile(deps, organisationId);
+  return { card: current.card, clientSecret: setup.clientSecret, setupId: setup.id, demo: false };
+}
+
+/**
+ * `POST /api/billing/card/confirm`: after Stripe.js confirmed the replacement, the server reads it
+ * back from Stripe and keeps what identifies the new card. A setup of another account, or one not
+ * started here, is 404; one Stripe has not confirmed is 402 and changes nothing.
+ */
+export async function confirmCard(
+  deps: CardDeps,
+  organisationId: string,
+  actor: AuditActor,
+  input: ConfirmCardInput,
+  now = new Date(),
+): Promise<ReplaceCardResponse> {
+  const notFound = () => new NotFoundError('Card replacement not found');
+  const finish = deps.payments.finishCardReplacement;
+  if (!finish) throw notFound();
+  const row = await paymentStore.findPayment(deps.db, input.setupId);
+  if (!row || row.userId !== organisationId || row.purpose !== 'card_setup') throw notFound();
+  const replacement = await finish.call(deps.payments, input.setupId, organisationId);
+  if (!replacement) throw notFound();
+  if (replacement.status !== 'succeeded' || !replacement.card) {
+    throw new HttpError(
+      402,
+      `Card not saved: ${replacement.failureMessage ?? 'the card was not confirmed'}`,
+    );
+  }
+  const { brand, last4, expMonth, expYear, providerId } = replacement.card;
+  await deps.db.transaction(async (tx) => {
+    await paymentStore.updatePaymentStatus(tx, input.setupId, 'succeeded');
+    await invoiceRepo.updateCard(tx, organisationId, {
+      cardBrand: brand,
+      cardLast4: last4,
+      cardExpMonth: expMonth,
+      cardExpYear: expYear,
+      cardProviderId: providerId,
+      cardUpdatedAt: now,
+    });
+    await recordAudit(
+      tx,
+      actor,
+      'billing.card_replaced',
+      { type: 'card', id: input.setupId },
+      { brand, last4, expMonth, expYear },
+    );
+  });
+  return {
+    card: { brand, last4, expMonth, expYear, updatedAt: now.toISOString() },
+    clientSecret: null,
+    setupId: input.setupId,
+    demo: false,
   };
 }

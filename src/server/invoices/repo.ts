@@ -176,6 +176,18 @@ export async function updateCard(
     .where(eq(billingAccounts.organisationId, organisationId));
 }
 
+/** The provider's customer and subscription of the account: where a new card is kept. */
+export async function findProviderIds(db: AppDb, organisationId: string) {
+  const [row] = await db
+    .select({
+      customerId: billingAccounts.stripeCustomerId,
+      subscriptionId: billingAccounts.stripeSubscriptionId,
+    })
+    .from(billingAccounts)
+    .where(eq(billingAccounts.organisationId, organisationId));
+  return row;
+}
+
 /** What an invoice says of a buyer who entered no details: the organisation and its founder. */
 export async function findOrganisationContact(db: AppDb, organisationId: string) {
   const [row] = await db

@@ -3,6 +3,7 @@ import {
   BuyerDetails,
   BuyerDetailsUpdate,
   CardResponse,
+  ConfirmCardInput,
   InvoiceListResponse,
   InvoiceParams,
   ReplaceCardInput,
@@ -11,7 +12,7 @@ import {
 import type { AppDb } from '#db/client.js';
 import type { Mailer } from '#email/mailer.js';
 import type { PagePool } from '#scanner';
-import { cardOnFile, replaceCard } from './card.js';
+import { cardOnFile, confirmCard, replaceCard } from './card.js';
 import type { PaymentProvider } from '../billing/payments.js';
 import { UnauthorizedError } from '../http-errors.js';
 import { fileResponse, signedIn } from '../plugins/openapi.js';
@@ -144,5 +145,20 @@ export const invoiceRoutes: FastifyPluginAsyncZod<{ deps: InvoiceRoutesDeps }> =
       },
     },
     async (request) => replaceCard(deps, orgOf(request), request.caller, request.body),
+  );
+
+  app.post(
+    '/api/billing/card/confirm',
+    {
+      schema: {
+        operationId: 'confirmCard',
+        summary: 'Keep the card a confirmed Stripe SetupIntent saved as the card on file',
+        tags: ['Billing'],
+        security: signedIn,
+        body: ConfirmCardInput,
+        response: { 200: ReplaceCardResponse },
+      },
+    },
+    async (request) => confirmCard(deps, orgOf(request), request.caller, request.body),
   );
 };

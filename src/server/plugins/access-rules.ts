@@ -159,6 +159,7 @@ export const accessRules: Record<string, AccessRule> = {
   'PUT /api/billing/details': organisation('admin'),
   'GET /api/billing/card': organisation('admin'),
   'POST /api/billing/card': organisation('admin'),
+  'POST /api/billing/card/confirm': organisation('admin'),
   'POST /api/create-payment-intent': organisation('owner'),
   'POST /api/create-subscription': organisation('owner'),
   'POST /api/subscribe': organisation('owner'),

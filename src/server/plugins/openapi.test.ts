@@ -197,6 +197,7 @@ const operationIds: Record<string, string> = {
   'POST /api/auth/signup': 'signUpFromScan',
   'POST /api/auth/verify-reset-code': 'verifyResetCode',
   'POST /api/billing/card': 'replaceCard',
+  'POST /api/billing/card/confirm': 'confirmCard',
   'POST /api/billing/interval': 'changeBillingInterval',
   'POST /api/ci-runs': 'uploadCiRun',
   'POST /api/complaints/{id}/reply': 'replyToComplaint',

@@ -3,6 +3,7 @@ import type {
   BuyerDetails,
   BuyerDetailsUpdate,
   CardResponse,
+  ConfirmCardInput,
   InvoiceListResponse,
   ReplaceCardInput,
   ReplaceCardResponse,
@@ -45,6 +46,16 @@ export function useReplaceCard() {
   return useMutation({
     mutationFn: (input: ReplaceCardInput) =>
       api.post<ReplaceCardResponse>('/api/billing/card', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['billing'] }),
+  });
+}
+
+/** Stripe mode: after Stripe.js confirmed the new card, the server reads it back and keeps it. */
+export function useConfirmCard() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ConfirmCardInput) =>
+      api.post<ReplaceCardResponse>('/api/billing/card/confirm', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['billing'] }),
   });
 }

@@ -1,4 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import { usePaymentConfig } from '../../../api/payments/payment-config';
+import { CardPayment } from '../../../components/payment/card-payment';
 import type { BuyerDetails, CardOnFile } from '#contract/invoice.js';
 import { formatDate } from '#contract/vocabulary.js';
 import { Button } from '../../../components/ui/button';
@@ -12,6 +14,7 @@ import { toast } from '../../../lib/toast-store';
 import {
   useBuyerDetails,
   useCardOnFile,
+  useConfirmCard,
   useInvoices,
   useReplaceCard,
   useSaveBuyerDetails,
@@ -75,15 +78,73 @@ function CardOnFileSection() {
                 </Button>
               )
             ) : (
-              <p className="mt-4 text-slate-700">
-                Replacing the card through Stripe is not available here yet; contact support to
-                change it.
-              </p>
+              <StripeCardReplacement />
             )}
           </>
         )}
       </Card>
     </section>
+  );
+}
+
+/**
+ * Stripe mode: "Replace card" asks the server for a SetupIntent, Stripe's Payment Element takes
+ * the new card (its number goes to Stripe only), and once Stripe confirmed it the server reads it
+ * back and keeps its brand, last four and expiry.
+ */
+function StripeCardReplacement() {
+  const config = usePaymentConfig();
+  const replace = useReplaceCard();
+  const confirm = useConfirmCard();
+  const [setup, setSetup] = useState<{ clientSecret: string | null; setupId: string } | null>(null);
+  const [error, setError] = useState<string>();
+  const start = () => {
+    setError(undefined);
+    replace.mutate(
+      {},
+      {
+        onSuccess: (answer) =>
+          answer.setupId
+            ? setSetup({ clientSecret: answer.clientSecret, setupId: answer.setupId })
+            : setError('The card could not be replaced'),
+        onError: (failure) => setError(messageOf(failure, 'The card could not be replaced')),
+      },
+    );
+  };
+  return (
+    <div className="mt-4">
+      {error && (
+        <p role="alert" className="mb-4 text-bad">
+          {error}
+        </p>
+      )}
+      {setup && config.data ? (
+        <>
+          <CardPayment
+            config={config.data}
+            clientSecret={setup.clientSecret}
+            submitLabel="Save card"
+            returnPath={window.location.pathname}
+            onConfirmed={async () => {
+              try {
+                await confirm.mutateAsync({ setupId: setup.setupId });
+                toast({ title: 'Card replaced', variant: 'success' });
+                setSetup(null);
+              } catch (failure) {
+                setError(messageOf(failure, 'The card could not be saved'));
+              }
+            }}
+          />
+          <Button className="mt-2" variant="ghost" onClick={() => setSetup(null)}>
+            Cancel
+          </Button>
+        </>
+      ) : (
+        <Button variant="outline" onClick={start} disabled={replace.isPending}>
+          {replace.isPending ? 'Opening the card form…' : 'Replace card'}
+        </Button>
+      )}
+    </div>
   );
 }
 
