@@ -5,10 +5,13 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ruleGuidance } from '#contract/rule-guidance/index.js';
 import { auditSessions, pageScans, trackerLinks, users } from '#db/schema/index.js';
+import { startAlertWorkers } from '#jobs/alerts.js';
 import { requestSiteAudit } from '#jobs/site-audit-requests.js';
+import { SecretSealer } from '#server/trackers/sealer.js';
+import { notifyScanIssues } from '#server/trackers/service.js';
 import { seedDomain } from '../test/support/dashboard-seed.js';
 import { blockingAxeViolations } from './support/axe.js';
 import { signUp, uniqueEmail } from './support/accounts.js';
@@ -29,6 +32,8 @@ import { setBillingAccount } from '../test/support/billing-account.js';
 const siteHost = '127.0.0.6';
 const sitePaths = ['/', '/about', '/shop', '/contact', '/blog'];
 const githubToken = 'github_pat_standin_0123456789';
+/** Set by the last test: the contact page gains a button without a name. */
+let contactButton = false;
 
 let site: Server;
 let siteUrl = '';
@@ -40,7 +45,7 @@ function pageHtml(path: string): string {
   );
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name} · Bakery</title></head>
 <body><header><img class="brand-logo" src="/logo.png" width="120" height="40"><nav aria-label="Main">${nav.join(' ')}</nav></header>
-<main><h1>${name}</h1><p>Fresh bread every morning on the ${name} page.</p>${path === '/contact' ? '<input type="text" id="message" name="message">' : ''}</main>
+<main><h1>${name}</h1><p>Fresh bread every morning on the ${name} page.</p>${path === '/contact' ? `<input type="text" id="message" name="message">${contactButton ? '<button type="submit" class="send"></button>' : ''}` : ''}</main>
 <footer><p>Bakery footer</p></footer></body></html>`;
 }
 
@@ -56,6 +61,8 @@ let githubUrl = '';
 const webhookSecret = 'bakery-webhook-secret-2026';
 /** Whether each delivery's signature checked out, as the receiver computed it. */
 const webhookVerified: boolean[] = [];
+/** The body of each delivery the receiver got. */
+const webhookBodies: string[] = [];
 let receiver: Server;
 let receiverUrl = '';
 
@@ -120,6 +127,7 @@ beforeAll(async () => {
         signature.length === expected.length &&
         timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
       webhookVerified.push(valid);
+      webhookBodies.push(body);
       response.writeHead(valid ? 204 : 401).end();
     });
   });
@@ -379,4 +387,62 @@ describe('rule-to-pages view and tracker export', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(takePageErrors()).toEqual([]);
   });
+
+  it("posts a member's scan's new critical issue on a monitored page to the signed webhook", async () => {
+    // The alert worker as the runtime starts it, with the webhook's side of a scan's alert job.
+    const alerts = await startAlertWorkers({
+      boss: app.web.service.boss,
+      scanAlert: (scanId) =>
+        notifyScanIssues(
+          {
+            db: db(),
+            sealer: new SecretSealer(db(), undefined),
+            publicUrl: 'https://conformly.example',
+            allowPrivateTargets: true,
+          },
+          scanId,
+        ),
+      weeklyDigest: async () => undefined,
+      pollingIntervalSeconds: 0.5,
+    });
+    onTestFinished(() => alerts.stop());
+    contactButton = true;
+    const delivered = webhookBodies.length;
+    const scanId = await page.evaluate(async (url) => {
+      const { csrfToken } = (await (await fetch('/api/csrf-token')).json()) as {
+        csrfToken: string;
+      };
+      const response = await fetch('/api/scans', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+        body: JSON.stringify({ url }),
+      });
+      return ((await response.json()) as { id: string }).id;
+    }, `${siteUrl}/contact`);
+    await expect
+      .poll(() => webhookBodies.length, { timeout: 180_000, interval: 1_000 })
+      .toBeGreaterThan(delivered);
+    expect(webhookVerified.at(-1)).toBe(true);
+    const event = JSON.parse(webhookBodies.at(-1)!) as {
+      event: string;
+      source: string;
+      scanId: string;
+      domain: string;
+      issues: { title: string; impact: string; pageUrl: string; selector: string }[];
+    };
+    expect(event).toMatchObject({ event: 'issues.new', source: 'scan', scanId, domain: siteHost });
+    // Only what this scan found that the page's audit did not: the unnamed button (a critical
+    // failure, and a serious one for its size); not the logo or the field the audit knew.
+    expect(event.issues).toContainEqual(
+      expect.objectContaining({
+        title: 'Button has no accessible name',
+        impact: 'critical',
+        pageUrl: `${siteUrl}/contact`,
+      }),
+    );
+    for (const issue of event.issues) {
+      expect(issue.selector).toMatch(/button/);
+      expect(['critical', 'serious']).toContain(issue.impact);
+    }
+  }, 300_000);
 });
