@@ -240,6 +240,20 @@ describe('rule-to-pages view and tracker export', () => {
       githubRepo: 'bakery/website',
       githubTokenSet: true,
     });
+    // The change is in the audit log, by its author, naming the token only as set.
+    const log = await (
+      await page.request.get('/api/organisation/audit-log?action=integrations.changed')
+    ).text();
+    expect(log).not.toContain(githubToken);
+    expect(JSON.parse(log)).toMatchObject({
+      entries: [
+        {
+          actor: owner,
+          actionLabel: 'Integration settings changed',
+          details: { githubRepo: 'bakery/website', githubToken: 'set', githubApiUrl: githubUrl },
+        },
+      ],
+    });
 
     expect(await blockingAxeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 320, height: 640 });
