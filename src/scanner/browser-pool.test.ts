@@ -280,19 +280,20 @@ describe('defaultPoolSize (auto tabs)', () => {
   const roomy = { freeMb: 16_000, load: 0.5 };
 
   it('adds a tab beyond the cores only while they have headroom', () => {
-    expect(defaultPoolSize({ cores: 2, ...roomy })).toBe(3);
-    expect(defaultPoolSize({ cores: 2, freeMb: 16_000, load: 8 })).toBe(2);
+    expect(defaultPoolSize({ cores: 1, ...roomy })).toBe(2);
     expect(defaultPoolSize({ cores: 1, freeMb: 16_000, load: 3 })).toBe(1);
   });
 
   it('keeps the whole tree within 1 GB however many cores there are', () => {
     const tabs = defaultPoolSize({ cores: 16, ...roomy });
-    expect(tabs).toBe(3);
+    expect(tabs).toBe(2);
+    expect(defaultPoolSize({ cores: 2, ...roomy })).toBe(2);
     expect(poolMemory.baseMb + tabs * poolMemory.perTabMb).toBeLessThanOrEqual(1_024);
+    expect(poolMemory.baseMb + (tabs + 1) * poolMemory.perTabMb).toBeGreaterThan(1_024);
   });
 
   it('takes fewer tabs when the machine has little memory free, never none', () => {
-    expect(defaultPoolSize({ cores: 4, freeMb: 800, load: 0 })).toBe(2);
+    expect(defaultPoolSize({ cores: 4, freeMb: 900, load: 0 })).toBe(1);
     expect(defaultPoolSize({ cores: 4, freeMb: 300, load: 0 })).toBe(1);
   });
 });

@@ -101,12 +101,12 @@ interface Generation {
 const resetTimeoutMs = 5_000;
 
 /**
- * What a pool's whole process tree may take at its peak, and what it was measured to take (PSS,
- * `bench/scan/flags.ts` on the benchmark site, ADR 0040): node with the engines and check
- * libraries loaded, the browser, GPU and utility processes about 350 MB; each tab's renderer up
- * to about 200 MB.
+ * What a pool's whole process tree may take at its peak, and what it was measured to take: peak
+ * PSS over the benchmark's 50 pages (`npm run bench:scan -- --parts b`, ADR 0040) was 850, 950
+ * and 1,210 MB at 1, 2 and 3 tabs (node with the engines and check libraries loaded 300-400 MB,
+ * renderers 390, 532 and 700 MB), a line of about 640 MB plus 180 MB a tab.
  */
-export const poolMemory = { budgetMb: 1_024, baseMb: 350, perTabMb: 200 } as const;
+export const poolMemory = { budgetMb: 1_024, baseMb: 640, perTabMb: 180 } as const;
 
 /** What `defaultPoolSize` reads from the machine (the current one by default). */
 export interface MachineState {
@@ -121,10 +121,10 @@ function machineNow(): MachineState {
 }
 
 /**
- * Tabs for `auto`: one per core, a third tab's worth more (one tab's engines run while another
- * page loads and settles) only when the cores have headroom (load below the core count), and
- * never more than the memory budget holds: the tree stays under `poolMemory.budgetMb` and under
- * the machine's free memory. At most 4, at least 1.
+ * Tabs for `auto`: one per core, one more (its page loads and settles while the others run
+ * engines) only when the cores have headroom (load below the core count), and never more than the
+ * memory budget holds: the tree stays under `poolMemory.budgetMb` and the machine's free memory.
+ * With the measured figures that is 2 tabs at most (a third measured 1,210 MB), at least 1.
  */
 export function defaultPoolSize(machine: MachineState = machineNow()): number {
   const { budgetMb, baseMb, perTabMb } = poolMemory;
