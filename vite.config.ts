@@ -6,12 +6,24 @@ import { defineConfig } from 'vite';
 const webRoot = fileURLToPath(new URL('./src/web', import.meta.url));
 
 /**
+ * React Router's package exports name only its development build (dev warnings kept in); the
+ * production build beside it drops them. Builds use it; `npm run dev` keeps the warnings.
+ */
+const reactRouterProduction = fileURLToPath(
+  new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url),
+);
+
+/**
  * The web app. `vite build` writes dist/web, which the server's web plugin serves with an
  * index.html fallback; `vite` (npm run dev) proxies /api to the API on API_ORIGIN or :3000.
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: webRoot,
   plugins: [react(), tailwindcss()],
+  resolve: {
+    alias:
+      command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
   build: {
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,
@@ -39,4 +51,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

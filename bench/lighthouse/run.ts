@@ -44,6 +44,7 @@ const { values } = parseArgs({
   options: {
     preset: { type: 'string', default: 'both' },
     runs: { type: 'string', default: '1' },
+    pages: { type: 'string', default: '' },
   },
 });
 type Preset = 'desktop' | 'mobile';
@@ -59,6 +60,15 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const modules = join(benchDir, 'node_modules');
 const categories = ['accessibility', 'best-practices', 'performance', 'seo'] as const;
 type Category = (typeof categories)[number];
+/** The figures the performance score is made of, kept beside the scores. */
+const metricIds = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'cumulative-layout-shift',
+  'speed-index',
+] as const;
+type Metric = (typeof metricIds)[number];
 /** Issue 27: performance 90+ on desktop and 75+ on a throttled phone, on a quiet machine. */
 const targetsOf = (preset: Preset): Partial<Record<Category, number>> => ({
   accessibility: 100,
@@ -73,7 +83,13 @@ interface LighthouseResult {
     categories: Record<Category, { score: number | null }>;
     audits: Record<
       string,
-      { score: number | null; title: string; scoreDisplayMode: string; details?: unknown }
+      {
+        score: number | null;
+        numericValue?: number;
+        title: string;
+        scoreDisplayMode: string;
+        details?: unknown;
+      }
     >;
     runtimeError?: { message: string };
   };
@@ -197,8 +213,11 @@ async function main() {
       }
     ).default?.version;
 
+    // --pages dashboard,status: only those (by name), to measure one change quickly.
+    const only = values.pages ? values.pages.split(',').map((name) => name.trim()) : [];
+    const chosen = only.length > 0 ? pages.filter((p) => only.includes(p.name)) : pages;
     for (const preset of presets)
-      for (const page of pages) {
+      for (const page of chosen) {
         const desktop = preset === 'desktop' ? desktopConfig : undefined;
         const scores: Record<Category, number[]> = {
           accessibility: [],
@@ -206,9 +225,17 @@ async function main() {
           performance: [],
           seo: [],
         };
+        const metrics: Record<Metric, number[]> = {
+          'first-contentful-paint': [],
+          'largest-contentful-paint': [],
+          'total-blocking-time': [],
+          'cumulative-layout-shift': [],
+          'speed-index': [],
+        };
         const failing = new Set<string>();
         /** What Lighthouse says about each failing audit (its `details`), for whoever fixes it. */
         const failingDetails: Record<string, unknown> = {};
+        let retries = 0;
         for (let run = 0; run < runs; run++) {
           // A fresh browser per run: no cache or storage carried from one page to the next.
           const chrome = await launcher.launch({
@@ -233,9 +260,20 @@ async function main() {
               desktop,
             );
             if (!answer) throw new Error(`Lighthouse gave no result for ${page.path}`);
-            if (answer.lhr.runtimeError) throw new Error(answer.lhr.runtimeError.message);
+            if (answer.lhr.runtimeError) {
+              // A loaded machine sometimes loses the trace (NO_NAVSTART): run that one again.
+              if (retries++ < 2) {
+                console.log(`${page.name}: ${answer.lhr.runtimeError.message}; running it again`);
+                run--;
+                continue;
+              }
+              throw new Error(answer.lhr.runtimeError.message);
+            }
             for (const category of categories) {
               scores[category].push(Math.round((answer.lhr.categories[category].score ?? 0) * 100));
+            }
+            for (const metric of metricIds) {
+              metrics[metric].push(answer.lhr.audits[metric]?.numericValue ?? Number.NaN);
             }
             for (const [id, audit] of Object.entries(answer.lhr.audits)) {
               const scored =
@@ -255,6 +293,11 @@ async function main() {
           path: page.path.replace(row!.id, '{scanId}'),
           ...Object.fromEntries(categories.map((c) => [c, median(scores[c])])),
           runs: scores,
+          // Milliseconds (CLS: unitless), median of the runs: what moves a score, and by how much.
+          metrics: Object.fromEntries(
+            metricIds.map((m) => [m, Math.round(median(metrics[m]) * 1000) / 1000]),
+          ),
+          metricRuns: metrics,
           belowNinety: [...failing],
           details: failingDetails,
         });
@@ -267,7 +310,18 @@ async function main() {
     console.log(
       `load average ${load.start.toFixed(1)} -> ${load.end.toFixed(1)} on ${chromiumPath}\n`,
     );
-    const header = ['page', 'preset', 'accessibility', 'best practices', 'performance', 'SEO'];
+    const header = [
+      'page',
+      'preset',
+      'accessibility',
+      'best practices',
+      'performance',
+      'SEO',
+      'FCP ms',
+      'LCP ms',
+      'TBT ms',
+      'CLS',
+    ];
     const table = rows.map((r) => [
       String(r.page),
       String(r.preset),
@@ -276,6 +330,9 @@ async function main() {
         const target = targetsOf(r.preset as Preset)[c];
         return `${value}${target !== undefined && value < target ? ` (< ${target})` : ''}`;
       }),
+      ...metricIds
+        .filter((m) => m !== 'speed-index')
+        .map((m) => String((r.metrics as Record<Metric, number>)[m])),
     ]);
     const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i]!.length)));
     const line = (cells: string[]) =>

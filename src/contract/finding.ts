@@ -1,25 +1,10 @@
 import { z } from 'zod';
+import { engineIds, impacts } from './engine-ids.js';
 
-/**
- * The engines Conformly knows, in the order they run: the three bought-in engines, then its own
- * link and presentation checks, its keyboard walk, and the behaviour engine that operates the
- * page (src/scanner/engines). The behaviour engine runs only when asked for (defaultEngineIds).
- */
-export const engineIds = ['axe', 'pa11y', 'ibm', 'checks', 'keyboard', 'behaviour'] as const;
+export { defaultEngineIds, engineIds, impacts } from './engine-ids.js';
 export const EngineId = z.enum(engineIds);
 export type EngineId = z.infer<typeof EngineId>;
 
-/** The engines a scan runs when none are named: all but the behaviour engine (ADR 0023). */
-export const defaultEngineIds = [
-  'axe',
-  'pa11y',
-  'ibm',
-  'checks',
-  'keyboard',
-] as const satisfies readonly EngineId[];
-
-/** Impact levels, most severe first. */
-export const impacts = ['critical', 'serious', 'moderate', 'minor'] as const;
 export const Impact = z.enum(impacts);
 export type Impact = z.infer<typeof Impact>;
 
@@ -128,31 +113,4 @@ export const Issue = z.object({
 });
 export type Issue = z.infer<typeof Issue>;
 
-/**
- * Rule keys of review requests that engines raise on almost any page, whatever its quality:
- * sensory words ("left", "round"), quote marks, a stylesheet's use of colour, CSS background
- * images, "verify a way to bypass blocks", frames the engines did not enter, a data table
- * without a caption, an image marked decorative, a plugin that might trap focus, positioned
- * content that might not reflow, long option lists, aria-label wording. Measured on the ACT
- * corpus and our fixture pages (docs/scoring.md, "Manual checks"): none of them pointed at a
- * failure there. They stay in the report as a checklist, apart from the needs-review list.
- */
-export const manualCheckKeys: readonly string[] = [
-  'ibm:text_sensory_misuse',
-  'ibm:text_quoted_correctly',
-  'ibm:style_color_misuse',
-  'ibm:style_background_decorative',
-  'ibm:html_skipnav_exists',
-  'frame-tested',
-  'table-caption',
-  'decorative-image-review',
-  'keyboard-trap',
-  'reflow',
-  'select-optgroup',
-  'aria-label-review',
-];
-
-/** Whether an issue is a routine manual check (see `manualCheckKeys`), from stored fields. */
-export function isManualCheck(issue: Pick<Issue, 'kind' | 'ruleKey'>): boolean {
-  return issue.kind === 'needs-review' && manualCheckKeys.includes(issue.ruleKey);
-}
+export { isManualCheck, manualCheckKeys } from './manual-checks.js';

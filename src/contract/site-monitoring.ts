@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { impacts } from './finding.js';
+import { defaultMonitorPageBudget } from './monitor-budget.js';
 
 /**
  * A monitored domain's site audits (docs/scoring.md): where they start, which pages they always
  * include or leave out, "Scan now", and what each audit found and changed.
  */
 
-/** Pages a site audit covers at most by default (MONITOR_MAX_PAGES), stated on the pricing page. */
-export const defaultMonitorPageBudget = 50;
+export { defaultMonitorPageBudget } from './monitor-budget.js';
 
 /** At most this many patterns leave pages out of a site audit. */
 export const maxMonitorExcludes = 20;

@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import { Impact } from './finding.js';
+import { triageStates } from './triage-states.js';
 
-/**
- * Triage of an issue on a domain, carried across scans by the issue fingerprint (Issue.id).
- * `fixed` and `reopened` are set by scans (seen gone, seen again); the others by people.
- */
-export const triageStates = ['open', 'false_positive', 'accepted', 'fixed', 'reopened'] as const;
-export type TriageState = (typeof triageStates)[number];
+export { triageStateLabels, triageStates, type TriageState } from './triage-states.js';
 
 /** Where an issue can be sent. */
 export const trackerProviders = ['github'] as const;
@@ -15,13 +11,6 @@ export type TrackerProvider = (typeof trackerProviders)[number];
 // ---- The triage API (issue 27, item 1) ----------------------------------------------------------
 
 /** What a person may set; `fixed` and `reopened` are a scan's to set. */
-export const triageStateLabels: Record<TriageState, string> = {
-  open: 'Open',
-  false_positive: 'False positive',
-  accepted: "Accepted (won't fix)",
-  fixed: 'Fixed',
-  reopened: 'Re-opened',
-};
 
 /** How many issues one change may name at once (a selection on the report). */
 export const triageSelectionMax = 500;

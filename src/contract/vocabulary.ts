@@ -1,4 +1,5 @@
-import { defaultEngineIds, engineIds, type EngineId } from './finding.js';
+import { defaultEngineIds, engineIds } from './engine-ids.js';
+import type { EngineId } from './finding.js';
 import type { ScoreLabel } from './page-scan.js';
 
 /**

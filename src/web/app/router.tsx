@@ -10,11 +10,12 @@ import { ProtectedRoute } from '../features/auth/components/protected-route';
 import { LandingPage } from '../features/landing/components/landing-page';
 import type { LiveScanThemeId } from '../features/live-scan/themes';
 import { ComingSoon } from '../features/dashboard/components/coming-soon';
-import { PlanGate } from '../features/dashboard/components/plan-gate';
 import { paths } from '../lib/paths';
 import { PublicLayout } from './public-layout';
 import { reportQueryOptions } from '../features/report/api/get-report';
 import { publicStatusQueryOptions } from '../features/public/api/get-public-status';
+import { overviewQueryOptions } from '../features/dashboard/api/get-overview';
+import { domainDetailQueryOptions } from '../features/dashboard/api/get-domain-detail';
 
 /**
  * A screen loaded on first visit: each feature is its own chunk, so the landing page (loaded
@@ -289,6 +290,9 @@ export function createAppRouter(queryClient?: QueryClient) {
               children: [
                 {
                   index: true,
+                  loader: prefetch(queryClient, (client) =>
+                    client.prefetchQuery(overviewQueryOptions()),
+                  ),
                   lazy: screen(
                     () => import('./overview-screen'),
                     (m) => m.OverviewScreen,
@@ -338,7 +342,10 @@ export function createAppRouter(queryClient?: QueryClient) {
                 },
                 {
                   // Sections that need Compliance Shield.
-                  element: <PlanGate />,
+                  lazy: screen(
+                    () => import('../features/dashboard/components/plan-gate'),
+                    (m) => m.PlanGate,
+                  ),
                   children: [
                     {
                       path: paths.dashboardComplaints.path,
@@ -370,6 +377,9 @@ export function createAppRouter(queryClient?: QueryClient) {
                     },
                     {
                       path: paths.dashboardDomain.path,
+                      loader: prefetch(queryClient, (client, params) =>
+                        client.prefetchQuery(domainDetailQueryOptions(params.domain ?? '')),
+                      ),
                       lazy: screen(
                         () => import('../features/dashboard/components/domain-page'),
                         (m) => m.DomainPage,

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { triageStateLabels, type TriageChangeRequest, type TriageState } from '#contract/triage.js';
+import type { TriageChangeRequest } from '#contract/triage.js';
+import { triageStateLabels, type TriageState } from '#contract/triage-states.js';
 import { useCreateGithubIssues } from '../../api/trackers/github';
 import { useChangeTriage } from '../../api/triage/triage';
 import { messageOf } from '../../lib/api-client';

@@ -1,6 +1,7 @@
 import { ChevronDown, ExternalLink } from 'lucide-react';
 import { useMemo, useState, type ReactNode } from 'react';
-import { engineIds, impacts, type EngineId, type FindingKind } from '#contract/finding.js';
+import { engineIds, impacts } from '#contract/engine-ids.js';
+import type { EngineId, FindingKind } from '#contract/finding.js';
 import type { ReportIssue, ScanComparison } from '#contract/scan-api.js';
 import { engineNames, formatDate } from '#contract/vocabulary.js';
 import { cn } from '../../lib/cn';

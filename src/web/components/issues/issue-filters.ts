@@ -1,4 +1,4 @@
-import { isManualCheck } from '#contract/finding.js';
+import { isManualCheck } from '#contract/manual-checks.js';
 import type { EngineId, FindingKind, Impact, WcagLevel } from '#contract/finding.js';
 import type { ReportIssue } from '#contract/scan-api.js';
 

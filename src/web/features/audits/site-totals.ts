@@ -1,5 +1,6 @@
 import type { AuditPageResult } from '#contract/audit.js';
-import { impacts, type Impact } from '#contract/finding.js';
+import { impacts } from '#contract/engine-ids.js';
+import type { Impact } from '#contract/finding.js';
 import { siteScoreOf } from '#contract/vocabulary.js';
 
 export interface SiteTotals {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AuditPageResult } from '#contract/audit.js';
-import { impacts } from '#contract/finding.js';
+import { impacts } from '#contract/engine-ids.js';
 import { formatScore, scoreLabel } from '#contract/vocabulary.js';
 import { IssueExplorer, impactClasses } from '../../../components/issues/issue-explorer';
 import { scoreToneClass } from '../../../components/score/score-tone';

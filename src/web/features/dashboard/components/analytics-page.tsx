@@ -1,6 +1,6 @@
 import { BarChart3 } from 'lucide-react';
 import { Link } from 'react-router';
-import { impacts } from '#contract/finding.js';
+import { impacts } from '#contract/engine-ids.js';
 import type { DashboardAnalytics } from '#contract/dashboard.js';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -10,7 +10,7 @@ import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { useAnalytics } from '../api/get-analytics';
 import { formatDate, formatScore } from '../score';
-import { BarsChart } from './charts';
+import { BarsChart } from './lazy-charts';
 import { ScoreBadge, TrendBadge } from './score-badges';
 
 /**

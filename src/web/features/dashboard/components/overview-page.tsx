@@ -19,7 +19,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui
 import { messageOf } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
-import { isPlanRequired, useOverview } from '../api/get-overview';
+import { isPlanRequired, type useOverview } from '../api/get-overview';
 import { formatDate, formatDateTime, formatScore, signedPoints } from '../score';
 import { ScoreBadge, TrendBadge } from './score-badges';
 
@@ -32,13 +32,18 @@ const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' 
  * on a second tab. Without Compliance Shield (402) only the scans show, under the plan card.
  */
 export function OverviewPage({
+  overview,
   renderScans,
 }: {
+  /**
+   * `GET /api/dashboard`, read by the screen around this page (one reader: a second one mounting
+   * after a 402 would ask again).
+   */
+  overview: ReturnType<typeof useOverview>;
   /** The account's scans: a tab here (`embedded`), or the page of an account without the plan. */
   renderScans: (embedded: boolean) => ReactNode;
 }) {
   usePageTitle('Overview');
-  const overview = useOverview();
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'scans' ? 'scans' : 'overview';
   const showTab = (value: string) =>

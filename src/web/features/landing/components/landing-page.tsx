@@ -17,7 +17,7 @@ import { HowItWorks } from './how-it-works';
 import { ProductVideo } from './product-video';
 import type { UseSignup } from './signup-modal';
 import { UrlForm } from './url-form';
-import { defaultMonitorPageBudget } from '#contract/site-monitoring.js';
+import { defaultMonitorPageBudget } from '#contract/monitor-budget.js';
 import { engineList, enginesInWords } from '#contract/vocabulary.js';
 
 // The modal carries the form libraries; the landing page loads them when a visitor opens it.

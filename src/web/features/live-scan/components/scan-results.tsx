@@ -1,7 +1,8 @@
 import { CheckCircle2, ExternalLink, LayoutDashboard } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { impacts, type Impact } from '#contract/finding.js';
+import { impacts } from '#contract/engine-ids.js';
+import type { Impact } from '#contract/finding.js';
 import type { ScanProgress, ScanResults } from '#contract/scan-api.js';
 import { paths } from '../../../lib/paths';
 import { Button } from '../../../components/ui/button';

@@ -1,7 +1,7 @@
 import { Download, ExternalLink, FileText } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { impacts } from '#contract/finding.js';
+import { impacts } from '#contract/engine-ids.js';
 import type { ReportResponse } from '#contract/scan-api.js';
 import {
   engineNames,
