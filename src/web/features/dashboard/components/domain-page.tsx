@@ -8,7 +8,7 @@ import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { useDomainDetail } from '../api/get-domain-detail';
 import { formatDate } from '../score';
-import { ScoreHistoryChart } from './charts';
+import { ScoreHistoryChart } from './lazy-charts';
 import { DocumentLinks } from './document-links';
 import { SiteAuditsPanel } from './site-audits-panel';
 import { ScoreBadge, TrendBadge } from './score-badges';

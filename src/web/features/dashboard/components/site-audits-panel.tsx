@@ -4,7 +4,7 @@ import { Progress } from '../../../components/ui/progress';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError, messageOf } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
-import { ScoreHistoryChart } from './charts';
+import { ScoreHistoryChart } from './lazy-charts';
 import { formatDate } from '../score';
 import { useSiteAudit, useSiteMonitoring } from '../../../api/domains/site-audits';
 import {
