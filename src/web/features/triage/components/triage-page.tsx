@@ -226,6 +226,13 @@ function IssueRow({
             >
               {issue.impact}
             </span>
+            {issue.kind === 'needs-review' && (
+              // A finding the engines could not decide: it asks a person to check, and is not
+              // in the site's issue counts.
+              <span className="rounded-full border border-slate-500 px-2 py-0.5 text-xs font-bold text-slate-800">
+                Needs review
+              </span>
+            )}
             <span
               className={`rounded-full border px-2 py-0.5 text-xs font-bold ${stateClass[issue.state]}`}
             >
