@@ -15,7 +15,7 @@ import { Button } from '../../../components/ui/button';
 import { toast } from '../../../lib/toast-store';
 import { useAccountSettings } from '../api/settings';
 import { useCompleteTour } from '../api/tour';
-import { defaultMonitorPageBudget } from '#contract/site-monitoring.js';
+import { defaultMonitorPageBudget } from '#contract/monitor-budget.js';
 
 /**
  * The welcome tour (spec dashboard-area §2, §4): three steps in a Radix dialog (focus moves in

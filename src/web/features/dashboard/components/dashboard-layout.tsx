@@ -15,7 +15,7 @@ import {
 } from 'lucide-react';
 import { useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
-import { complianceShield } from '#contract/billing.js';
+import { complianceShieldPlan } from '#contract/catalogue.js';
 import {
   hasActiveSubscription,
   useSubscriptionStatus,
@@ -148,7 +148,7 @@ function SidebarContent({
         <ProductName />
       </div>
       <div className="flex items-center gap-2">
-        <p className="text-sm font-semibold text-slate-700">{complianceShield.product}</p>
+        <p className="text-sm font-semibold text-slate-700">{complianceShieldPlan.product}</p>
         {active && (
           <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-bold text-green-900">
             Active

@@ -1,6 +1,6 @@
 import { ShieldCheck } from 'lucide-react';
 import { Link, Outlet } from 'react-router';
-import { domainMonthlyPriceUsd } from '#contract/billing.js';
+import { domainMonthlyCents } from '#contract/catalogue.js';
 import type { SubscriptionStatusResponse } from '#contract/domains.js';
 import {
   hasActiveSubscription,
@@ -87,7 +87,7 @@ function PlanRequiredCard() {
       </p>
       <p className="mt-2 text-slate-700">
         Monitor your domains, publish your status page and badge, and answer the concerns visitors
-        report. First month free, then ${domainMonthlyPriceUsd(1)}/month. Cancel anytime.
+        report. First month free, then ${domainMonthlyCents(1) / 100}/month. Cancel anytime.
       </p>
       <Button asChild className="mt-4">
         <Link to={paths.appSubscribe.getHref()}>Activate Compliance Shield</Link>

@@ -76,8 +76,15 @@ const requiredFields = ['email', 'message', 'privacyConsent'] as const;
  * dialog that is closed, open, submitting, then closed with the form reset on success. Radix
  * keeps focus inside while it is open, closes on Escape and returns focus to the button.
  */
-export function ComplaintDialog({ domain }: { domain: string }) {
-  const [open, setOpen] = useState(false);
+export function ComplaintDialog({
+  domain,
+  initiallyOpen = false,
+}: {
+  domain: string;
+  /** Open at once: the visitor pressed the button while this form was still loading. */
+  initiallyOpen?: boolean;
+}) {
+  const [open, setOpen] = useState(initiallyOpen);
   const submit = useSubmitComplaint();
   const schema = useMemo(() => complaintFormSchema(domain), [domain]);
   const form = useForm<ComplaintFormInput, unknown, ComplaintFormOutput>({

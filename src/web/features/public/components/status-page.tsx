@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from 'react';
 import { useParams } from 'react-router';
 import { formatDate } from '#contract/vocabulary.js';
 import { usePageTitle } from '../../../lib/page-title';
@@ -5,16 +6,25 @@ import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { ScoreLabelChip } from '../../../components/score/score-label';
 import { usePublicStatus } from '../api/get-public-status';
-import { ComplaintDialog } from './complaint-dialog';
+import { Button } from '../../../components/ui/button';
 import { NotFoundMessage } from './not-found-message';
 import { ScoreRing } from './score-ring';
 import { KeyFigures } from './key-figures';
 import { scoreBasis } from '../score-basis';
 
+/**
+ * The complaint form (with react-hook-form and zod) loads after the status shows; its button is
+ * there from the start, and pressed before the form has arrived, the form opens when it does.
+ */
+const ComplaintDialog = lazy(async () => ({
+  default: (await import('./complaint-dialog')).ComplaintDialog,
+}));
+
 /** The public status page of a domain (spec §2). */
 export function StatusPage() {
   const { domain = '' } = useParams();
   const status = usePublicStatus(domain);
+  const [complaintWanted, setComplaintWanted] = useState(false);
   usePageTitle(`Accessibility status of ${domain}`);
 
   if (status.isPending) return <Spinner label="Loading the status page" className="min-h-[50vh]" />;
@@ -60,7 +70,15 @@ export function StatusPage() {
           Met a barrier on {data.domain}? Tell its owner; every report is counted here.
         </p>
         <div className="mt-4">
-          <ComplaintDialog domain={domain} />
+          <Suspense
+            fallback={
+              <Button onClick={() => setComplaintWanted(true)}>
+                Report an Accessibility Issue
+              </Button>
+            }
+          >
+            <ComplaintDialog domain={domain} initiallyOpen={complaintWanted} />
+          </Suspense>
         </div>
       </section>
       <section aria-labelledby="trail-heading" className="mt-10">
