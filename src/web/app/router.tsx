@@ -15,6 +15,7 @@ import { PublicLayout } from './public-layout';
 import { reportQueryOptions } from '../features/report/api/get-report';
 import { publicStatusQueryOptions } from '../features/public/api/get-public-status';
 import { overviewQueryOptions } from '../features/dashboard/api/get-overview';
+import { scanListQueryOptions } from '../features/scans/api/list-scans';
 import { domainDetailQueryOptions } from '../features/dashboard/api/get-domain-detail';
 
 /**
@@ -290,8 +291,13 @@ export function createAppRouter(queryClient?: QueryClient) {
               children: [
                 {
                   index: true,
+                  // The account's scans too: without the plan they are the page (one round
+                  // trip fewer), with it the second tab.
                   loader: prefetch(queryClient, (client) =>
-                    client.prefetchQuery(overviewQueryOptions()),
+                    Promise.all([
+                      client.prefetchQuery(overviewQueryOptions()),
+                      client.prefetchQuery(scanListQueryOptions()),
+                    ]),
                   ),
                   lazy: screen(
                     () => import('./overview-screen'),
