@@ -66,7 +66,17 @@ describe('the behaviour engine’s guard', () => {
     await pool.withPage(async (tab, browser) => {
       await tab.setViewport({ width: 1280, height: 800 });
       await tab.goto(`${site.url}/`, { waitUntil: 'load' });
-      const pagesBefore = (await browser.pages()).length;
+      // The test run shares one Chromium between files, so count only what this page opened:
+      // windows it is the opener of, and tabs (noopener ones too) showing this site.
+      const openedByTab = () =>
+        browser
+          .targets()
+          .filter(
+            (target) =>
+              target !== tab.target() &&
+              (target.opener() === tab.target() || target.url().startsWith(site.url)),
+          ).length;
+      expect(openedByTab()).toBe(0);
       seen.length = 0;
 
       const { details } = await runBehaviour(
@@ -78,7 +88,7 @@ describe('the behaviour engine’s guard', () => {
       expect(seen.filter((line) => !line.startsWith('GET '))).toEqual([]);
       expect(seen).not.toContain('GET /elsewhere');
       expect(tab.url()).toBe(`${site.url}/`);
-      expect((await browser.pages()).length).toBe(pagesBefore);
+      expect(openedByTab()).toBe(0);
       const kinds = (details.refused as { kind: string }[]).map((event) => event.kind);
       expect(kinds).toEqual(
         expect.arrayContaining([
