@@ -17,7 +17,8 @@ import { startMonitoring, stopMonitoringSchedule, type MonitoringWorker } from '
 import { startScanWorker, type ScanWorker } from '#jobs/scan-worker.js';
 import { createPagePool, findChromium, type PagePool } from '#scanner';
 import { ownershipProved, sweepLifecycle } from '#server/billing/lifecycle.js';
-import { createPaymentProvider, type PaymentProvider } from '#server/billing/payments.js';
+import type { PaymentProvider } from '#server/billing/payments.js';
+import { createPaymentProvider } from '#server/billing/provider-choice.js';
 import { mailIssuedInvoices, useInvoiceSeller } from '#server/invoices/service.js';
 import { SecretSealer } from '#server/trackers/sealer.js';
 import { notifyNewIssues, notifyScanIssues, type TrackerDeps } from '#server/trackers/service.js';

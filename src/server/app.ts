@@ -22,8 +22,9 @@ import { defaultAuthLimits, type AuthLimits } from './auth/limits.js';
 import { authRoutes } from './auth/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { domainPlanRoutes } from './billing/domain-plans/routes.js';
-import { ownershipProved } from './billing/lifecycle.js';
-import { createPaymentProvider, type PaymentProvider } from './billing/payments.js';
+import { accountBilling, ownershipProved } from './billing/lifecycle.js';
+import type { PaymentProvider } from './billing/payments.js';
+import { createPaymentProvider } from './billing/provider-choice.js';
 import { stripeWebhookRoutes } from './billing/stripe-routes.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { mailIssuedInvoices, useInvoiceSeller } from './invoices/service.js';
@@ -260,6 +261,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
         })
       : undefined,
     secureCookies: config.secureCookies ?? false,
+    billingOf: (organisationId) => accountBilling(deps.database.db, organisationId),
     appSecret: config.appSecret,
   });
   await app.register(complaintRoutes, {

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { AppDb } from '#db/client.js';
 import { users } from '#db/schema/index.js';
 
@@ -19,10 +19,6 @@ export async function findRecipients(db: AppDb, userIds: string[]) {
 }
 
 export type Recipient = Awaited<ReturnType<typeof findRecipients>>[number];
-
-export async function markDigestSent(db: AppDb, userId: string, at: Date): Promise<void> {
-  await db.update(users).set({ lastDigestSentAt: at }).where(eq(users.id, userId));
-}
 
 export { loadServerSecret } from '#db/stores/server-secrets.js';
 

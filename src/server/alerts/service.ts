@@ -23,7 +23,7 @@ import {
 } from '#email/alert-messages.js';
 import type { EmailMessage, Mailer } from '#email/mailer.js';
 import { InvalidError } from '../http-errors.js';
-import { notificationSettingsOf, turnOffNotification } from '../users/service.js';
+import { notificationSettingsOf, recordDigestSent, turnOffNotification } from '../users/service.js';
 import * as repo from './repo.js';
 import { unsubscribeUrls, type UnsubscribeSigner } from './unsubscribe.js';
 
@@ -275,7 +275,7 @@ export async function sendWeeklyDigests(deps: AlertDeps, now: Date): Promise<{ s
     );
     if (stored) {
       sent += 1;
-      await repo.markDigestSent(deps.db, owner.id, now);
+      await recordDigestSent(deps.db, owner.id, now);
     }
   }
   return { sent };

@@ -14,7 +14,6 @@ import {
   SignupResponse,
   VerifyResetCodeRequest,
 } from '#contract/index.js';
-import { accountBilling } from '../billing/lifecycle.js';
 import { UnauthorizedError } from '../http-errors.js';
 import { emptyResponse } from '../plugins/openapi.js';
 import {
@@ -38,6 +37,8 @@ export interface AuthRoutesOptions {
   secureCookies: boolean;
   /** APP_SECRET: the reset cookie is sealed under a key of it (else of a database secret). */
   appSecret?: string | undefined;
+  /** The organisation's plan state for the signed-in answer (the billing area's reader). */
+  billingOf: (organisationId: string) => Promise<service.SessionBilling>;
 }
 
 /** Remembers, for the code screens, which address the reset code was sent to (sealed). */
@@ -103,7 +104,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       success: true as const,
       user: service.toCurrentUser(
         session.user,
-        await accountBilling(deps.db, session.organisationId ?? session.user.id),
+        await options.billingOf(session.organisationId ?? session.user.id),
       ),
       csrfToken: sessionCsrfToken(session),
     };

@@ -2,7 +2,6 @@ import type { CurrentUser } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import { confirmAccountEmail } from '#email/messages.js';
 import type { Mailer } from '#email/mailer.js';
-import type { AccountBilling } from '../billing/lifecycle.js';
 import { ConflictError, InvalidError, UnauthorizedError } from '../http-errors.js';
 import { normalizeTargetUrl } from '#scanner';
 import { startScan, type ScanServiceDeps } from '../scans/service.js';
@@ -41,10 +40,22 @@ export const invalidCredentials = 'Invalid credentials';
 export const userExists = 'User already exists';
 
 /**
+ * The organisation's plan state a session shows. The billing area owns it; app.ts hands the
+ * auth routes its reader (`billingOf`), so auth does not import billing.
+ */
+export interface SessionBilling {
+  subscriptionStatus: string;
+  trialStartDate: Date | null;
+  trialEndDate: Date | null;
+  trialUsed: boolean;
+  cardAdded: boolean;
+}
+
+/**
  * The signed-in person, with the plan state of the organisation they work in (its billing
  * account: the users row keeps no billing state).
  */
-export function toCurrentUser(user: repo.UserRecord, billing: AccountBilling): CurrentUser {
+export function toCurrentUser(user: repo.UserRecord, billing: SessionBilling): CurrentUser {
   return {
     id: user.id,
     email: user.email,

@@ -1,11 +1,8 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../../test/support/fake-stripe.js';
-import {
-  createPaymentProvider,
-  DemoPaymentProvider,
-  type PaymentProviderConfig,
-} from './payments.js';
+import { DemoPaymentProvider } from './payments.js';
+import { createPaymentProvider, type PaymentProviderConfig } from './provider-choice.js';
 import { complianceShieldProductId, StripePaymentProvider } from './stripe-provider.js';
 
 /**

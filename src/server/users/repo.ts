@@ -71,6 +71,11 @@ export async function applyEmailChange(db: AppDb, userId: string, tokenHash: str
 }
 
 /** Only the first finish or skip is kept. */
+/** When the weekly digest last went to the user (the next counts what was fixed since). */
+export async function markDigestSent(db: AppDb, userId: string, at: Date): Promise<void> {
+  await db.update(users).set({ lastDigestSentAt: at }).where(eq(users.id, userId));
+}
+
 export async function markTourCompleted(db: AppDb, userId: string, now: Date) {
   await db
     .update(users)

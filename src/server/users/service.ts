@@ -66,6 +66,14 @@ export const emailInUse = 'An account with this e-mail already exists.';
 export const invalidEmailLink =
   'Invalid or expired confirmation link: ask for the change again in Settings.';
 
+/**
+ * The weekly digest went to the user at `at` (the alerts area sends it; the users area alone
+ * writes the users table).
+ */
+export async function recordDigestSent(db: AppDb, userId: string, at: Date): Promise<void> {
+  await repo.markDigestSent(db, userId, at);
+}
+
 /** Preferences with every kind the account never turned off switched on. */
 export function notificationSettingsOf(
   preferences: Partial<NotificationSettings>,
