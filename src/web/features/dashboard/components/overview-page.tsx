@@ -476,8 +476,10 @@ function KeyMetrics({ metrics }: { metrics: DashboardOverview['metrics'] }) {
   return (
     <SectionCard id="metrics-heading" title="Key Metrics">
       <p className="mb-3 text-sm text-slate-700">
-        Average score and open issues: the latest scan of each of your sites and pages. Trend: that
-        average against the mean of your earlier scans. Totals: every scan of this account.
+        Average score and open issues: your sites as their domain pages show them (a site's latest
+        site audit; before its first, the latest scan of each page; an audit that could scan no page
+        gives no score). Trend: that average against the mean of your earlier scans. Totals: every
+        scan of this account.
       </p>
       <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
         {items.map(([term, value]) => (
