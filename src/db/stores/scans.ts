@@ -896,6 +896,30 @@ export async function findPreviousOwnerPageScan(
   return row;
 }
 
+/**
+ * A completed page scan's issues that its owner's previous scan of the same page did not have, with
+ * that previous scan; undefined for the page's first scan. Alerts and the webhook both ask this.
+ */
+export async function issuesNewSincePreviousPageScan(
+  db: AppDb,
+  scan: { id: string; domain: string; url: string; userId: string; completedAt: Date },
+) {
+  const previous = await findPreviousOwnerPageScan(db, {
+    domain: scan.domain,
+    url: scan.url,
+    ownerId: scan.userId,
+    before: scan.completedAt,
+    excludeId: scan.id,
+  });
+  if (!previous) return undefined;
+  const [current, before] = await Promise.all([
+    listIssues(db, scan.id),
+    listIssues(db, previous.id),
+  ]);
+  const known = new Set(before.map((issue) => issue.issueKey));
+  return { previous, issues: current.filter((issue) => !known.has(issue.issueKey)) };
+}
+
 /** Every scan an account started, newest first, without raw engine output and live logs. */
 export async function listScansForExport(db: AppDb, userId: string) {
   return db

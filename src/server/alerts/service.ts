@@ -86,23 +86,15 @@ export async function sendScanAlert(deps: AlertDeps, scanId: string): Promise<Sc
   if (!monitoring) return { sent: false, reason: 'domain not monitored' };
   const owner = await recipient(deps, scan.userId, 'scanAlerts');
   if (!owner) return { sent: false, reason: 'owner opted out' };
-  const previous = await scanStore.findPreviousOwnerPageScan(deps.db, {
-    domain: scan.domain,
-    url: scan.url,
-    ownerId: scan.userId,
-    before: scan.completedAt,
-    excludeId: scan.id,
+  const compared = await scanStore.issuesNewSincePreviousPageScan(deps.db, {
+    ...scan,
+    userId: scan.userId,
+    completedAt: scan.completedAt,
   });
-  if (!previous) return { sent: false, reason: 'first scan of the page' };
-
-  const [current, before] = await Promise.all([
-    scanStore.listIssues(deps.db, scan.id),
-    scanStore.listIssues(deps.db, previous.id),
-  ]);
-  const known = new Set(before.map((issue) => issue.issueKey));
-  const newIssues = current.filter(
-    (issue) =>
-      issue.kind === 'violation' && alertImpacts.has(issue.impact) && !known.has(issue.issueKey),
+  if (!compared) return { sent: false, reason: 'first scan of the page' };
+  const { previous } = compared;
+  const newIssues = compared.issues.filter(
+    (issue) => issue.kind === 'violation' && alertImpacts.has(issue.impact),
   );
   const drop =
     scan.accessibilityScore !== null && previous.accessibilityScore !== null

@@ -605,26 +605,20 @@ export async function notifyScanIssues(
   }
   const target = await webhookTarget(deps, scan.userId);
   if (!target) return { sent: false, reason: 'no webhook set' };
-  const previous = await scanStore.findPreviousOwnerPageScan(deps.db, {
-    domain: scan.domain,
-    url: scan.url,
-    ownerId: scan.userId,
-    before: scan.completedAt,
-    excludeId: scan.id,
-  });
-  if (!previous) return { sent: false, reason: 'first scan of the page' };
-  const [current, before, falsePositives] = await Promise.all([
-    scanStore.listIssues(deps.db, scan.id),
-    scanStore.listIssues(deps.db, previous.id),
+  const [compared, falsePositives] = await Promise.all([
+    scanStore.issuesNewSincePreviousPageScan(deps.db, {
+      ...scan,
+      userId: scan.userId,
+      completedAt: scan.completedAt,
+    }),
     falsePositivesOfScan(deps.db, scan.id),
   ]);
-  const known = new Set(before.map((issue) => issue.issueKey));
-  const found = current
+  if (!compared) return { sent: false, reason: 'first scan of the page' };
+  const found = compared.issues
     .filter(
       (issue) =>
         issue.kind === 'violation' &&
         webhookImpacts.has(issue.impact) &&
-        !known.has(issue.issueKey) &&
         !falsePositives.has(issue.issueKey),
     )
     .map((issue) => ({
