@@ -19,7 +19,9 @@ import { setBillingAccount } from '../test/support/billing-account.js';
  * audits: the owner marks the logo's missing text alternative a false positive on the Triage
  * screen; the domain's score and issue counts leave it out, the issues CSV (the evidence) keeps
  * it, marked. An unlabelled search field, accepted for now, is fixed in the next version of the
- * page (the audit marks it fixed) and comes back in the one after (the audit re-opens it).
+ * page (the audit marks it fixed) and comes back in the one after (the audit re-opens it). A
+ * video without captions is what the engines cannot decide (they cannot tell whether it has
+ * speech), so its row says it needs review.
  */
 
 const siteHost = '127.0.0.8';
@@ -33,7 +35,8 @@ function pageHtml(): string {
   const search = withSearch ? '<input type="text" id="q" name="q">' : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home · Florist</title></head>
 <body><header><img class="shop-logo" src="/logo.png" width="120" height="40"></header>
-<main><h1>Florist</h1><p>Version ${version} of the page.</p>${search}</main></body></html>`;
+<main><h1>Florist</h1><p>Version ${version} of the page.</p>${search}
+<video src="/clip.mp4" controls width="200" height="100"></video></main></body></html>`;
 }
 
 beforeAll(async () => {
@@ -139,6 +142,13 @@ describe('triage of a monitored site', () => {
     await page.getByRole('heading', { level: 1, name: `Triage of ${siteHost}` }).waitFor();
     // Only a finding the engines could not decide is marked as needing review.
     expect(await rowOf(logo).getByText('Needs review', { exact: true }).count()).toBe(0);
+    const video = (await triageList()).issues.find(
+      (issue) =>
+        issue.kind === 'needs-review' &&
+        issue.places.some((place) => place.html.includes('<video')),
+    );
+    expect(video).toBeDefined();
+    await rowOf(video!).getByText('Needs review', { exact: true }).waitFor();
     await rowOf(logo)
       .getByRole('button', { name: `Triage ${logo.title}` })
       .click();
