@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * A small Stripe-compatible HTTP server on 127.0.0.1 for tests: the official SDK is pointed at it
  * (`new Stripe(key, { host, port, protocol: 'http' })`) and talks to it as to api.stripe.com. It
  * implements only the calls our provider makes (payment intents, setup intents, customers,
- * products, subscriptions), reads Stripe's form-encoded bodies, honours Idempotency-Key like Stripe
+ * products, subscriptions, refunds), reads Stripe's form-encoded bodies, honours Idempotency-Key like Stripe
  * (the same key answers the first answer again) and records every request, so a test can assert
  * what the SDK sent, such as the amount.
  *
@@ -373,6 +373,51 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
     return schedule;
   }
 
+  /**
+   * `POST /v1/refunds` of a PaymentIntent, as Stripe answers it: only a succeeded payment has a
+   * charge to refund, never more than is left of it; a refund succeeds at once (test cards do).
+   */
+  function refund(body: Params): StripeObject {
+    const intent = get('payment_intent', 'pi', String(text(body.payment_intent)));
+    if (intent.status !== 'succeeded') {
+      throw new StripeError(
+        400,
+        'invalid_request_error',
+        `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+      );
+    }
+    const left = Number(intent.amount) - Number(intent.amount_refunded ?? 0);
+    const amount = body.amount === undefined ? left : Number(text(body.amount));
+    if (left <= 0) {
+      throw new StripeError(
+        400,
+        'invalid_request_error',
+        `Charge for ${intent.id} has already been refunded.`,
+        'charge_already_refunded',
+      );
+    }
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+      throw new StripeError(
+        400,
+        'invalid_request_error',
+        `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
+      );
+    }
+    intent.amount_refunded = Number(intent.amount_refunded ?? 0) + amount;
+    return store({
+      id: newId('re'),
+      object: 'refund',
+      amount,
+      currency: intent.currency,
+      payment_intent: intent.id,
+      reason: text(body.reason) ?? null,
+      status: 'succeeded',
+      failure_reason: null,
+      metadata: stringMap(body.metadata),
+      created: nowSeconds(),
+    });
+  }
+
   function route(method: string, path: string, body: Params): Record<string, unknown> {
     const parts = path.split('/').filter(Boolean);
     if (parts[0] !== 'v1')
@@ -486,6 +531,8 @@ export async function startFakeStripe(secretKey = 'sk_test_fake'): Promise<FakeS
         }
         return expanded(found, expand);
       }
+      case 'POST refunds':
+        return refund(body);
       case 'POST subscription_schedules':
         return scheduleFrom(body);
       case 'POST subscription_schedules/:id': {

@@ -23,7 +23,8 @@ export interface PaymentRequest {
   idempotencyKey: string;
 }
 
-export type PaymentStatus = 'succeeded' | 'requires_confirmation' | 'processing' | 'failed';
+export type PaymentStatus =
+  'succeeded' | 'requires_confirmation' | 'processing' | 'failed' | 'refunded';
 
 export interface Payment {
   /** The provider's id for the payment: `demo_...` for demo payments. */
@@ -110,6 +111,31 @@ export interface PaymentProvider {
    * Undefined for a setup the provider does not know or that is not this account's.
    */
   finishCardReplacement?(setupId: string, userId: string): Promise<CardReplacement | undefined>;
+  /**
+   * Gives back a charge that succeeded (an add-on whose delivery failed, or one refunded on
+   * request: billing/refunds.ts). Stripe creates a Refund of the PaymentIntent; the demo provider
+   * marks its payment refunded (no money moved either way). The same key refunds once.
+   */
+  refundPayment?(request: RefundRequest): Promise<Refund>;
+}
+
+export interface RefundRequest {
+  paymentId: string;
+  /** US cents given back: the whole charge, as the product refunds. */
+  amountCents: number;
+  /** Why, in the buyer's words or the server's; kept with the refund at the provider. */
+  reason: string;
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+}
+
+export interface Refund {
+  /** The provider's id of the refund (Stripe `re_...`, or `demo_re_...`). */
+  id: string;
+  /** 'pending': the provider accepted it and completes it later (some card networks). */
+  status: 'succeeded' | 'pending' | 'failed';
+  amountCents: number;
+  failureMessage?: string;
 }
 
 export interface CardReplacementRequest {
@@ -228,5 +254,20 @@ export class DemoPaymentProvider implements PaymentProvider {
 
   async retrieveCardSetup(id: string): Promise<CardSetup | undefined> {
     return this.setups.get(id);
+  }
+
+  /**
+   * Nothing was charged, so nothing moves back: the payment reads as refunded from now on. A
+   * payment this process no longer remembers (a restart) is refunded all the same: the server's
+   * own record of the charge is what the refund is checked against (billing/refunds.ts).
+   */
+  async refundPayment(request: RefundRequest): Promise<Refund> {
+    const payment = this.payments.get(request.paymentId);
+    if (payment) payment.status = 'refunded';
+    return {
+      id: `demo_re_${request.paymentId.replace(/^demo_/, '')}`,
+      status: 'succeeded',
+      amountCents: request.amountCents,
+    };
   }
 }

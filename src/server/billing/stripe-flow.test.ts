@@ -12,6 +12,7 @@ import { changeInterval } from './interval.js';
 import { cancelPlan } from './lifecycle.js';
 import { createPaymentIntent, createSubscription, takePayment } from './payment-intents.js';
 import { StripePaymentProvider } from './stripe-provider.js';
+import { refundCharge } from './refunds.js';
 import { handleStripeEvent } from './stripe-webhook.js';
 
 /**
@@ -432,5 +433,94 @@ describe('replacing the card in Stripe mode', () => {
     await expect(
       replaceCard(deps(), other.userId, { organisationId: other.userId, email: other.email }, {}),
     ).rejects.toMatchObject({ statusCode: 409 });
+  });
+});
+
+describe('a refund the server makes in Stripe mode', () => {
+  it("creates one Refund at Stripe and one credit note, which Stripe's charge.refunded does not repeat", async () => {
+    const payer = await owner('flow-refund@example.com', {
+      domain: 'refund-flow.test',
+      status: 'active',
+    });
+    await database.db.insert(domainHistory).values({
+      domain: 'refunded-flow.test',
+      userId: payer.userId,
+      action: 'trial_started',
+      status: 'trial',
+      trialUsed: true,
+    });
+    const intent = await createPaymentIntent(deps(), payer, { domain: 'refunded-flow.test' });
+    stripe.confirm(intent.paymentIntentId);
+    await database.db.transaction((tx) =>
+      takePayment(tx, provider, {
+        userId: payer.userId,
+        paymentId: intent.paymentIntentId,
+        purpose: 'add_domain',
+        domain: 'refunded-flow.test',
+        amountCents: 3900,
+        actor: { organisationId: payer.userId, email: payer.email },
+      }),
+    );
+    stripe.requests.length = 0;
+
+    const refund = () =>
+      refundCharge(database.db, provider, {
+        paymentId: intent.paymentIntentId,
+        userId: payer.userId,
+        reason: 'Delivery fell short',
+        actor: { organisationId: payer.userId, label: 'Delivery check' },
+        now: new Date(),
+      });
+    // Another account's charge is not found, and nothing is asked of Stripe.
+    await expect(
+      refundCharge(database.db, provider, {
+        paymentId: intent.paymentIntentId,
+        userId: '00000000-0000-4000-8000-000000000000',
+        reason: 'not mine',
+        actor: { organisationId: payer.userId },
+        now: new Date(),
+      }),
+    ).rejects.toMatchObject({ statusCode: 404 });
+    expect(stripe.requests).toHaveLength(0);
+
+    expect(await refund()).toMatchObject({ refundedCents: 3900, creditNote: true });
+    const sent = stripe.requests.filter((r) => r.path === '/v1/refunds');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.body).toMatchObject({
+      payment_intent: intent.paymentIntentId,
+      amount: '3900',
+      metadata: { reason: 'Delivery fell short', userId: payer.userId },
+    });
+    expect(sent[0]?.idempotencyKey).toBe(`refund:${intent.paymentIntentId}`);
+    const [paid] = await database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.id, intent.paymentIntentId));
+    expect(paid?.status).toBe('refunded');
+    // Asked again: refused before Stripe is called a second time.
+    await expect(refund()).rejects.toMatchObject({ statusCode: 409 });
+    expect(stripe.requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(1);
+
+    // Stripe then reports the refund it made: the credit note is there already.
+    const reported = {
+      id: 'evt_refund_flow',
+      object: 'event',
+      type: 'charge.refunded',
+      data: {
+        object: {
+          id: 'ch_refund_flow',
+          object: 'charge',
+          payment_intent: intent.paymentIntentId,
+          amount_refunded: 3900,
+        },
+      },
+    } as unknown as Stripe.Event;
+    expect(await handleStripeEvent(database.db, reported)).toBe('handled');
+    const credits = (await listInvoicesOf(database.db, payer.userId)).invoices.filter(
+      (invoice) => invoice.kind === 'credit_note',
+    );
+    expect(credits).toHaveLength(1);
+    expect(credits[0]).toMatchObject({ amountCents: 3900 });
+    expect(credits[0]?.description).toContain('(Delivery fell short)');
   });
 });

@@ -11,6 +11,8 @@ import type {
   PaymentProvider,
   PaymentRequest,
   PaymentStatus,
+  Refund,
+  RefundRequest,
 } from './payments.js';
 import { PaymentProviderError } from './provider-error.js';
 
@@ -523,6 +525,44 @@ export class StripePaymentProvider implements PaymentProvider {
           expYear: method.card.exp_year ?? null,
           providerId: method.id,
         },
+      };
+    });
+  }
+
+  /**
+   * A Refund of the charge's PaymentIntent, for the whole amount, with the reason in its
+   * metadata. Stripe's `charge.refunded` webhook then reports the same refund; its credit note is
+   * already issued by then (one per payment), so the webhook adds nothing.
+   */
+  async refundPayment(request: RefundRequest): Promise<Refund> {
+    return this.guard(async () => {
+      const refund = answered(
+        await this.stripe.refunds.create(
+          {
+            payment_intent: request.paymentId,
+            amount: request.amountCents,
+            reason: 'requested_by_customer',
+            metadata: { ...request.metadata, reason: request.reason.slice(0, 500) },
+          },
+          { idempotencyKey: request.idempotencyKey },
+        ),
+        'refund',
+      );
+      const status =
+        refund.status === 'succeeded'
+          ? 'succeeded'
+          : refund.status === 'pending'
+            ? 'pending'
+            : 'failed';
+      return {
+        id: refund.id,
+        status,
+        amountCents: refund.amount,
+        ...(status === 'failed'
+          ? {
+              failureMessage: `Stripe could not refund the payment (${refund.failure_reason ?? refund.status ?? 'unknown'}).`,
+            }
+          : {}),
       };
     });
   }
