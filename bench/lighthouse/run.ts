@@ -10,12 +10,15 @@
  * default: a throttled mid-range phone); --runs <n> (default 1; the median score is shown).
  * Targets (issues 14, 27): accessibility 100, best practices 95+, performance 90+ on desktop and
  * 75+ on mobile.
+ * --web-dir <dir>: where the web app is built (default: a directory under the system's temporary
+ * one, never dist/web, so a run cannot change what someone else's e2e run serves); --no-build
+ * serves what that directory already holds (to measure two builds turn about).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeScan } from '../../src/ai/summary.js';
@@ -45,8 +48,11 @@ const { values } = parseArgs({
     preset: { type: 'string', default: 'both' },
     runs: { type: 'string', default: '1' },
     pages: { type: 'string', default: '' },
+    'web-dir': { type: 'string', default: join(tmpdir(), 'conformly-bench-lighthouse-web') },
+    'no-build': { type: 'boolean', default: false },
   },
 });
+const webDir = resolve(values['web-dir']);
 type Preset = 'desktop' | 'mobile';
 const presets: Preset[] =
   values.preset === 'mobile'
@@ -154,17 +160,24 @@ function median(numbers: number[]): number {
 
 async function main() {
   ensureLighthouse();
-  console.log('Building the web app (vite build)...');
-  execFileSync(join(repoDir, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], {
-    cwd: repoDir,
-    stdio: 'inherit',
-  });
+  if (values['no-build']) {
+    if (!existsSync(join(webDir, 'index.html')))
+      throw new Error(`--no-build: ${webDir} holds no built web app (index.html)`);
+    console.log(`Serving the web app already built in ${webDir}`);
+  } else {
+    console.log(`Building the web app (vite build) into ${webDir}...`);
+    execFileSync(
+      join(repoDir, 'node_modules/.bin/vite'),
+      ['build', '--logLevel', 'warn', '--outDir', webDir, '--emptyOutDir'],
+      { cwd: repoDir, stdio: 'inherit' },
+    );
+  }
 
   const database = await openDatabase({ dataDir: 'memory://', databaseUrl: undefined });
   const boss = await createQueue(database);
   const app = await buildApp(
     { logLevel: 'silent', allowPrivateTargets: false },
-    { database, boss, webRoot: join(repoDir, 'dist/web') },
+    { database, boss, webRoot: webDir },
   );
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const site = await startStaticServer(join(repoDir, 'test/fixtures/site'));
