@@ -103,7 +103,7 @@ export const keyboardGuidance: readonly RuleGuidance[] = [
   {
     keys: ['focus-indicator-faint'],
     title: 'Keyboard focus indicator is too faint to see',
-    what: 'Focus shows only as an outline whose colour is too close to the background behind it (under 3:1 contrast), so it barely changes the page.',
+    what: 'Focus shows only as an outline, shadow, border, background or text colour too close to what was there before (under 3:1 contrast), so it barely changes the page.',
     who: 'Sighted keyboard users, and people with low vision in particular, cannot tell where they are on the page.',
     fix: [
       'Give the focus outline a colour with at least 3:1 contrast against the background it is drawn over.',
@@ -111,6 +111,18 @@ export const keyboardGuidance: readonly RuleGuidance[] = [
     ],
     example:
       'a:focus-visible,\nbutton:focus-visible,\ninput:focus-visible {\n  outline: 2px solid #1d4ed8; /* 6.7:1 on white */\n  outline-offset: 2px;\n}',
+  },
+  {
+    keys: ['focus-appearance'],
+    title: 'Focus indicator is smaller or fainter than WCAG 2.4.13 (AAA) asks',
+    what: 'The part of the focus indicator that changes by at least 3:1 covers less than a 2 CSS px thick line round the element (WCAG 2.4.13 Focus Appearance, level AAA).',
+    who: 'People with low vision, who need a large, high-contrast change to find focus.',
+    fix: [
+      'Draw a focus outline or ring at least 2 px thick all round the element.',
+      'Give it at least 3:1 contrast against the pixels it replaces (the background it is drawn over).',
+    ],
+    example:
+      'a:focus-visible,\nbutton:focus-visible {\n  outline: 2px solid #1d4ed8;\n  outline-offset: 2px;\n}',
   },
   {
     keys: ['focus-hidden', 'ibm:element_tabbable_visible'],

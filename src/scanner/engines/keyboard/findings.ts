@@ -1,6 +1,7 @@
-import type { OwnCheckResult } from '#contract/index.js';
+import type { ConformanceLevel, OwnCheckResult } from '#contract/index.js';
 import { checkResult } from '../own-engine.js';
 import { keyboardChecks, type KeyboardCheckId } from './checks.js';
+import { faintIndicatorFinding, focusAppearanceFinding, type FocusIndicator } from './indicator.js';
 
 /** What the page helper measured on one element that had focus (page-script.ts). */
 export interface FocusRecord {
@@ -30,17 +31,11 @@ export interface FocusRecord {
   otherChange: boolean | null;
   changed?: string[];
   /**
-   * When focus shows only as an outline that was not there before: its width in CSS px, colour as
-   * seen, the colour behind it and their contrast. Absent or null when focus shows another way or
-   * the colours cannot be read from styles.
+   * When focus changes only the element's outline, box-shadow, border, background, text colour
+   * or underline: each change's colours, contrast, thickness and area (indicator.ts). Absent or
+   * null when focus shows another way.
    */
-  indicator?: {
-    width: number;
-    style: string;
-    colour: string;
-    behind: string;
-    contrast: number;
-  } | null;
+  indicator?: FocusIndicator | null;
 }
 
 export interface TrapOutcome {
@@ -95,6 +90,8 @@ export interface WalkOutcome {
   mouseOnly: readonly MouseOnlyControl[];
   accesskeys: readonly AccesskeyConflict[];
   rtl: boolean;
+  /** The scan's level: 2.4.13 (Focus Appearance) is judged only at AAA. */
+  level?: ConformanceLevel;
 }
 
 const maxPerCheck = 25;
@@ -176,31 +173,6 @@ const hiddenWords: Record<NonNullable<FocusRecord['hidden']>, string> = {
   'off-screen': 'is outside the visible page',
 };
 
-/** Below this contrast an outline is as good as not drawn (F78): a violation of 2.4.7. */
-const invisibleIndicatorContrast = 1.5;
-/** 2.4.13 (AAA) and good practice at AA: a focus indicator changes by at least 3:1. */
-const indicatorContrast = 3;
-
-/** Focus that shows only as an outline too faint to see, or hard to see. */
-function faintFocusFinding(record: FocusRecord): OwnCheckResult | null {
-  const indicator = record.indicator;
-  if (!indicator || indicator.contrast >= indicatorContrast) return null;
-  // A text field's caret shows focus too: there, a person judges.
-  const invisible = indicator.contrast < invisibleIndicatorContrast && !record.editable;
-  const ratio = `${indicator.contrast.toFixed(2)}:1`;
-  return result(
-    'focus-indicator-faint',
-    record,
-    `The only sign of keyboard focus here is a ${indicator.width}px ${indicator.style} outline ` +
-      `in ${indicator.colour} on ${indicator.behind}: a contrast of ${ratio}, ` +
-      (invisible
-        ? 'which is too faint to see.'
-        : 'which may be hard to see (a focus indicator should change by at least 3:1).'),
-    { ...indicator },
-    invisible ? undefined : 'needs-review',
-  );
-}
-
 function focusFindings(walk: WalkOutcome): OwnCheckResult[] {
   const notVisible: OwnCheckResult[] = [];
   const hidden: OwnCheckResult[] = [];
@@ -239,8 +211,10 @@ function focusFindings(walk: WalkOutcome): OwnCheckResult[] {
         ),
       );
     }
-    const faint = faintFocusFinding(record);
+    const faint = faintIndicatorFinding(record);
     if (faint) notVisible.push(faint);
+    const appearance = walk.level === 'AAA' ? focusAppearanceFinding(record) : null;
+    if (appearance) notVisible.push(appearance);
     if (record.coveredBy) {
       covered.push(
         result(

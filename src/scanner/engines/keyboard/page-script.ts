@@ -370,27 +370,170 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
     return (hi + 0.05) / (lo + 0.05);
   };
-  // When focus shows only as an outline drawn where there was none (and nothing else changed),
-  // how it stands out: its width and its contrast against what it is drawn over. Null when focus
-  // shows any other way, or the colours cannot be known from styles alone.
-  const outlineIndicator = (el, focusedSig, nowSig) => {
+  const hex = (c) => '#' + c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+  const over = (colour, behind) => {
+    const [r, g, b, a] = colour;
+    return [r * a + behind[0] * (1 - a), g * a + behind[1] * (1 - a), b * a + behind[2] * (1 - a)];
+  };
+  const ratio = (a, b) => Math.round(contrast(a, b) * 100) / 100;
+  // Splits a computed list (box-shadow) at its top-level commas, not those inside rgb().
+  const splitList = (value) => {
+    const items = [];
+    let depth = 0;
+    let start = 0;
+    for (let i = 0; i < value.length; i++) {
+      if (value[i] === '(') depth++;
+      else if (value[i] === ')') depth--;
+      else if (value[i] === ',' && depth === 0) {
+        items.push(value.slice(start, i).trim());
+        start = i + 1;
+      }
+    }
+    items.push(value.slice(start).trim());
+    return items;
+  };
+  // Computed shadows read "rgb(r, g, b) x y blur spread [inset]".
+  const parseShadow = (text) => {
+    const colour = /^(rgba?\([^)]*\)|color\([^)]*\)|oklch\([^)]*\)|lab\([^)]*\))/.exec(text);
+    if (!colour) return null;
+    const rest = text.slice(colour[0].length).trim().split(/\s+/);
+    const inset = rest.includes('inset');
+    const [x, y, blur, spread] = rest.filter((part) => part !== 'inset').map(parseFloat);
+    return { colour: parseRgb(colour[1]), x: x || 0, y: y || 0, blur: blur || 0, spread: spread || 0, inset };
+  };
+  // Computed borders read "1px solid rgb(r, g, b)".
+  const parseBorder = (text) => {
+    const match = /^([\d.]+)px (\w+) (.*)$/.exec(text);
+    if (!match) return null;
+    const none = match[2] === 'none' || match[2] === 'hidden';
+    return { width: none ? 0 : parseFloat(match[1]), style: match[2], colour: parseRgb(match[3]) };
+  };
+  const rectArea = (a) => Math.max(0, a[2] - a[0]) * Math.max(0, a[3] - a[1]);
+  const overlapArea = (a, b) => rectArea([Math.max(a[0], b[0]), Math.max(a[1], b[1]),
+    Math.min(a[2], b[2]), Math.min(a[3], b[3])]);
+  // Indices into a signature (STYLE_PROPS, then the box).
+  const OUTLINE = [0, 1, 2, 3];
+  const SHADOW = 4;
+  const BORDERS = [5, 6, 7, 8];
+  const BACKGROUND = 9;
+  const COLOUR = 11;
+  const DECORATION = 12;
+  const JUDGED = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12];
+
+  /**
+   * How the change focus makes on the element itself stands out, when nothing else changed: each
+   * changed part (outline, box-shadow, border, background, text colour, underline) as the colour
+   * its pixels have unfocused and focused, their contrast, its thickness and area in CSS px, and
+   * the area a 2 CSS px perimeter of the element has (2.4.13). { undecided } where styles cannot
+   * say what is seen (an image or gradient behind, translucent layers, a blurred shadow); null
+   * where focus changes something these parts do not describe (size, transform, a font).
+   */
+  const focusIndicator = (el, focusedSig, nowSig) => {
     const focused = focusedSig.split('|');
     const now = nowSig.split('|');
     if (focused.length !== now.length) return null;
-    for (let i = 4; i < focused.length; i++) if (focused[i] !== now[i]) return null;
-    if (now[0] !== 'none' || focused[0] === 'none' || focused[0] === 'auto') return null;
-    if (paintedBehind(el)) return null;
-    const width = parseFloat(focused[1]);
-    const offset = parseFloat(focused[3]) || 0;
-    const colour = parseRgb(focused[2]);
-    // An outline drawn inside the element's box (a negative offset) sits over its own background.
-    const behind = backdropOf(offset + width <= 0 ? el : el.parentElement);
-    if (!colour || !behind || !(width > 0)) return null;
-    const [r, g, b, a] = colour;
-    const seen = [r * a + behind[0] * (1 - a), g * a + behind[1] * (1 - a), b * a + behind[2] * (1 - a)];
-    const hex = (c) => '#' + c.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
-    return { width, style: focused[0], colour: hex(seen), behind: hex(behind),
-      contrast: Math.round(contrast(seen, behind) * 100) / 100 };
+    for (let i = 0; i < focused.length; i++) {
+      if (focused[i] !== now[i] && !JUDGED.includes(i)) return null;
+    }
+    const [, , width, height] = focused[focused.length - 1].split(',').map(Number);
+    if (!(width > 0 && height > 0)) return null;
+    const outside = el.parentElement ? backdropOf(el.parentElement) : [255, 255, 255];
+    const inside = backdropOf(el);
+    const painted = paintedBehind(el);
+    const undecided = (reason) => ({ undecided: reason, required: 4 * (width + height) });
+    if (!outside || !inside || painted) return undecided('a background image, gradient, translucent layer or element behind');
+    const segments = [];
+    const add = (part, before, after, thickness, area, extra) => {
+      segments.push(Object.assign({ part, before: hex(before), after: hex(after),
+        contrast: ratio(before, after), thickness: Math.round(thickness * 100) / 100,
+        area: area === null ? null : Math.round(area) }, extra || {}));
+    };
+    // Outline: drawn where there was none, or recoloured at the same width and place.
+    if (OUTLINE.some((i) => focused[i] !== now[i])) {
+      if (focused[0] === 'none' || focused[0] === 'auto') return null;
+      const w = parseFloat(focused[1]);
+      const offset = parseFloat(focused[3]) || 0;
+      const colour = parseRgb(focused[2]);
+      if (!colour || !(w > 0)) return null;
+      const behind = offset + w <= 0 ? inside : outside;
+      let before = behind;
+      if (now[0] !== 'none') {
+        const was = parseRgb(now[2]);
+        if (!was || now[1] !== focused[1] || now[3] !== focused[3]) return null;
+        before = over(was, behind);
+      }
+      const o = offset;
+      const area = (width + 2 * (o + w)) * (height + 2 * (o + w)) - (width + 2 * o) * (height + 2 * o);
+      add('outline', before, over(colour, behind), w, area, { style: focused[0] });
+    }
+    // Box-shadow: drawn where there was none; a blurred one fades, so its pixels decide.
+    if (focused[SHADOW] !== now[SHADOW]) {
+      if (focused[SHADOW] === 'none' || now[SHADOW] !== 'none') return null;
+      const shadows = splitList(focused[SHADOW]).map(parseShadow);
+      if (shadows.some((s) => !s || !s.colour)) return null;
+      if (shadows.some((s) => s.blur > 0)) return undecided('a blurred box-shadow');
+      for (const s of shadows) {
+        if (s.colour[3] === 0) continue;
+        const box = [0, 0, width, height];
+        if (s.inset) {
+          const hole = [s.x + s.spread, s.y + s.spread, width + s.x - s.spread, height + s.y - s.spread];
+          const area = rectArea(box) - overlapArea(box, hole);
+          add('box-shadow', inside, over(s.colour, inside), Math.max(0, s.spread + Math.max(Math.abs(s.x), Math.abs(s.y))), area, { inset: true });
+        } else {
+          const shade = [s.x - s.spread, s.y - s.spread, width + s.x + s.spread, height + s.y + s.spread];
+          const area = rectArea(shade) - overlapArea(shade, box);
+          add('box-shadow', outside, over(s.colour, outside), Math.max(0, s.spread + Math.max(Math.abs(s.x), Math.abs(s.y))), area);
+        }
+      }
+    }
+    // Borders: recoloured, or thicker without moving the box (box-sizing: border-box).
+    for (const i of BORDERS) {
+      if (focused[i] === now[i]) continue;
+      const after = parseBorder(focused[i]);
+      const was = parseBorder(now[i]);
+      if (!after || !was || !after.colour || !was.colour) return null;
+      if (after.width <= 0) continue;
+      const side = i === 5 || i === 7 ? width : height;
+      const afterSeen = over(after.colour, inside);
+      if (was.width > 0 && after.style === was.style) {
+        add('border', over(was.colour, inside), afterSeen, Math.min(was.width, after.width), side * Math.min(was.width, after.width));
+      }
+      const grown = after.width - (after.style === was.style ? was.width : 0);
+      if (grown > 0) add('border', inside, afterSeen, grown, side * grown);
+    }
+    // Background: the whole box changes colour.
+    if (focused[BACKGROUND] !== now[BACKGROUND]) {
+      const after = parseRgb(focused[BACKGROUND]);
+      const was = parseRgb(now[BACKGROUND]);
+      if (!after || !was) return null;
+      add('background', over(was, outside), over(after, outside), Math.min(width, height), width * height);
+    }
+    // Text colour: its glyphs change; how many pixels they cover is not known from styles.
+    if (focused[COLOUR] !== now[COLOUR]) {
+      const after = parseRgb(focused[COLOUR]);
+      const was = parseRgb(now[COLOUR]);
+      if (!after || !was) return null;
+      const behind = over(parseRgb(focused[BACKGROUND]) || [0, 0, 0, 0], outside);
+      add('text colour', over(was, behind), over(after, behind), 0, null, { thicknessKnown: false });
+    }
+    // An underline drawn where there was none.
+    if (focused[DECORATION] !== now[DECORATION]) {
+      const line = (value) => /underline|overline|line-through/.test(value);
+      if (!line(focused[DECORATION]) || line(now[DECORATION])) return null;
+      const named = /(rgba?\([^)]*\)|color\([^)]*\)|oklch\([^)]*\)|lab\([^)]*\))/.exec(focused[DECORATION]);
+      const colour = parseRgb(named ? named[1] : focused[COLOUR]);
+      if (!colour) return null;
+      const style = getComputedStyle(el);
+      const given = /px$/.test(style.textDecorationThickness) ? parseFloat(style.textDecorationThickness) : null;
+      const fontSize = parseFloat(style.fontSize) || 16;
+      // A font's own underline is about a tenth of its size; taken generously (a fifth) for area.
+      const thickness = given !== null ? given : fontSize / 10;
+      const behind = over(parseRgb(focused[BACKGROUND]) || [0, 0, 0, 0], outside);
+      add('underline', behind, over(colour, behind), thickness, width * (given !== null ? given : fontSize / 5),
+        given === null ? { thicknessKnown: false } : {});
+    }
+    if (segments.length === 0) return null;
+    return { segments, required: 4 * (width + height), undecided: null, pixels: false };
   };
   const unfocused = (id) => {
     const record = info[id];
@@ -404,7 +547,7 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
     const onlySelf = now.every((sig, i) => i === 0 || sig === record.focused[i]);
     record.indicator =
       onlySelf && now[0] !== record.focused[0]
-        ? outlineIndicator(record.el, record.focused[0], now[0])
+        ? focusIndicator(record.el, record.focused[0], now[0])
         : null;
     now.forEach((sig, i) => {
       if (sig === record.focused[i]) return;

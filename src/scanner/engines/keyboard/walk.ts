@@ -53,7 +53,7 @@ type StopReason = 'complete' | 'presses' | 'time' | 'navigation' | 'error';
  */
 export async function walkKeyboard(
   page: Page,
-  _context?: EngineContext,
+  context?: EngineContext,
   limits: WalkLimits = walkLimits,
 ): Promise<Omit<OwnEngineRaw, 'error'>> {
   const started = performance.now();
@@ -196,6 +196,7 @@ export async function walkKeyboard(
     mouseOnly: statics.mouseOnly,
     accesskeys: statics.accesskeys,
     rtl,
+    ...(context ? { level: context.level } : {}),
   };
   return {
     results: keyboardFindings(outcome),
