@@ -327,6 +327,19 @@ export const namesAndFormsGuidance: readonly RuleGuidance[] = [
       '<label for="pw">Password</label>\n<input id="pw" type="password" autocomplete="current-password">',
   },
   {
+    keys: ['autofill-blocked'],
+    title: 'A password manager cannot fill a password or code field',
+    what: 'The field removes a value filled in without typing each key, or stays read-only until a key is pressed, so a browser or password manager cannot fill it.',
+    who: 'People who rely on a password manager instead of remembering and typing: many people with cognitive, memory or motor disabilities.',
+    fix: [
+      'Keep any value the field receives with its input and change events; do not demand one key press per character.',
+      'Do not keep the field read-only until a key is pressed.',
+      'Mark the field with autocomplete="current-password", "new-password" or "one-time-code".',
+    ],
+    example:
+      '<label for="pw">Password</label>\n<input id="pw" type="password" autocomplete="current-password">',
+  },
+  {
     keys: ['ibm:input_haspopup_conflict'],
     title: 'Input with a suggestion list also sets aria-haspopup',
     what: 'An <input list="…"> already exposes its suggestions as a listbox; an explicit aria-haspopup on it conflicts with that.',
