@@ -1,7 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { conformanceLevels, defaultEngineIds, engineIds } from '#contract/index.js';
+import { conformanceLevels, defaultEngineIds, engineIds } from '#contract/engine-ids.js';
 import type { CiOptions } from './commands/ci.js';
 import type { CrawlOptions } from './commands/crawl.js';
 import type { CliContext } from './commands/run-scan.js';
@@ -153,7 +153,7 @@ Examples:
     // Loaded on use: usage errors and --help then answer without loading the browser stack.
     // Chromium starts first, while the scan command's modules load (early-launch.ts).
     chosen.action = async (context) => {
-      const launched = (await import('./early-launch.js')).launchEarly();
+      const { launched } = await (await import('./early-launch.js')).launchEarly();
       return (await import('./commands/scan.js')).scanCommand(urls, options, context, launched);
     };
   });

@@ -1,13 +1,9 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import {
-  engineIds,
-  impacts,
-  type ConformanceLevel,
-  type EngineId,
-  type Impact,
-} from '#contract/index.js';
+// The plain lists, not the zod schemas: the CLI starts Chromium before it loads zod.
+import { engineIds, impacts } from '#contract/engine-ids.js';
+import type { ConformanceLevel, EngineId, Impact } from '#contract/index.js';
 import type { SarifSourceRoot } from '#reports/sarif-locations.js';
 import type { UrlSafetyOptions } from '#scanner';
 

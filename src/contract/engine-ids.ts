@@ -20,5 +20,11 @@ export const defaultEngineIds = [
   'keyboard',
 ] as const satisfies readonly (typeof engineIds)[number][];
 
+/**
+ * The conformance level a scan tests: AA (the default, what every screen reports against) or AAA,
+ * which adds the engines' AAA rules. A level includes the levels below it.
+ */
+export const conformanceLevels = ['AA', 'AAA'] as const;
+
 /** Impact levels, most severe first. */
 export const impacts = ['critical', 'serious', 'moderate', 'minor'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { engineIds, impacts } from './engine-ids.js';
+import { conformanceLevels, engineIds, impacts } from './engine-ids.js';
 
-export { defaultEngineIds, engineIds, impacts } from './engine-ids.js';
+export { conformanceLevels, defaultEngineIds, engineIds, impacts } from './engine-ids.js';
 export const EngineId = z.enum(engineIds);
 export type EngineId = z.infer<typeof EngineId>;
 
@@ -27,7 +27,6 @@ export type WcagLevel = z.infer<typeof WcagLevel>;
  * which adds the engines' AAA rules (enhanced contrast, link purpose from the link alone, no timed
  * refresh at all). A level includes the levels below it.
  */
-export const conformanceLevels = ['AA', 'AAA'] as const;
 export const ConformanceLevel = z.enum(conformanceLevels);
 export type ConformanceLevel = z.infer<typeof ConformanceLevel>;
 
