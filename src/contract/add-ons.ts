@@ -39,3 +39,16 @@ export const AddOnPagesResponse = z.object({
 export type AddOnPagesResponse = z.infer<typeof AddOnPagesResponse>;
 
 export const AddOnParams = z.strictObject({ id: z.uuid('Add-on id must be a UUID') });
+
+/**
+ * `POST /api/add-ons/{id}/refund`: the refund the terms promise for a report rejected in a
+ * procurement or compliance review, asked within the catalogue's window (reportRefundPolicy).
+ */
+export const AddOnRefundRequest = z.strictObject({
+  reason: z
+    .string()
+    .trim()
+    .min(10, 'Say which review rejected the report and why (at least 10 characters)')
+    .max(500, 'Keep the reason under 500 characters'),
+});
+export type AddOnRefundRequest = z.input<typeof AddOnRefundRequest>;

@@ -220,6 +220,20 @@ export const freeTier = {
   limits: readonly { id: string; label: string; feature: CatalogueFeatureId; enforcedIn: string }[];
 };
 
+/**
+ * The refund the terms promise (spec public-area.md: "If a report you bought is formally rejected
+ * in a procurement or compliance review, you can ask for a refund within 30 days"), for add-on
+ * reports only. Self-serve: the refund is granted when asked, with the review's reason, and no one
+ * reviews the request (ADR 0042). A delivery that falls short is refunded without asking.
+ */
+export const reportRefundPolicy = {
+  withinDays: 30,
+  appliesTo: 'add-on reports',
+  grantedAtOnce: true,
+  decision: 'ADR 0042',
+  enforcedIn: 'src/server/addons/refunds.ts',
+} as const;
+
 /** What an add-on delivers; AI products need an AI endpoint configured (src/config.ts). */
 export interface CatalogueAddOn {
   id: string;

@@ -270,6 +270,12 @@ export const PurchasedAddOn = z.object({
   description: z.string(),
   /** Where the document it sells is downloaded. */
   downloadUrl: z.string(),
+  /** Pages the document covered when it was made at purchase; null for purchases before that. */
+  pagesDelivered: z.number().int().nullable(),
+  /** Set once the charge was given back (a delivery that fell short, or asked for). */
+  refund: z.object({ refundedAt: z.string(), amount: z.number(), reason: z.string() }).nullable(),
+  /** Until when a refund can be asked for (ADR 0042); null when it no longer can. */
+  refundableUntil: z.string().nullable(),
 });
 export type PurchasedAddOn = z.infer<typeof PurchasedAddOn>;
 

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { AppDb } from '#db/client.js';
 import { addOns } from '#db/schema/index.js';
 
@@ -35,4 +35,23 @@ export async function listOwnAddOns(db: AppDb, userId: string, domain: string | 
     .from(addOns)
     .where(and(eq(addOns.userId, userId), domain ? eq(addOns.domain, domain) : undefined))
     .orderBy(desc(addOns.createdAt), desc(addOns.id));
+}
+
+/** What the document made at purchase covered (ADR 0042). */
+export async function setPagesDelivered(db: AppDb, id: string, pages: number) {
+  await db.update(addOns).set({ pagesDelivered: pages }).where(eq(addOns.id, id));
+}
+
+/** The add-on's charge was given back; false when it already was. */
+export async function markRefunded(
+  db: AppDb,
+  id: string,
+  refund: { refundedAt: Date; reason: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(addOns)
+    .set({ refundedAt: refund.refundedAt, refundReason: refund.reason, status: 'refunded' })
+    .where(and(eq(addOns.id, id), isNull(addOns.refundedAt)))
+    .returning({ id: addOns.id });
+  return rows.length > 0;
 }

@@ -10,7 +10,7 @@ import {
   PurchasedAddOn,
   addOnCatalogue,
 } from '#contract/index.js';
-import { addOns, payments, users } from '#db/schema/index.js';
+import { addOns, outboxEmails, payments, users } from '#db/schema/index.js';
 import { manualReviewMark } from '#reports/vpat/from-scan.js';
 import { checkOpenAcr } from '#reports/vpat/openacr.js';
 import { TestBrowser } from '../../../test/support/auth.js';
@@ -513,5 +513,47 @@ describe('what a bought document covers', () => {
     ).map((page) => page.url);
     expect(laterUrls).toHaveLength(4);
     expect(laterUrls[0]).toContain('unlabeled-inputs.html');
+  });
+});
+
+describe('POST /api/add-ons/{id}/refund', () => {
+  it('refunds a report rejected in a review at once, e-mails its credit note, and refuses a second ask, a stranger and a missing reason', async () => {
+    const bought = await buy('openacr-json', 2);
+    expect(bought).toMatchObject({ pagesDelivered: 2, refund: null });
+    expect(bought.refundableUntil).not.toBeNull();
+    const url = `/api/add-ons/${bought.id}/refund`;
+    const reason = 'Rejected in the state procurement review: no manual testing';
+
+    const missing = await owner.post(url, {});
+    expect(missing.statusCode).toBe(400);
+    const stranger404 = await stranger.post(url, { reason });
+    expect(stranger404.statusCode).toBe(404);
+
+    const response = await owner.post(url, { reason });
+    expect(response.statusCode, response.body).toBe(200);
+    const refunded = PurchasedAddOn.parse(response.json());
+    expect(refunded.refund).toMatchObject({ amount: 26, reason: `Rejected in review: ${reason}` });
+    expect(refunded.refundableUntil).toBeNull();
+    const row = (await addOnRows()).find((r) => r.id === bought.id)!;
+    expect(row).toMatchObject({ status: 'refunded', pagesDelivered: 2 });
+    expect((await paymentRow(row.stripePaymentId!))?.status).toBe('refunded');
+
+    // The credit note goes to the buyer's billing address once the answer is sent.
+    const mailed = await eventually(async () => {
+      const rows = await service.database.db
+        .select()
+        .from(outboxEmails)
+        .where(eq(outboxEmails.to, 'agency-owner@example.com'));
+      return rows.find((row) => row.subject.startsWith('Credit note'));
+    });
+    expect(mailed.subject).toMatch(/^Credit note CFY-\d{4}-\d{6}: \$26\.00$/);
+    expect(mailed.text).toContain('state procurement review');
+
+    const again = await owner.post(url, { reason });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toContain('already refunded');
+    // Still listed, with its refunded state.
+    const listed = PurchasedAddOn.array().parse((await owner.get('/api/add-ons')).json());
+    expect(listed.find((entry) => entry.id === bought.id)?.refund?.amount).toBe(26);
   });
 });

@@ -8,6 +8,7 @@ import {
   AddOnParams,
   AddOnPurchaseRequest,
   AddOnPurchaseResponse,
+  AddOnRefundRequest,
   PurchasedAddOn,
 } from '#contract/index.js';
 import { TooManyRequestsError } from '../http-errors.js';
@@ -91,6 +92,27 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
       },
     },
     async (request) => service.purchase(deps, request.caller, request.body),
+  );
+
+  app.post(
+    '/api/add-ons/:id/refund',
+    {
+      // A refund issues a credit note: it is e-mailed once this answers (app.ts).
+      config: { charges: true },
+      schema: {
+        operationId: 'refundAddOn',
+        summary: 'Ask for the refund of a report rejected in a review (within 30 days)',
+        description:
+          'Granted at once, with no human review: the charge is refunded through the payment ' +
+          'provider and a credit note is issued. 409 once refunded or past the window.',
+        tags: ['Add-ons'],
+        security: signedIn,
+        params: AddOnParams,
+        body: AddOnRefundRequest,
+        response: { 200: PurchasedAddOn },
+      },
+    },
+    async (request) => service.askForRefund(deps, request.caller, request.params.id, request.body),
   );
 
   app.get(

@@ -8,23 +8,30 @@ import {
   type AddOnPagesResponse,
   type AddOnPurchaseRequest,
   type AddOnPurchaseResponse,
+  type AddOnRefundRequest,
   type PurchasedAddOn,
 } from '#contract/index.js';
 import type { AppDb } from '#db/client.js';
 import { findPayment } from '#db/stores/payments.js';
 import { countOwnerPages, listLatestOwnerPages } from '#db/stores/scans.js';
-import { falsePositivesOfScan } from '#db/stores/triage.js';
 import type { PagePool } from '#scanner';
 import { takePayment } from '../billing/payment-intents.js';
 import type { PaymentProvider } from '../billing/payments.js';
 import type { FileAnswer } from '../documents/service.js';
 import * as domains from '../domains/service.js';
 import { recordAudit, type AuditActor } from '../audit-log/service.js';
-import { ConflictError, InvalidError, NotFoundError, UnauthorizedError } from '../http-errors.js';
+import {
+  ConflictError,
+  HttpError,
+  InvalidError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../http-errors.js';
 import type { Caller } from '../plugins/caller.js';
-import { loadReportModel } from '../scans/service.js';
 import { assertOnSale, assertPagesScanned } from './deliverable.js';
-import { addOnDocument, needsRawOutput } from './documents.js';
+import { checkDelivery, loadCoveredPages } from './delivery.js';
+import { addOnDocument } from './documents.js';
+import { refundableUntil, requestRefund } from './refunds.js';
 import * as repo from './repo.js';
 
 /**
@@ -93,7 +100,8 @@ export function coverageText(addOn: AddOn, domain: string, pages: number, availa
   return `${addOn.name} for ${domain}, made from the latest scans of ${of}.`;
 }
 
-function toPurchased(row: repo.AddOnRecord): PurchasedAddOn {
+function toPurchased(row: repo.AddOnRecord, now = new Date()): PurchasedAddOn {
+  const until = refundableUntil(row, now);
   return {
     id: row.id,
     addOnId: row.type,
@@ -104,6 +112,15 @@ function toPurchased(row: repo.AddOnRecord): PurchasedAddOn {
     createdAt: row.createdAt.toISOString(),
     description: row.description ?? '',
     downloadUrl: `/api/add-ons/${row.id}/download`,
+    pagesDelivered: row.pagesDelivered,
+    refund: row.refundedAt
+      ? {
+          refundedAt: row.refundedAt.toISOString(),
+          amount: row.price / 100,
+          reason: row.refundReason ?? '',
+        }
+      : null,
+    refundableUntil: until ? until.toISOString() : null,
   };
 }
 
@@ -183,10 +200,47 @@ export async function purchase(
     if (twin) throw new ConflictError('This payment has already been used.');
     throw error;
   }
+  // The document is made once now: one that falls short or fails is refunded at once (ADR 0042).
+  const delivery = await checkDeliveryOrKeep(deps, row, addOn, caller);
+  const stored = (await repo.findOwnAddOn(deps.db, userId, row.id)) ?? row;
   return {
-    message: `${addOn.name} purchased. ${description}`,
-    addOn: toPurchased(row),
+    message: delivery.delivered
+      ? `${addOn.name} purchased. ${description}`
+      : `${addOn.name} could not be delivered in full, so its charge was refunded. ${delivery.reason}`,
+    addOn: toPurchased(stored),
   };
+}
+
+/**
+ * The purchase stands once its payment is taken; a refund the provider refuses now leaves the
+ * add-on unrefunded with its short page count, and its owner can ask for the refund (ADR 0042).
+ */
+async function checkDeliveryOrKeep(
+  deps: AddOnServiceDeps,
+  row: repo.AddOnRecord,
+  addOn: AddOn,
+  caller: AddOnCaller & AuditActor,
+) {
+  const actor: AuditActor = { organisationId: caller.organisationId, label: 'Delivery check' };
+  try {
+    return await checkDelivery(deps, row, addOn, actor);
+  } catch (error) {
+    if (error instanceof HttpError) {
+      return { delivered: false as const, reason: `The refund failed: ${error.message}` };
+    }
+    throw error;
+  }
+}
+
+/** `POST /api/add-ons/{id}/refund` (refunds.ts): the add-on as it stands after its refund. */
+export async function askForRefund(
+  deps: AddOnServiceDeps,
+  caller: AddOnCaller & AuditActor,
+  id: string,
+  body: AddOnRefundRequest,
+): Promise<PurchasedAddOn> {
+  const organisationId = signedIn(caller);
+  return toPurchased(await requestRefund(deps, organisationId, caller, id, body));
 }
 
 /**
@@ -229,7 +283,7 @@ export async function listAddOns(
     userId,
     domain === undefined ? undefined : domains.normalizeDomain(domain),
   );
-  return rows.map(toPurchased);
+  return rows.map((row) => toPurchased(row));
 }
 
 /** `GET /api/add-ons/pages?domain=`: which pages a document bought now would be made from. */
@@ -267,19 +321,9 @@ export async function download(
   const row = await repo.findOwnAddOn(deps.db, userId, id);
   const addOn = row && catalogueEntry(row.type);
   if (!row || !addOn) throw addOnNotFound();
-  const pages = await listLatestOwnerPages(deps.db, row.domain, userId, {
-    limit: row.quantity,
-    before: row.createdAt,
-  });
-  if (pages.length === 0) {
+  const { models, falsePositives } = await loadCoveredPages(deps, row, addOn);
+  if (models.length === 0) {
     throw new NotFoundError('The scans this add-on was made from are no longer stored.');
   }
-  const [models, judged] = await Promise.all([
-    Promise.all(
-      pages.map((page) => loadReportModel(deps.db, page.id, { raw: needsRawOutput(addOn) })),
-    ),
-    Promise.all(pages.map((page) => falsePositivesOfScan(deps.db, page.id))),
-  ]);
-  const falsePositives = new Map(judged.flatMap((scan) => [...scan]));
   return addOnDocument(addOn, models, deps.pool, falsePositives);
 }

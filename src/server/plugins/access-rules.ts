@@ -172,6 +172,8 @@ export const accessRules: Record<string, AccessRule> = {
   'GET /api/add-ons/pages': organisation('viewer'),
   'POST /api/add-ons/purchase': organisation('owner'),
   'GET /api/add-ons/:id/download': organisation('viewer'),
+  // The terms' 30-day refund of a rejected report: who sees the invoices asks (ADR 0042).
+  'POST /api/add-ons/:id/refund': organisation('admin'),
 
   // The organisation's people: everyone sees the team, owners manage it, anyone may leave
   // (organisations/service.ts); an invitation link is read by whoever holds it and accepted by

@@ -187,6 +187,7 @@ const operationIds: Record<string, string> = {
   'POST /api/account/tour': 'markTourSeen',
   'POST /api/account/unsubscribe': 'unsubscribe',
   'POST /api/add-ons/purchase': 'purchaseAddOn',
+  'POST /api/add-ons/{id}/refund': 'refundAddOn',
   'POST /api/analyze': 'analyzePage',
   'POST /api/auth/login': 'logIn',
   'POST /api/auth/logout': 'logOut',
