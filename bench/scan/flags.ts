@@ -20,7 +20,8 @@ import { benchDir } from './tools.js';
  * baseline runs first and last, so drift from other work on the machine shows.
  *
  * `--ref <commit>` adds the product at that commit (source-at.ts) after the first baseline and
- * before the last, so a change and what it replaced are measured in one run; `--only none` runs
+ * before the last, so a change and what it replaced are measured in one run (`--ref a,b`: both
+ * commits, b's runs between a's, so uncommitted edits in this checkout play no part); `--only none` runs
  * no other variant. `--engines` and `--screenshots` apply to every variant.
  *
  *   npx tsx bench/scan/flags.ts [--pages 10] [--tabs 1] [--only in-process-gpu,no-zygote]
@@ -128,16 +129,23 @@ async function main(): Promise<void> {
     (variant) => !only || variant.name.startsWith('baseline') || only.includes(variant.name),
   );
   const workDir = mkdtempSync(join(tmpdir(), 'conformly-flags-'));
-  if (args.ref) {
-    const sourceDir = sourceAt(args.ref, workDir);
-    const at = (name: string) => ({
+  // Each ref in turn after the first baseline, and again in reverse order before the last, so
+  // two commits (`--ref before,after`) are compared free of this checkout's uncommitted edits.
+  const refs = args.ref?.split(',') ?? [];
+  const firsts = refs.map((ref) => {
+    const sourceDir = sourceAt(ref, workDir);
+    return (name: string) => ({
       name,
       why: 'the product at that commit, same pages and switches',
       options: { sourceDir },
     });
-    chosen.splice(1, 0, at(`at ${args.ref}`));
-    chosen.splice(chosen.length - 1, 0, at(`at ${args.ref} (again)`));
-  }
+  });
+  chosen.splice(1, 0, ...firsts.map((at, i) => at(`at ${refs[i]}`)));
+  chosen.splice(
+    chosen.length - 1,
+    0,
+    ...firsts.map((at, i) => at(`at ${refs[i]} (again)`)).reverse(),
+  );
   const site = await startBenchSite();
   const urls = site.pages.slice(0, Number(args.pages)).map((page) => `${site.url}${page.path}`);
   const tabs = Number(args.tabs);

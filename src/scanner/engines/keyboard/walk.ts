@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { CDPSession, Page } from 'puppeteer-core';
+import type { CDPSession, Page, Viewport } from 'puppeteer-core';
 import type { OwnEngineRaw } from '#contract/index.js';
 import type { EngineContext } from '../engine.js';
 import {
@@ -11,7 +11,7 @@ import {
   type TrapOutcome,
   type WalkOutcome,
 } from './findings.js';
-import { deafRoleControls } from './key-listeners.js';
+import { readStatics } from './key-listeners.js';
 import { pressKey, type WalkKey } from './keys.js';
 import { KEYBOARD_IN_PAGE } from './page-script.js';
 import { reachedOrder, readSequence } from './sequence.js';
@@ -58,9 +58,12 @@ export async function walkKeyboard(
 ): Promise<Omit<OwnEngineRaw, 'error'>> {
   const started = performance.now();
   const startUrl = withoutHash(page.url());
-  let html: boolean;
+  // One script checks the document, installs the walk's helper and reads the writing direction.
+  let start: { candidates: number[]; rtl: boolean } | null;
   try {
-    html = (await page.evaluate(`/html/.test(document.contentType)`)) as boolean;
+    start = (await page.evaluate(
+      `/html/.test(document.contentType) ? { candidates: ${KEYBOARD_IN_PAGE}, rtl: getComputedStyle(document.body || document.documentElement).direction === 'rtl' } : null`,
+    )) as typeof start;
   } catch (error) {
     // A page on its way elsewhere (a meta refresh) before the walk began: nothing to walk.
     if (withoutHash(page.url()) !== startUrl) {
@@ -68,19 +71,30 @@ export async function walkKeyboard(
     }
     throw error;
   }
-  if (!html) {
+  if (!start) {
     // An XML or SVG document shows in the browser's own viewer: nothing of the site's to walk.
     return { results: [], details: { skipped: 'not an HTML document' } };
   }
-  const cdp = await page.createCDPSession();
-  const call = async <T>(method: string, ...args: unknown[]): Promise<T> => {
+  let cdp: CDPSession;
+  try {
+    cdp = await page.createCDPSession();
+  } catch (error) {
+    await page.evaluate(`window.__conformlyKeyboard?.cleanup()`).catch(() => undefined);
+    throw error;
+  }
+  /** Runs `body` in the page with the helper as `api`; its document gone, the walk stops. */
+  const inPage = async <T>(body: string): Promise<T> => {
     if (withoutHash(page.url()) !== startUrl) throw new NavigatedError(page.url());
     const value = await page.evaluate(
-      `(() => { const api = window.__conformlyKeyboard; return api ? api.${method}(...${JSON.stringify(args)}) : '__gone'; })()`,
+      `(() => { const api = window.__conformlyKeyboard; if (!api) return '__gone'; ${body} })()`,
     );
     if (value === '__gone') throw new NavigatedError(page.url());
     return value as T;
   };
+  const invoke = (method: string, args: unknown[]) => `api.${method}(...${JSON.stringify(args)})`;
+  const call: Call = (method, ...args) => inPage(`return ${invoke(method, args)};`);
+  /** The helper's `read` (focus records up to now), then `method`, in one round trip. */
+  const readThen: Call = (method, ...args) => inPage(`api.read(); return ${invoke(method, args)};`);
 
   const sequence: number[] = [];
   const opaque = new Set<number>();
@@ -98,17 +112,12 @@ export async function walkKeyboard(
   let domIndex: number[] = [];
   let rtl = false;
   let order: number[];
-  let installed = false;
   let failure: string | undefined;
   /** Milliseconds since the start at the end of each step, for tuning. */
   const phases: Record<string, number> = {};
 
   try {
-    candidates = (await page.evaluate(KEYBOARD_IN_PAGE)) as number[];
-    installed = true;
-    rtl = (await page.evaluate(
-      `getComputedStyle(document.body || document.documentElement).direction === 'rtl'`,
-    )) as boolean;
+    ({ candidates, rtl } = start);
     // The DOM's count misses stops inside frames and shadow roots: never fewer than 50.
     const maxPresses = Math.min(limits.maxPresses, Math.max(2 * candidates.length + 10, 50));
 
@@ -153,18 +162,26 @@ export async function walkKeyboard(
     sequence.push(now);
     order = reachedOrder(sequence);
     phases.tab = Math.round(performance.now() - started);
-    skip = await checkSkipLink(order.slice(0, 3), cdp, call);
+    skip = await checkSkipLink(order.slice(0, 3), cdp, call, readThen);
     phases.skip = Math.round(performance.now() - started);
-    statics = await call('statics', order, stoppedBy === 'complete');
+    // One script: the static checks, the role controls no key reaches, and whether the narrow
+    // viewport needs a look (with the scroll position to put back).
+    const viewport = page.viewport();
+    const narrow = viewport !== null && viewport.width > narrowViewport.width && order.length > 0;
+    if (withoutHash(page.url()) !== startUrl) throw new NavigatedError(page.url());
+    const read = await readStatics(cdp, order, stoppedBy === 'complete', narrow);
+    if (read === '__gone') throw new NavigatedError(page.url());
+    statics = read.statics;
+    statics.mouseOnly.push(...read.deaf);
     phases.statics = Math.round(performance.now() - started);
-    statics.mouseOnly.push(...(await deafRoleControls(cdp)));
-    phases.listeners = Math.round(performance.now() - started);
-    narrowCovers = await obscuredWhenNarrow(page, order, call);
+    phases.listeners = phases.statics;
+    if (viewport && read.layersScroll) {
+      narrowCovers = await obscuredWhenNarrow(page, viewport, order, call, read.layersScroll);
+    }
     phases.narrow = Math.round(performance.now() - started);
   } catch (error) {
     const navigated = error instanceof NavigatedError || withoutHash(page.url()) !== startUrl;
     stoppedBy = navigated ? 'navigation' : 'error';
-    if (!navigated && !installed) throw error;
     // What the walk found up to here still stands: a page that navigates on focus, or a page
     // script that broke the walk, must not throw away the whole scan.
     failure = error instanceof Error ? error.message : String(error);
@@ -218,19 +235,17 @@ export const narrowViewport = { width: 320, height: 568 } as const;
 
 /**
  * Focus each reached element again on a small phone's viewport (320 x 568), where sticky headers and cookie
- * bars cover far more of it, and return those a fixed or sticky layer then hides entirely. The
- * viewport and scroll position are put back; a page without such layers at any width is left
- * alone.
+ * bars cover far more of it, and return those a fixed or sticky layer then hides entirely. Called
+ * only where the page may have such layers (`readStatics`); the viewport and the scroll position
+ * it read then are put back.
  */
 async function obscuredWhenNarrow(
   page: Page,
+  viewport: Viewport,
   order: number[],
   call: Call,
+  scroll: [number, number],
 ): Promise<[number, string][]> {
-  const viewport = page.viewport();
-  if (!viewport || viewport.width <= narrowViewport.width || order.length === 0) return [];
-  if (!(await call<boolean>('mayHaveLayers'))) return [];
-  const scroll = (await page.evaluate('[window.scrollX, window.scrollY]')) as [number, number];
   await page.setViewport({ ...viewport, ...narrowViewport });
   try {
     return await call<[number, string][]>('obscuredNow', order);
@@ -276,6 +291,7 @@ async function checkSkipLink(
   first: number[],
   cdp: CDPSession,
   call: Call,
+  readThen: Call,
 ): Promise<SkipOutcome | null> {
   const link = await call<{
     id: number;
@@ -296,8 +312,7 @@ async function checkSkipLink(
   if (!link.targetSelector || !(await call<boolean>('focus', link.id))) return outcome;
   try {
     await pressKey(cdp, 'enter');
-    await call('read');
-    let check = await call<{ reached: boolean; active: string | null }>(
+    let check = await readThen<{ reached: boolean; active: string | null }>(
       'skipReached',
       link.targetSelector,
     );
