@@ -44,6 +44,9 @@ describe('focus indicators other than an outline', () => {
       'focus-indicator-faint violation #border-faint',
       'focus-indicator-faint violation #colour-faint',
       'focus-indicator-faint needs-review #shadow-weak',
+      // Read from screenshots: never more than a review.
+      'focus-indicator-faint needs-review #gradient-faint',
+      'focus-indicator-faint needs-review #blur-faint',
     ]);
     const byId = (id: string) => raw.results.find((r) => r.selector === id)!;
     expect(byId('#shadow-faint').details).toMatchObject({
@@ -57,6 +60,19 @@ describe('focus indicators other than an outline', () => {
     });
     expect(byId('#border-faint').message).toContain('the border going from #cccccc to #bbbbbb');
     expect(byId('#shadow-weak').message).toContain('a change of 2.52:1');
+    // On a gradient, a 1px #e5e7eb outline: two screenshots, about one ring of changed pixels.
+    const gradient = byId('#gradient-faint').details as {
+      pixels: boolean;
+      stylesUndecided: string;
+      changedPixels: number;
+      segments: { contrast: number; area: number }[];
+    };
+    expect(gradient.pixels).toBe(true);
+    expect(gradient.stylesUndecided).toMatch(/gradient/);
+    expect(gradient.segments[0]!.contrast).toBeLessThan(1.5);
+    expect(gradient.segments[0]!.area).toBe(0);
+    expect(gradient.changedPixels).toBeGreaterThan(100);
+    expect(raw.details).toMatchObject({ pixelReads: { read: 2, skipped: 0 } });
   });
 
   it('judges 2.4.13 (AAA) only when the scan asks for AAA: area and contrast of the change', async () => {
@@ -70,6 +86,8 @@ describe('focus indicators other than an outline', () => {
       'focus-appearance violation #shadow-weak',
       'focus-appearance violation #outline-thin',
       'focus-appearance violation #underline',
+      'focus-appearance needs-review #gradient-faint',
+      'focus-appearance needs-review #blur-faint',
     ]);
     const thin = raw.results.find(
       (r) => r.check === 'focus-appearance' && r.selector === '#outline-thin',
@@ -80,5 +98,7 @@ describe('focus indicators other than an outline', () => {
   it('reports nothing, at AAA either, where focus changes enough', async () => {
     const raw = await walk('focus-indicators-ok.html', 'AAA');
     expect(raw.results.map((r) => `${r.check} ${r.selector}`)).toEqual([]);
+    // The outline on a gradient and the blurred ring were judged from their pixels.
+    expect(raw.details).toMatchObject({ pixelReads: { read: 2, skipped: 0 } });
   });
 });

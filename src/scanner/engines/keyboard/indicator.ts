@@ -31,6 +31,9 @@ export interface FocusIndicator {
   undecided: string | null;
   /** The segments come from screenshot pixels, not from computed styles. */
   pixels?: boolean;
+  /** With pixels: why styles could not decide, and how many CSS px² changed at all. */
+  stylesUndecided?: string;
+  changedPixels?: number;
 }
 
 /** Below this contrast a change is as good as not made (F78): a violation of 2.4.7. */
@@ -67,7 +70,7 @@ function describe(segment: IndicatorSegment): string {
     case 'underline':
       return `an underline in ${segment.after} over ${segment.before}`;
     case 'pixels':
-      return `pixels going from ${segment.before} to ${segment.after} (read from screenshots)`;
+      return `a change in its pixels from ${segment.before} to ${segment.after} (read from screenshots)`;
   }
 }
 
@@ -91,6 +94,16 @@ export function faintIndicatorFinding(record: Judged): OwnCheckResult | null {
   const best = strongest(segments);
   const top = Math.max(...segments.map((s) => s.contrast));
   if (best && best.contrast >= visibleChange) return null;
+  if (indicator.pixels && indicator.changedPixels === 0) {
+    return checkResult(
+      keyboardChecks,
+      'focus-indicator-faint',
+      record,
+      "Focus changes this element's styles, but screenshots of it unfocused and focused show " +
+        'no difference on screen.',
+      { details: { ...indicator }, kind: 'needs-review' },
+    );
+  }
   const invisible =
     top < invisibleChange && !record.editable && !indicator.pixels && segments.length > 0;
   const shown = best ?? segments.reduce((a, b) => (b.contrast > a.contrast ? b : a));

@@ -612,6 +612,32 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       el.focus();
       return deepActive() === el;
     },
+    /**
+     * For a pixel read: the element unfocused (scrolled to the middle of the viewport) or focused
+     * again, transitions finished; its box in document coordinates, or null when it is gone or
+     * does not take focus.
+     */
+    pixelState: (id, focus, m) => {
+      const el = els[id];
+      if (!el || !el.isConnected) return null;
+      if (focus) {
+        el.focus({ preventScroll: true });
+        if (deepActive() !== el) return null;
+      } else {
+        const active = document.activeElement;
+        if (active && active.blur) active.blur();
+        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      }
+      finishTransitions(el);
+      if (el.parentElement) finishTransitions(el.parentElement);
+      const r = el.getBoundingClientRect();
+      // The screenshots must show the element and its margin m, with nothing laid over them.
+      const around = { left: r.left - m, top: r.top - m, width: r.width + 2 * m, height: r.height + 2 * m };
+      if (around.left < 0 || around.top < 0 || r.right + m > window.innerWidth || r.bottom + m > window.innerHeight) return null;
+      if (layers.some((layer) => !layer.contains(el) && overlaps(around, layer.getBoundingClientRect()))) return null;
+      if (!hitsAtCenter(el, r)) return null;
+      return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+    },
     /** Each id's position in document order. */
     domOrder: (list) => {
       const sorted = list.filter((id) => els[id] && els[id].isConnected).slice().sort((a, b) =>

@@ -14,6 +14,7 @@ import {
 import { readStatics } from './key-listeners.js';
 import { pressKey, type WalkKey } from './keys.js';
 import { KEYBOARD_IN_PAGE } from './page-script.js';
+import { pixelBudget, readIndicatorPixels, type PixelReads } from './pixel-read.js';
 import { reachedOrder, readSequence } from './sequence.js';
 
 /** How far one walk may go. */
@@ -24,11 +25,21 @@ export interface WalkLimits {
   budgetMs: number;
   /** Tab presses sent together before focus is read back, after the first round. */
   batch: number;
+  /**
+   * Elements whose focus indicator may be read from screenshots where styles cannot decide;
+   * none when left out (a walk inside an opened state judges no indicators).
+   */
+  pixelReads?: number;
 }
 
 const maxBatch = 48;
 
-export const walkLimits: WalkLimits = { maxPresses: 250, budgetMs: 2_000, batch: 12 };
+export const walkLimits: WalkLimits = {
+  maxPresses: 250,
+  budgetMs: 2_000,
+  batch: 12,
+  pixelReads: pixelBudget,
+};
 
 /** The page left the document the walk started on (a focus handler navigated). */
 class NavigatedError extends Error {
@@ -109,6 +120,7 @@ export async function walkKeyboard(
   };
   let records: (FocusRecord | null)[] = [];
   let narrowCovers: [number, string][] = [];
+  let pixelReads: PixelReads | null = null;
   let domIndex: number[] = [];
   let rtl = false;
   let order: number[];
@@ -195,6 +207,7 @@ export async function walkKeyboard(
         if (record) record.narrowCoveredBy = cover;
       }
       domIndex = await call<number[]>('domOrder', order);
+      pixelReads = await readIndicatorPixels(page, call, records, order, limits.pixelReads ?? 0);
     }
   } catch {
     // The page went away after the walk: the findings so far still stand.
@@ -223,6 +236,7 @@ export async function walkKeyboard(
       stoppedBy,
       phases,
       ...(failure ? { failure } : {}),
+      ...(pixelReads && pixelReads.read + pixelReads.skipped > 0 ? { pixelReads } : {}),
       ms: Math.round(performance.now() - started),
     }),
   };
@@ -340,6 +354,8 @@ function walkDetails(
     /** Milliseconds from the start at the end of the Tab walk, skip link, statics, listeners. */
     phases: Record<string, number>;
     failure?: string;
+    /** Focus indicators read from screenshots where styles could not decide. */
+    pixelReads?: PixelReads;
     ms: number;
   },
 ): Record<string, unknown> {
