@@ -9,6 +9,7 @@ import {
   formatUsd,
   freeTier,
   monthlyEquivalentCents,
+  reportRefundPolicy,
   yearlyDiscountPercent,
 } from '#contract/catalogue.js';
 import { PricingPage } from './pricing-page';
@@ -108,5 +109,19 @@ describe('the pricing page says only what the catalogue holds', () => {
     expect(yearly).toContain(`${formatUsd(domainPriceCents(1, 'year'))} a year`);
     expect(yearly).toContain(`Save ${yearlyDiscountPercent}%`);
     expect(yearly).toContain('Settings → Billing');
+  });
+
+  it('states the one refund the server grants (ADR 0042): add-on reports rejected in a review, within the catalogue’s window', () => {
+    const refund = html.match(/<p[^>]*data-claims="refund"[^>]*>(.*?)<\/p>/s);
+    expect(refund).not.toBeNull();
+    const said = text(refund![1]!);
+    expect(said).toContain(
+      `formally rejected in a procurement or compliance review, ask for a refund within ${reportRefundPolicy.withinDays} days`,
+    );
+    expect(reportRefundPolicy.grantedAtOnce).toBe(true);
+    expect(said).toContain('refunded at once');
+    expect(said).toContain('no one reviews the request');
+    // A refund of the add-on reports, never a guarantee of the plan.
+    expect(said).not.toMatch(/guarantee|money.back|subscription|month's/i);
   });
 });

@@ -9,6 +9,7 @@ import {
   formatUsd,
   freeTier,
   monthlyEquivalentCents,
+  reportRefundPolicy,
   yearlyDiscountPercent,
 } from '#contract/catalogue.js';
 import type { BillingInterval } from '#contract/invoice.js';
@@ -179,6 +180,12 @@ export function PricingPage() {
           </Card>
         </li>
       </ul>
+      <p className="mx-auto mt-8 max-w-2xl text-center text-sm text-slate-700" data-claims="refund">
+        One-time add-on reports: if a report you bought is formally rejected in a procurement or
+        compliance review, ask for a refund within {reportRefundPolicy.withinDays} days from the
+        domain&apos;s add-on list. It is refunded at once, with a credit note; no one reviews the
+        request. A report that covers fewer pages than you bought is refunded without asking.
+      </p>
     </div>
   );
 }

@@ -1,5 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AddOnCatalogueResponse, AddOnPagesResponse } from '#contract/add-ons.js';
+import type {
+  AddOnCatalogueResponse,
+  AddOnPagesResponse,
+  AddOnRefundRequest,
+} from '#contract/add-ons.js';
 import type {
   AddOnPurchaseRequest,
   AddOnPurchaseResponse,
@@ -50,5 +54,26 @@ export function usePurchaseAddOn() {
     mutationFn: purchaseAddOn,
     onSettled: (_answer, _error, input) =>
       queryClient.invalidateQueries({ queryKey: domainKeys.addOns(input.domain) }),
+  });
+}
+
+/**
+ * The terms' refund of a report rejected in a review (ADR 0042): granted at once. The add-on's
+ * list shows it refunded and Settings → Billing lists the credit note.
+ */
+export const refundAddOn = (id: string, input: AddOnRefundRequest) =>
+  api.post<PurchasedAddOn>(`/api/add-ons/${encodeURIComponent(id)}/refund`, input);
+
+export function useRefundAddOn(domain: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason: string }) => refundAddOn(id, { reason }),
+    onSettled: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: domainKeys.addOns(domain) }),
+        // Settings → Billing's list, whose key its feature owns: the credit note is new there.
+        queryClient.invalidateQueries({ queryKey: ['billing', 'invoices'] }),
+      ]);
+    },
   });
 }

@@ -1,16 +1,15 @@
-import { Download, FilePlus2 } from 'lucide-react';
+import { FilePlus2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { addOnPrice, type AddOn } from '#contract/domains.js';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
-import { messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
-import { useAddOnCatalogue, useAddOnPages, useAddOns } from '../api/add-ons';
+import { useAddOnCatalogue, useAddOnPages } from '../api/add-ons';
 import { formatUsd, pagesOf } from '../domain-form';
-import { formatDate } from '../format';
 import type { Purchase } from './payment-dialog';
+import { PurchasedAddOns } from './purchased-add-ons';
 
 /**
  * Spec §2 add-ons panel: collapsible, per active domain. The eight one-time reports with a live
@@ -35,7 +34,7 @@ export function AddOnsPanel({
       </summary>
       {open && (
         <div className="grid gap-6 border-t border-slate-200 p-4">
-          <Purchased domain={domain} />
+          <PurchasedAddOns domain={domain} />
           <Catalogue domain={domain} onBuy={onBuy} />
         </div>
       )}
@@ -166,49 +165,5 @@ function AddOnRow({
         </p>
       )}
     </li>
-  );
-}
-
-function Purchased({ domain }: { domain: string }) {
-  const addOns = useAddOns(domain, true);
-  if (addOns.isPending) return <Spinner label="Loading your add-ons" className="p-2" />;
-  if (addOns.isError) {
-    return (
-      <p role="alert" className="text-sm text-bad">
-        {messageOf(addOns.error, 'Your add-ons could not be loaded.')}
-      </p>
-    );
-  }
-  if (addOns.data.length === 0) {
-    return <p className="text-sm text-slate-700">No add-ons bought for {domain} yet.</p>;
-  }
-  return (
-    <div>
-      <h4 className="font-semibold">Bought for {domain}</h4>
-      <ul className="mt-2 grid gap-2">
-        {addOns.data.map((addOn) => (
-          <li
-            key={addOn.id}
-            className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-200 p-3 text-sm"
-          >
-            <span>
-              <span className="font-semibold">{addOn.name}</span>, {formatUsd(addOn.price)} on{' '}
-              {formatDate(addOn.createdAt)}
-              {addOn.description && (
-                <span className="block text-slate-700">{addOn.description}</span>
-              )}
-            </span>
-            <a
-              href={addOn.downloadUrl}
-              download
-              className="inline-flex items-center gap-1 font-semibold text-brand-600 underline"
-            >
-              <Download aria-hidden="true" className="h-4 w-4" />
-              Download <span className="sr-only">{addOn.name}</span>
-            </a>
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }

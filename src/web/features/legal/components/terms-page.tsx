@@ -1,3 +1,4 @@
+import { reportRefundPolicy } from '#contract/catalogue.js';
 import { LegalPage, supportEmail } from './legal-page';
 
 export function TermsPage() {
@@ -22,7 +23,8 @@ export function TermsPage() {
       <h2>Payments and refunds</h2>
       <p>
         Paid plans are billed in US dollars. If a report you bought is formally rejected in a
-        procurement or compliance review, you can ask for a refund within 30 days.
+        procurement or compliance review, you can ask for a refund within{' '}
+        {reportRefundPolicy.withinDays} days.
       </p>
       <h2>Governing law</h2>
       <p>These terms are governed by the laws of the State of Delaware.</p>
