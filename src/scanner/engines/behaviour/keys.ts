@@ -4,6 +4,7 @@ import { listenerTypes } from './listeners.js';
 import { pause, probe, type ProbeElement, type WatchResult } from './probe.js';
 import type { GuardEvent } from './safety.js';
 import type { BehaviourSession } from './session.js';
+import { recordChanges, undoChanges, type Undone } from './undo.js';
 
 /**
  * Keys tried for real: single printable characters pressed with focus on the page and not in a
@@ -57,6 +58,12 @@ interface Reaction {
   keys?: string[];
 }
 
+interface Pressed {
+  reaction: Reaction | null;
+  /** What the keys changed, put back (a deleted message restored): see undo.ts. */
+  restored: Undone;
+}
+
 async function events(session: BehaviourSession): Promise<readonly GuardEvent[]> {
   return (await session.guard?.events()) ?? [];
 }
@@ -72,23 +79,23 @@ async function pressKey(page: BehaviourSession['page'], key: string): Promise<vo
   }
 }
 
-/** Presses keys with focus on the page and says what happened, if anything. */
-async function pressOnPage(
-  session: BehaviourSession,
-  keys: readonly string[],
-): Promise<Reaction | null> {
+/** Presses keys with focus on the page, says what happened, if anything, and undoes it. */
+async function pressOnPage(session: BehaviourSession, keys: readonly string[]): Promise<Pressed> {
   const { page } = session;
   await page.evaluate(
     'document.activeElement && document.activeElement.blur && document.activeElement.blur()',
   );
   const scroll = await page.evaluate('[window.scrollX, window.scrollY].join()');
   const from = (await events(session)).length;
+  const digest = await recordChanges(page);
   await probe(page, 'startWatch', -1);
   for (const key of keys) await pressKey(page, key);
   await pause(150);
   const focused = await probe<number>(page, 'active');
   const watched = await probe<WatchResult | null>(page, 'stopWatch');
   const scrolled = (await page.evaluate('[window.scrollX, window.scrollY].join()')) !== scroll;
+  // A key has no opposite to press: what it changed in the DOM is undone change by change.
+  const restored = await undoChanges(page, digest);
   const what: string[] = [];
   let certain = false;
   for (const event of (await events(session)).slice(from)) {
@@ -107,7 +114,10 @@ async function pressOnPage(
   if (watched?.urlChanged) what.push('changes the address');
   if (watched && watched.mutations > 0) what.push('changes the page');
   if (scrolled) what.push('scrolls the page');
-  return what.length > 0 ? { what, certain, keys: watched?.keys ?? [] } : null;
+  return {
+    reaction: what.length > 0 ? { what, certain, keys: watched?.keys ?? [] } : null,
+    restored,
+  };
 }
 
 export async function run(session: BehaviourSession): Promise<OwnCheckResult[]> {
@@ -137,11 +147,12 @@ async function characterShortcuts(session: BehaviourSession): Promise<OwnCheckRe
     if (session.timeUp() || !session.spend()) break;
     const batch = printableKeys.slice(start, start + batchSize);
     const started = performance.now();
-    const reaction = await pressOnPage(session, batch);
+    const { reaction, restored } = await pressOnPage(session, batch);
     session.note({
       check: 'character-key-shortcut',
       action: `press ${batch.join(' ')}`,
       target: '',
+      restored,
       ms: Math.round(performance.now() - started),
     });
     await session.restore();
@@ -150,16 +161,23 @@ async function characterShortcuts(session: BehaviourSession): Promise<OwnCheckRe
     let singled = false;
     for (const key of batch) {
       if (session.timeUp() || !session.spend()) break;
-      const one = await pressOnPage(session, [key]);
-      session.note({ check: 'character-key-shortcut', action: `press ${key}`, target: '', ms: 0 });
+      const { reaction: one, restored: undone } = await pressOnPage(session, [key]);
+      session.note({
+        check: 'character-key-shortcut',
+        action: `press ${key}`,
+        target: '',
+        restored: undone,
+        ms: 0,
+      });
       await session.restore();
       if (one) {
         found.push({ key, reaction: one });
         singled = true;
       }
     }
-    // A change that cannot happen twice (a message deleted) shows only in the batch: the keys
-    // it followed are named, and a person judges.
+    // A change the page's own state keeps from happening twice (undo puts the DOM back, not the
+    // script's variables) shows only in the batch: the keys it followed are named, and a person
+    // judges.
     if (!singled) {
       for (const key of batch.filter((key) => reaction.keys?.includes(key))) {
         found.push({ key, reaction: { what: reaction.what, certain: false } });

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { EngineContext } from '../engine.js';
 import { installGuard, type InteractionGuard } from './safety.js';
+import type { Undone } from './undo.js';
 
 /** One interaction the engine made, kept in the raw output (details.interactions). */
 export interface Interaction {
@@ -12,6 +13,8 @@ export interface Interaction {
   target: string;
   /** The state the page was in, e.g. "after opening 'Menu'". */
   state?: string;
+  /** Whether what the interaction changed was put back, and how (undo.ts). */
+  restored?: Undone;
   ms: number;
 }
 

@@ -2,6 +2,7 @@ import type { OwnCheckResult } from '#contract/index.js';
 import { checkResult, type OwnCheckDefinition } from '../own-engine.js';
 import { pause, probe, type ProbeElement, type WatchResult } from './probe.js';
 import type { BehaviourSession } from './session.js';
+import { recordChanges, undoChanges, undoWaysOf } from './undo.js';
 
 /**
  * Status messages (4.1.3), for review only: a button is pressed and a short text that appears
@@ -41,37 +42,28 @@ export async function run(session: BehaviourSession): Promise<OwnCheckResult[]> 
     const started = performance.now();
     // Text already on the page (a table re-sorted, a list moved) is no new message.
     const shownBefore = (await page.evaluate('document.body.innerText')) as string;
+    const ways = await undoWaysOf(page, id);
+    const digest = await recordChanges(page);
     await probe(page, 'startWatch', id);
     await page.click(element.selector).catch(() => undefined);
     await pause(300);
     const focused = await probe<number>(page, 'active');
     const watched = await probe<WatchResult | null>(page, 'stopWatch');
+    const messages = watched ? await plainMessages(page, id, focused, watched, shownBefore) : [];
+    const { opposite } = ways;
+    const restored = await undoChanges(page, digest, {
+      ...(opposite ? { opposite: () => page.click(opposite) } : {}),
+      ...(ways.cycles ? { again: () => page.click(element.selector) } : {}),
+    });
     session.note({
       check: 'status-not-announced',
       action: 'click',
       target: element.selector,
       state: `after pressing '${element.name}'`,
+      restored,
       ms: Math.round(performance.now() - started),
     });
     await session.restore();
-    if (!watched) continue;
-    const messages = [];
-    for (const text of watched.texts) {
-      if (text.live || text.dialog || text.text.length > 160) continue;
-      if (shownBefore.replace(/\s+/g, ' ').includes(text.text)) continue;
-      const plain = (await page.evaluate(
-        `(() => { const p = window.__conformlyProbe; const host = p.el(${text.id}); const button = p.el(${id});
-          if (!host || !button || host.contains(button) || button.contains(host)) return false;
-          if (host.querySelector('a[href], button, input, select, textarea, [tabindex]')) return false;
-          // A tooltip or description the pointer revealed is 1.4.13's matter, not a status.
-          if (host.closest('[role=tooltip]')) return false;
-          const described = (button.getAttribute('aria-describedby') || '').split(/\\s+/);
-          if (described.some((d) => d && host.closest('#' + CSS.escape(d)))) return false;
-          const focused = p.el(${focused});
-          return !(focused && (host.contains(focused) || focused.contains(host))); })()`,
-      )) as boolean;
-      if (plain) messages.push(text);
-    }
     const first = messages[0];
     if (!first) continue;
     results.push(
@@ -91,4 +83,32 @@ export async function run(session: BehaviourSession): Promise<OwnCheckResult[]> 
     );
   }
   return results;
+}
+
+/** The new texts that appeared outside live regions, dialogs, tooltips and the focused element. */
+async function plainMessages(
+  page: BehaviourSession['page'],
+  id: number,
+  focused: number,
+  watched: WatchResult,
+  shownBefore: string,
+): Promise<WatchResult['texts']> {
+  const messages = [];
+  for (const text of watched.texts) {
+    if (text.live || text.dialog || text.text.length > 160) continue;
+    if (shownBefore.replace(/\s+/g, ' ').includes(text.text)) continue;
+    const plain = (await page.evaluate(
+      `(() => { const p = window.__conformlyProbe; const host = p.el(${text.id}); const button = p.el(${id});
+        if (!host || !button || host.contains(button) || button.contains(host)) return false;
+        if (host.querySelector('a[href], button, input, select, textarea, [tabindex]')) return false;
+        // A tooltip or description the pointer revealed is 1.4.13's matter, not a status.
+        if (host.closest('[role=tooltip]')) return false;
+        const described = (button.getAttribute('aria-describedby') || '').split(/\\s+/);
+        if (described.some((d) => d && host.closest('#' + CSS.escape(d)))) return false;
+        const focused = p.el(${focused});
+        return !(focused && (host.contains(focused) || focused.contains(host))); })()`,
+    )) as boolean;
+    if (plain) messages.push(text);
+  }
+  return messages;
 }

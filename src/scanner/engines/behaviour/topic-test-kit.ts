@@ -10,11 +10,13 @@ export async function runTopics(
   url: string,
   topics: readonly BehaviourTopic[],
   after?: (page: Page) => Promise<void>,
+  before?: (page: Page) => Promise<void>,
 ): Promise<{ results: OwnCheckResult[]; details: Record<string, unknown> }> {
   return pool.withPage(async (page) => {
     const viewport = { width: 1280, height: 1024 };
     await page.setViewport(viewport);
     await page.goto(url, { waitUntil: 'load' });
+    await before?.(page);
     const raw = await runBehaviour(
       page,
       {
