@@ -2,9 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { payments, users } from '#db/schema/index.js';
+import { payments, scans, users } from '#db/schema/index.js';
 import { insertPayment } from '#db/stores/payments.js';
 import { recordChargeSucceeded } from '#server/billing/charges.js';
+import { setBillingAccount } from '../test/support/billing-account.js';
+import { seedDomain, seedScans } from '../test/support/dashboard-seed.js';
 import { signUp, uniqueEmail } from './support/accounts.js';
 import { blockingAxeViolations } from './support/axe.js';
 import { useWebApp } from './support/web-app.js';
@@ -12,7 +14,9 @@ import { useWebApp } from './support/web-app.js';
 /**
  * Settings → Billing as an owner uses it: enters who is billed, finds the invoice of a charge
  * and opens its PDF (read back: number, buyer, amount, tax ID field), then replaces the card on
- * file with the demo form and sees the new last four digits.
+ * file with the demo form and sees the new last four digits. An owner with a monitored domain and
+ * two scanned pages buys a 2-page add-on, reads both pages back from its document, asks for the
+ * refund the terms promise and finds the refunded add-on and its credit note.
  */
 
 const app = useWebApp('fresh');
@@ -98,5 +102,98 @@ describe('Settings → Billing', () => {
       .getByRole('region', { name: 'Card on file' })
       .getByText('Mastercard ending in 4444')
       .waitFor();
+  });
+});
+
+/** What an owner with Compliance Shield on `domain` has after scanning two of its pages. */
+async function monitoredWithTwoScans(ownerEmail: string, domain: string) {
+  const { db } = app.web.service.database;
+  const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, ownerEmail));
+  await setBillingAccount(db, owner!.id, { subscriptionStatus: 'active' });
+  await seedDomain(db, owner!.id, { domain, index: 1, verified: true });
+  const scanned = new Date(Date.now() - 3600_000);
+  const urls = [`https://${domain}/`, `https://${domain}/pricing`];
+  await seedScans(
+    db,
+    owner!.id,
+    domain,
+    urls.map((url, i) => ({
+      url,
+      completedAt: new Date(scanned.getTime() + i * 1000),
+      score: 80 + i,
+      issues: [{ key: `logo-${i}`, rule: 'image-alt', impact: 'critical' as const }],
+    })),
+  );
+  // What the scan worker stores beside the counts, which the documents print.
+  await db
+    .update(scans)
+    .set({
+      processingTimes: { load: 100, axe: 200, pa11y: 300, ibm: 400, total: 1000 },
+      engineVersions: { axe: '4.10.0' },
+    })
+    .where(eq(scans.domain, domain));
+  return urls;
+}
+
+describe('an add-on report and its refund', () => {
+  it('buys a 2-page add-on that delivers 2 pages, then refunds it with a credit note', async () => {
+    const email = uniqueEmail('refund-owner');
+    const domain = 'refund-shop.test';
+    const page = await app.freshPage();
+    await signUp(page, email);
+    const urls = await monitoredWithTwoScans(email, domain);
+    await page.goto('/app/dashboard/domains');
+    const card = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: domain }) });
+    await card.getByText(`Add-on reports for ${domain}`).click();
+    await card
+      .getByText(`Reports are made from your latest scans of 2 pages of ${domain}.`)
+      .waitFor();
+    const row = card.getByRole('listitem').filter({ hasText: 'JSON with 3 engines' });
+    await row.getByLabel('Pages').fill('2');
+    await row.getByText('$10', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Buy JSON with 3 engines' }).click();
+    const payment = page.getByRole('dialog', { name: 'Buy Add-on' });
+    await payment.getByRole('button', { name: 'Pay $10' }).click();
+    await payment.waitFor({ state: 'hidden' });
+
+    // The document covers both pages bought.
+    const bought = card.getByRole('list', { name: `Add-ons bought for ${domain}` });
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      bought.getByRole('link', { name: 'Download JSON with 3 engines' }).click(),
+    ]);
+    const document = await readFile((await file.path())!, 'utf8');
+    JSON.parse(document);
+    for (const url of urls) expect(document).toContain(url);
+    await bought.getByText('2 pages (2 scanned pages of refund-shop.test available)').waitFor();
+
+    // The terms' refund: asked with the review's reason, granted at once.
+    await bought.getByRole('button', { name: 'Ask for a refund of JSON with 3 engines' }).click();
+    const form = bought.getByRole('form', { name: 'Refund of JSON with 3 engines' });
+    await form.getByText('not reviewed by anyone').waitFor();
+    expect(await blockingAxeViolations(page)).toEqual([]);
+    await form
+      .getByLabel('Which review rejected the report, and why')
+      .fill('State procurement review: automated results only');
+    await form.getByRole('button', { name: 'Refund $10' }).click();
+    await bought
+      .getByText(
+        /^Refunded \$10 on .+: Rejected in review: State procurement review: automated results only$/,
+      )
+      .waitFor();
+    expect(
+      await bought.getByRole('button', { name: 'Ask for a refund of JSON with 3 engines' }).count(),
+    ).toBe(0);
+
+    // Settings → Billing lists the charge's invoice and the refund's credit note.
+    await page.goto('/app/dashboard/settings');
+    const invoices = page.getByRole('region', { name: 'Invoices' });
+    const credit = invoices.getByRole('listitem').filter({ hasText: 'Credit note' });
+    await credit.getByText(/^Credit note CFY-\d{4}-\d{6}$/).waitFor();
+    await credit.getByText('$10.00').waitFor();
+    await invoices.getByText(/^Invoice CFY-\d{4}-\d{6}$/).waitFor();
+    expect(await blockingAxeViolations(page)).toEqual([]);
   });
 });
