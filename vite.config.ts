@@ -28,6 +28,9 @@ export default defineConfig(({ command }) => ({
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
+    // .vite/manifest.json: which files each screen's module needs; the server reads it to name a
+    // requested screen's chunks in the page's head (src/server/plugins/route-preloads.ts).
+    manifest: true,
     rollupOptions: {
       output: {
         // Libraries change less often than our screens: each group is its own long-cached file,

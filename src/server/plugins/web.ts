@@ -1,8 +1,10 @@
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { preloadLinks, readManifest } from './route-preloads.js';
+import { sessionCookieName } from './session.js';
 
 export interface WebOptions {
   /** The built web app (index.html and its assets); the API alone is served when absent. */
@@ -11,7 +13,9 @@ export interface WebOptions {
 
 /**
  * Serves the built web app; a GET for any other non-API path answers index.html so the client's
- * router can show the page (deep links, reloads). API paths keep their JSON 404.
+ * router can show the page (deep links, reloads). API paths keep their JSON 404. For the heavy
+ * signed-in screens, that index.html also names the screen's chunks and first API answers
+ * (route-preloads.ts), so a phone fetches them beside the entry script instead of after it.
  */
 export const webPlugin = fp<WebOptions>(
   async function web(app: FastifyInstance, options) {
@@ -26,12 +30,21 @@ export const webPlugin = fp<WebOptions>(
           response.setHeader('cache-control', cacheControlFor(root, path)),
       });
     }
-    app.setNotFoundHandler((request, reply) => {
+    app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
       // /badge/{domain} is an image, not a page: a wrong badge address gets the JSON 404 too.
       const isPage = !path.startsWith('/api/') && !path.startsWith('/badge/');
       if (root && request.method === 'GET' && isPage) {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+        reply.header('cache-control', 'no-cache');
+        const manifest = await readManifest(root);
+        const links = manifest
+          ? preloadLinks(manifest, path, { signedIn: Boolean(request.cookies[sessionCookieName]) })
+          : '';
+        if (!links) return reply.sendFile('index.html');
+        const html = await readFile(join(root, 'index.html'), 'utf8');
+        return reply
+          .type('text/html; charset=utf-8')
+          .send(html.replace('</head>', `    ${links}\n  </head>`));
       }
       return reply.status(404).send({ message: `No such address: ${request.method} ${path}` });
     });

@@ -1,0 +1,118 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preloadLinks, type Manifest } from './route-preloads.js';
+import { sessionCookieName } from './session.js';
+import { webPlugin } from './web.js';
+
+/** A build's manifest in Vite's shape: the entry, two dashboard screens and shared chunks. */
+const manifest: Manifest = {
+  'index.html': { file: 'assets/index-A.js', isEntry: true, imports: ['_react-R.js'] },
+  '_react-R.js': { file: 'assets/react-R.js' },
+  '_button-B.js': { file: 'assets/button-B.js', imports: ['_react-R.js'] },
+  '_zod-Z.js': { file: 'assets/zod-Z.js' },
+  'app/dashboard-frame.tsx': {
+    file: 'assets/dashboard-frame-F.js',
+    imports: ['index.html', '_button-B.js'],
+  },
+  'app/overview-screen.tsx': { file: 'assets/overview-screen-O.js', imports: ['_button-B.js'] },
+  'features/dashboard/components/plan-gate.tsx': { file: 'assets/plan-gate-G.js' },
+  'features/dashboard/components/domain-page.tsx': {
+    file: 'assets/domain-page-D.js',
+    imports: ['_zod-Z.js'],
+  },
+};
+
+const hrefs = (html: string, rel: string) =>
+  [...html.matchAll(new RegExp(`<link rel="${rel}"[^>]* href="([^"]+)"`, 'g'))].map((m) => m[1]);
+
+describe('preloadLinks', () => {
+  it("names the overview's chunks, not those index.html already loads, and its first answers", () => {
+    const html = preloadLinks(manifest, '/app/dashboard', { signedIn: true });
+    expect(hrefs(html, 'modulepreload')).toEqual([
+      '/assets/dashboard-frame-F.js',
+      '/assets/button-B.js',
+      '/assets/overview-screen-O.js',
+    ]);
+    expect(hrefs(html, 'preload')).toEqual([
+      '/api/session',
+      '/api/subscription-status',
+      '/api/organisations',
+      '/api/account/settings',
+      '/api/dashboard',
+      '/api/scans',
+    ]);
+    expect(html).toContain('as="fetch" crossorigin="use-credentials"');
+  });
+
+  it("names a domain page's chunks and its domain's answer, encoded as the screen asks", () => {
+    const html = preloadLinks(manifest, '/app/dashboard/domains/b%C3%BCcher.example', {
+      signedIn: true,
+    });
+    expect(hrefs(html, 'modulepreload')).toEqual([
+      '/assets/dashboard-frame-F.js',
+      '/assets/button-B.js',
+      '/assets/plan-gate-G.js',
+      '/assets/domain-page-D.js',
+      '/assets/zod-Z.js',
+    ]);
+    expect(hrefs(html, 'preload')).toContain('/api/dashboard/domains/b%C3%BCcher.example');
+  });
+
+  it('asks for no answers without a session, and for nothing on other pages', () => {
+    const html = preloadLinks(manifest, '/app/dashboard', { signedIn: false });
+    expect(hrefs(html, 'modulepreload')).toHaveLength(3);
+    expect(hrefs(html, 'preload')).toEqual([]);
+    expect(preloadLinks(manifest, '/', { signedIn: true })).toBe('');
+    expect(preloadLinks(manifest, '/app/dashboard/domains', { signedIn: true })).toBe('');
+  });
+
+  it('escapes what comes from the address', () => {
+    const html = preloadLinks(manifest, '/app/dashboard/domains/a"><script>', { signedIn: true });
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('a">');
+  });
+});
+
+describe('the web plugin with a build manifest', () => {
+  let root: string;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'conformly-preloads-'));
+    await writeFile(
+      join(root, 'index.html'),
+      '<!doctype html><html><head><title>Conformly</title></head><body></body></html>',
+    );
+    await mkdir(join(root, '.vite'));
+    await writeFile(join(root, '.vite/manifest.json'), JSON.stringify(manifest));
+    app = Fastify();
+    await app.register(fastifyCookie);
+    await app.register(webPlugin, { root });
+  });
+  afterAll(async () => {
+    await app.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("puts a screen's preloads in index.html's head, revalidated like index.html", async () => {
+    const response = await app.inject({
+      url: '/app/dashboard?tab=scans',
+      cookies: { [sessionCookieName]: 'token' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    const head = response.body.slice(0, response.body.indexOf('</head>'));
+    expect(hrefs(head, 'modulepreload')).toContain('/assets/overview-screen-O.js');
+    expect(hrefs(head, 'preload')).toContain('/api/dashboard');
+  });
+
+  it('serves index.html untouched for other pages', async () => {
+    const response = await app.inject({ url: '/pricing' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toContain('modulepreload');
+  });
+});

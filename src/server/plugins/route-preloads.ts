@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The heaviest signed-in screens, as the web app's router (src/web/app/router.tsx) builds them:
+ * the modules of their route chunks (keys of Vite's manifest) and the API answers they ask for
+ * first. Without this, a phone learns of both only after the entry script has downloaded and run
+ * (issue 27: the dashboard and domain page lost most of their Lighthouse score to that chain).
+ * A screen missing here still works; it only loads as before.
+ */
+interface RoutePreload {
+  /** The page's path (no query), its parameters as groups. */
+  pattern: RegExp;
+  /** Manifest keys (paths under src/web) of the modules the router loads for it. */
+  modules: string[];
+  /** API paths the screen and its frame request on start, with the signed-in account's cookie. */
+  data: (params: string[]) => string[];
+}
+
+/** What the signed-in dashboard frame asks for on every screen (session gate, sidebar, switcher). */
+const dashboardFrameData = ['/api/session', '/api/subscription-status', '/api/organisations'];
+
+const routes: RoutePreload[] = [
+  {
+    pattern: /^\/app\/dashboard\/?$/,
+    modules: ['app/dashboard-frame.tsx', 'app/overview-screen.tsx'],
+    data: () => [...dashboardFrameData, '/api/account/settings', '/api/dashboard', '/api/scans'],
+  },
+  {
+    pattern: /^\/app\/dashboard\/domains\/([^/]+)\/?$/,
+    modules: [
+      'app/dashboard-frame.tsx',
+      'features/dashboard/components/plan-gate.tsx',
+      'features/dashboard/components/domain-page.tsx',
+    ],
+    data: ([domain = '']) => [
+      ...dashboardFrameData,
+      // The router's parameter is the decoded segment; the screen encodes it again.
+      `/api/dashboard/domains/${encodeURIComponent(safeDecode(domain))}`,
+    ],
+  },
+];
+
+/** One entry of Vite's build manifest (build.manifest), as much of it as is used here. */
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  isEntry?: boolean;
+}
+export type Manifest = Record<string, ManifestChunk>;
+
+/** Reads `.vite/manifest.json` beside the built app; undefined when the build has none. */
+export async function readManifest(root: string): Promise<Manifest | undefined> {
+  try {
+    return JSON.parse(await readFile(join(root, '.vite/manifest.json'), 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `<link>` tags that let the browser fetch a screen's chunks and first answers while it is
+ * still loading the entry script: modulepreload for each chunk the screen's modules import (those
+ * index.html already names are left out), and a credentialed fetch preload for each API answer
+ * (the app's client sends cookies with `credentials: 'include'`, which use-credentials matches)
+ * when the visitor has a session cookie. Empty for any other page.
+ */
+export function preloadLinks(
+  manifest: Manifest,
+  path: string,
+  options: { signedIn: boolean },
+): string {
+  for (const route of routes) {
+    const match = route.pattern.exec(path);
+    if (!match) continue;
+    const links = chunkFiles(manifest, route.modules).map(
+      (file) => `<link rel="modulepreload" crossorigin href="/${escape(file)}">`,
+    );
+    if (options.signedIn)
+      for (const url of route.data(match.slice(1)))
+        links.push(
+          `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escape(url)}">`,
+        );
+    return links.join('\n    ');
+  }
+  return '';
+}
+
+/** The JS files of the given modules and of every module they import statically. */
+function chunkFiles(manifest: Manifest, modules: string[]): string[] {
+  const collect = (key: string, into: Set<string>) => {
+    if (into.has(key) || !manifest[key]) return;
+    into.add(key);
+    for (const imported of manifest[key].imports ?? []) collect(imported, into);
+  };
+  // index.html already names the entry and what it imports.
+  const named = new Set<string>();
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) collect(key, named);
+  const needed = new Set<string>();
+  for (const module of modules) collect(module, needed);
+  return [...needed].filter((key) => !named.has(key)).map((key) => manifest[key]!.file);
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Attribute-safe text (the paths come from the request). */
+function escape(text: string): string {
+  return text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
