@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import type { SiteAuditSummary } from '#contract/site-monitoring.js';
 import { Progress } from '../../../components/ui/progress';
@@ -16,9 +17,16 @@ import {
   pagesText,
   ScanNowButton,
 } from '../../../components/site-audits';
-import { MonitoringSettingsForm } from './monitoring-settings-form';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { addressInSite } from '../../../lib/address-in-site';
+
+/**
+ * The settings form (react-hook-form, zod and the contract's schemas: the larger part of the
+ * domain page's code) sits in a closed disclosure: it loads after the page shows, not before.
+ */
+const MonitoringSettingsForm = lazy(async () => ({
+  default: (await import('./monitoring-settings-form')).MonitoringSettingsForm,
+}));
 
 function changeText(audit: SiteAuditSummary): string {
   if (!audit.changes) return 'First audit: nothing to compare with yet.';
@@ -88,7 +96,9 @@ export function SiteAuditsPanel({ domain }: { domain: string }) {
       {finished.length > 1 && <SiteTrend domain={domain} audits={finished} />}
       <details>
         <summary className="cursor-pointer font-semibold">Monitoring settings</summary>
-        <MonitoringSettingsForm domain={domain} settings={data.settings} />
+        <Suspense fallback={<Spinner label="Loading the settings" />}>
+          <MonitoringSettingsForm domain={domain} settings={data.settings} />
+        </Suspense>
       </details>
     </div>
   );
