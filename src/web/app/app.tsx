@@ -1,9 +1,14 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { Toaster } from '../components/ui/toaster';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
+
+/**
+ * The toaster (Radix Toast) loads beside the first screen rather than in the entry script every
+ * page waits for; a toast raised before it arrives waits in the toast store and shows with it.
+ */
+const Toaster = lazy(async () => ({ default: (await import('../components/ui/toaster')).Toaster }));
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
@@ -12,7 +17,9 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-      <Toaster />
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
     </QueryClientProvider>
   );
 }
