@@ -42,7 +42,12 @@ export function useCompletePurchase() {
           paymentIntentId,
           pages: purchase.pages,
         });
-        toast({ title: 'Add-on Purchased', description: answer.message, variant: 'success' });
+        // A delivery that fell short was refunded at once (ADR 0042): say so, not "purchased".
+        toast(
+          answer.addOn.refund
+            ? { title: 'Add-on Refunded', description: answer.message, variant: 'destructive' }
+            : { title: 'Add-on Purchased', description: answer.message, variant: 'success' },
+        );
       }
       return true;
     } catch (error) {
