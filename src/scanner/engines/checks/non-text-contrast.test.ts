@@ -39,8 +39,19 @@ describe('non-text contrast of fields and icon-only controls (1.4.11)', () => {
         'field-boundary-contrast needs-review 1.4.11 #note',
         'icon-contrast violation 1.4.11 #search',
         'icon-contrast violation 1.4.11 #cart',
+        // On a gradient: read from a screenshot, so a person judges.
+        'field-boundary-contrast needs-review 1.4.11 #hero-email',
+        'icon-contrast needs-review 1.4.11 #hero-menu',
       ].sort(),
     );
+    expect(found.find((r) => r.selector === '#hero-email')?.details).toMatchObject({
+      pixels: true,
+      border: '#e0e7ef',
+      fill: '#ffffff',
+    });
+    const menu = found.find((r) => r.selector === '#hero-menu');
+    expect(menu?.details).toMatchObject({ pixels: true, colour: '#bae6fd' });
+    expect((menu?.details as { contrast: number }).contrast).toBeLessThan(1.5);
     const name = found.find((r) => r.selector === '#name');
     expect(name?.message).toContain('#e5e7eb');
     expect(name?.message).toContain('1.24:1');

@@ -3,6 +3,7 @@ import { checkResult } from '../own-engine.js';
 import type { OwnCheckResult } from '#contract/index.js';
 import { checks } from './checks.js';
 import { evaluateInPage, inPageRead, type PageHelpers } from './in-page.js';
+import { pixelContrastFindings } from './non-text-pixels.js';
 
 /** WCAG 1.4.11: what identifies a control, and the graphics it needs, stand out by 3:1. */
 export const nonTextContrastMinimum = 3;
@@ -34,10 +35,34 @@ export interface IconControlFact {
   contrast: number;
 }
 
+/**
+ * A field border or a one-colour icon whose colour styles decide but whose backdrop they do not
+ * (a gradient, an image, a layer behind): left to a screenshot (non-text-pixels.ts).
+ */
+export interface PixelCandidate {
+  kind: 'field' | 'icon';
+  selector: string;
+  html: string;
+  /** The icon's name, for the message. */
+  name?: string;
+  /** The border's or icon's own colour (opaque), and the field's fill when styles say it. */
+  colour: string;
+  fill?: string | null;
+  /** The border's widest side in CSS px (fields). */
+  width?: number;
+  /** Why styles could not decide. */
+  reason: string;
+}
+
 export interface NonTextContrastFacts {
   fields: FieldBoundaryFact[];
   icons: IconControlFact[];
+  /** At most `pixelCandidateLimit`, in document order. */
+  pending?: PixelCandidate[];
 }
+
+/** Fields and icons a page may have judged from a screenshot (two small clips each at most). */
+export const pixelCandidateLimit = 5;
 
 /** The read `readNonTextContrast` makes by default, for `readAllAhead`. */
 export const nonTextContrastRead = inPageRead(collectNonTextContrast, 300);
@@ -136,6 +161,9 @@ function collectNonTextContrast(limit: number, h: PageHelpers): NonTextContrastF
     h.isRendered(element) && !h.isVisuallyHidden(element) && !h.isAriaHidden(element);
 
   const fields: FieldBoundaryFact[] = [];
+  const pending: PixelCandidate[] = [];
+  // pixelCandidateLimit: this runs in the page, where the module's constants are not.
+  const pendingLimit = 5;
   const textTypes = new Set([
     'text',
     'email',
@@ -172,9 +200,37 @@ function collectNonTextContrast(limit: number, h: PageHelpers): NonTextContrastF
     ) {
       continue;
     }
-    if (paintedBehind(field)) continue;
-    const around = backdropOf(field.parentElement);
+    const behind = paintedBehind(field);
+    const around = behind ? null : backdropOf(field.parentElement);
     const fill = backdropOf(field);
+    if (!around && pending.length < pendingLimit) {
+      // Styles decide the border but not what is around it: a screenshot may.
+      const sides = ['top', 'right', 'bottom', 'left'].map((side) => ({
+        width: parseFloat(style.getPropertyValue(`border-${side}-width`)) || 0,
+        kind: style.getPropertyValue(`border-${side}-style`),
+        colour: rgba(style.getPropertyValue(`border-${side}-color`)),
+      }));
+      const drawn = sides.filter((side) => side.width >= 1 && side.kind === 'solid');
+      const first = drawn[0]?.colour;
+      if (
+        drawn.length === 4 &&
+        first &&
+        first[3] === 1 &&
+        drawn.every(
+          (side) => side.colour && hex(side.colour) === hex(first) && side.colour[3] === 1,
+        )
+      ) {
+        pending.push({
+          kind: 'field',
+          selector: h.selectorOf(field),
+          html: h.htmlOf(field),
+          colour: hex(first),
+          fill: fill ? hex(fill) : null,
+          width: Math.max(...drawn.map((side) => side.width)),
+          reason: behind ? 'a layer behind it' : 'a background image or gradient around it',
+        });
+      }
+    }
     if (!around || !fill) continue;
     const borders: FieldBoundaryFact['borders'] = [];
     let unknown = false;
@@ -223,8 +279,8 @@ function collectNonTextContrast(limit: number, h: PageHelpers): NonTextContrastF
     }
     if (visibleText) continue;
     if (control.querySelector('img, picture, canvas, video')) continue;
-    const backdrop = backdropOf(control);
-    if (!backdrop || paintedBehind(control)) continue;
+    const behind = paintedBehind(control);
+    const backdrop = behind ? null : backdropOf(control);
     let colours: number[][] = [];
     let icon = '';
     const svg = control.querySelector('svg');
@@ -272,6 +328,21 @@ function collectNonTextContrast(limit: number, h: PageHelpers): NonTextContrastF
         }
       }
     }
+    if (!backdrop) {
+      // One opaque colour whose backdrop styles cannot say: a screenshot may.
+      const distinct = new Set(colours.map((colour) => hex(colour)));
+      if (icon && distinct.size === 1 && colours[0]![3] === 1 && pending.length < pendingLimit) {
+        pending.push({
+          kind: 'icon',
+          selector: h.selectorOf(control),
+          html: h.htmlOf(control),
+          name: name.slice(0, 80),
+          colour: hex(colours[0]!),
+          reason: behind ? 'a layer behind it' : 'a background image or gradient behind it',
+        });
+      }
+      continue;
+    }
     // One colour decides; a many-coloured picture is for a person to judge.
     const distinct = new Set(colours.map((colour) => hex(over(colour, backdrop))));
     if (!icon || distinct.size !== 1) continue;
@@ -286,11 +357,15 @@ function collectNonTextContrast(limit: number, h: PageHelpers): NonTextContrastF
       contrast: ratio(seen, backdrop),
     });
   }
-  return { fields, icons };
+  return { fields, icons, pending };
 }
 
 export async function runNonTextContrastChecks(page: Page): Promise<OwnCheckResult[]> {
-  return nonTextContrastFindings(await readNonTextContrast(page));
+  const facts = await readNonTextContrast(page);
+  return [
+    ...nonTextContrastFindings(facts),
+    ...(await pixelContrastFindings(page, facts.pending ?? [])),
+  ];
 }
 
 /**
