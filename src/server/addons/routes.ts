@@ -111,6 +111,10 @@ export const addOnRoutes: FastifyPluginAsyncZod<AddOnRoutesOptions> = async (app
         body: AddOnRefundRequest,
         response: { 200: PurchasedAddOn },
       },
+      // Before the body is read: an anonymous caller learns first that it must log in.
+      preValidation: async (request) => {
+        if (!request.session) throw service.loginRequired();
+      },
     },
     async (request) => service.askForRefund(deps, request.caller, request.params.id, request.body),
   );
