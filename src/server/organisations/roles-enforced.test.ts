@@ -174,7 +174,7 @@ describe('roles on every route', () => {
     expect([...notTheOrganisations].filter((route) => !all.has(route))).toEqual([]);
   });
 
-  it('lets an admin, not a member, change domains and the badge and assign complaints', async () => {
+  it('lets an admin, not a member, change domains and the badge, assign complaints and ask for refunds', async () => {
     const filed = await new TestBrowser(service.app, '203.0.113.200').post(
       '/api/public/submit-complaint',
       {
@@ -188,11 +188,13 @@ describe('roles on every route', () => {
     const complaintId = (filed.json() as { id: string }).id;
     const badge = `/api/domains/${domain}/badge`;
     const assignee = `/api/complaints/${complaintId}/assignee`;
+    const refund = '/api/add-ons/00000000-0000-4000-8000-000000000000/refund';
     const adminWork = [
       ['POST', '/api/domains', { domain: 'second.roles-walk.test' }],
       ['PUT', badge, { settings: defaultBadgeSettings }],
       ['PATCH', assignee, { assignedTo: member.userId }],
       ['DELETE', `/api/domains/${domain}`, undefined],
+      ['POST', refund, { reason: 'Rejected in our procurement review' }],
     ] as const;
     for (const [method, url, body] of adminWork) {
       const response = await call(member.browser, method, url, body);
@@ -210,6 +212,11 @@ describe('roles on every route', () => {
     });
     expect(second.statusCode, second.body).not.toBe(403);
     expect(second.statusCode).toBeLessThan(500);
+    // The terms' refund of an add-on: an admin passes the role check (no such add-on here).
+    const refunded = await call(admin.browser, 'POST', refund, {
+      reason: 'Rejected in our procurement review',
+    });
+    expect(refunded.statusCode, refunded.body).toBe(404);
     const archived = await call(admin.browser, 'DELETE', `/api/domains/${domain}`, undefined);
     expect(archived.statusCode, archived.body).toBe(200);
   });
