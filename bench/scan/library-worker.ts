@@ -64,6 +64,7 @@ export interface PageLine {
     /** Conformly's own engines (absent when not run). */
     checks?: number;
     keyboard?: number;
+    behaviour?: number;
     total: number;
   };
   issues?: number;

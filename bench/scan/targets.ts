@@ -25,6 +25,8 @@ export const issueTargets = {
   peakMbAt4Tabs: 1024,
   /** Issue 15: the keyboard walk adds at most this share to the three engines' time per page. */
   keyboardShare: 0.2,
+  /** Issue 23: the behaviour engine adds at most this share to the three engines' time per page. */
+  behaviourShare: 0.35,
   soakGrowth: 0.05,
   /** Issue 29: Conformly pages/min over pa11y-ci's, at least this. */
   throughputVsPa11yCiIssue29: 1.0,
@@ -139,6 +141,18 @@ export function checkTargets(input: TargetInput): TargetRow[] {
         : undefined,
     ),
     row(
+      'Behaviour engine vs the three engines (issue 23)',
+      `<= ${pct(t.behaviourShare)} added to axe + pa11y + ibm time per page`,
+      oneTab && threeEngines > 0 && oneTab.meanTimes.behaviour > 0
+        ? oneTab.meanTimes.behaviour / threeEngines
+        : undefined,
+      (value) => value <= t.behaviourShare,
+      pct,
+      oneTab && oneTab.meanTimes.behaviour > 0
+        ? `behaviour ${oneTab.meanTimes.behaviour} ms vs axe + pa11y + ibm ${threeEngines} ms per page (mean, ${oneTab.tabs} tab${oneTab.tabs === 1 ? '' : 's'}); CPU ${stepCpuMs(oneTab, ['behaviour'])} vs ${stepCpuMs(oneTab, ['axe', 'pa11y', 'ibm'])} ms`
+        : undefined,
+    ),
+    row(
       'Throughput vs pa11y-ci',
       `>= ${t.throughputVsPa11yCi}x pa11y-ci pages/min`,
       best && bestPa11yCi
@@ -247,4 +261,13 @@ export function checkTargets(input: TargetInput): TargetRow[] {
         : undefined,
     ),
   ];
+}
+
+/** The whole tree's CPU ms per page in the named steps (library-worker's per-step reading). */
+function stepCpuMs(run: LibraryRun, steps: readonly string[]): number {
+  let total = 0;
+  for (const step of steps) {
+    for (const ms of Object.values(run.stepCpu[step] ?? {})) total += ms;
+  }
+  return Math.round(total);
 }

@@ -45,6 +45,7 @@ export interface LibraryRun {
     /** Conformly's own engines; 0 when not run. */
     checks: number;
     keyboard: number;
+    behaviour: number;
     other: number;
     total: number;
   };
@@ -56,6 +57,7 @@ export interface LibraryRun {
     ibm: number;
     checks: number;
     keyboard: number;
+    behaviour: number;
     other: number;
   };
   medianPageMs: number;
@@ -147,6 +149,7 @@ export async function runLibrary(
     ibm: meanOf((times) => times.ibm),
     checks: meanOf((times) => times.checks ?? 0),
     keyboard: meanOf((times) => times.keyboard ?? 0),
+    behaviour: meanOf((times) => times.behaviour ?? 0),
     // Tab setup, request guard, screenshots and analysis.
     other: meanOf(
       (times) =>
@@ -156,7 +159,8 @@ export async function runLibrary(
         times.pa11y -
         times.ibm -
         (times.checks ?? 0) -
-        (times.keyboard ?? 0),
+        (times.keyboard ?? 0) -
+        (times.behaviour ?? 0),
     ),
     total: meanOf((times) => times.total),
   };
@@ -186,6 +190,7 @@ export async function runLibrary(
       ibm: share(meanTimes.ibm),
       checks: share(meanTimes.checks),
       keyboard: share(meanTimes.keyboard),
+      behaviour: share(meanTimes.behaviour),
       other: share(meanTimes.other),
     },
     medianPageMs: median(scanned.map((line) => line.times!.total)),

@@ -1,5 +1,6 @@
 import type { OwnCheckResult } from '#contract/index.js';
 import { checkResult, type OwnCheckDefinition } from '../own-engine.js';
+import { pageListensTo } from './listeners.js';
 import { pause, probe, type ProbeElement, type WatchResult } from './probe.js';
 import type { GuardEvent } from './safety.js';
 import type { BehaviourSession } from './session.js';
@@ -61,11 +62,29 @@ async function newEvents(session: BehaviourSession, from: number): Promise<Guard
   return [...((await session.guard?.events()) ?? [])].slice(from);
 }
 
+/** Without a listener for one of these anywhere, focus given by script runs no page code. */
+const focusTypes = ['focus', 'focusin', 'blur', 'focusout'];
+/** Nor does choosing an option, ticking a box or typing a character and leaving the field. */
+const inputTypes = [
+  ...focusTypes,
+  'input',
+  'change',
+  'beforeinput',
+  'keydown',
+  'keypress',
+  'keyup',
+  'click',
+  'mousedown',
+  'mouseup',
+  'pointerdown',
+  'pointerup',
+];
+
 export async function run(session: BehaviourSession): Promise<OwnCheckResult[]> {
   const results: OwnCheckResult[] = [];
-  results.push(...(await onFocus(session)));
+  if (await pageListensTo(session, focusTypes)) results.push(...(await onFocus(session)));
   await session.restore();
-  results.push(...(await onInput(session)));
+  if (await pageListensTo(session, inputTypes)) results.push(...(await onInput(session)));
   return results;
 }
 

@@ -1,6 +1,6 @@
 import type { OwnCheckResult } from '#contract/index.js';
 import { checkResult, type OwnCheckDefinition } from '../own-engine.js';
-import { listenerTypes } from './listeners.js';
+import { listenerTypes, pageListensTo } from './listeners.js';
 import { pause, probe, type ProbeElement, type WatchResult } from './probe.js';
 import type { BehaviourSession } from './session.js';
 
@@ -34,6 +34,8 @@ const downTypes = ['mousedown', 'pointerdown', 'touchstart'];
 export async function run(session: BehaviourSession): Promise<OwnCheckResult[]> {
   const { page } = session;
   const results: OwnCheckResult[] = [];
+  // No down listener anywhere: no control can act on the down event.
+  if (!(await pageListensTo(session, downTypes))) return results;
   const ids = await probe<number[]>(page, 'find', candidateSelector, limits.candidates);
   let pressed = 0;
   for (const id of ids) {

@@ -1,6 +1,7 @@
 import type { OwnCheckResult } from '#contract/index.js';
 import { checkResult, type OwnCheckDefinition } from '../own-engine.js';
 import { pause, probe, type ProbeElement, type WatchResult } from './probe.js';
+import { pageListensTo } from './listeners.js';
 import type { BehaviourSession } from './session.js';
 import { recordChanges, undoChanges, undoWaysOf } from './undo.js';
 
@@ -31,9 +32,22 @@ export const maxButtons = 5;
 const buttonSelector =
   'button:not([aria-expanded]):not([aria-controls]):not([aria-haspopup]):not([disabled]), [role=button]:not([aria-expanded]):not([aria-controls]):not([aria-haspopup]), input[type=button]';
 
+const pressTypes = [
+  'click',
+  'mousedown',
+  'mouseup',
+  'pointerdown',
+  'pointerup',
+  'keydown',
+  'keyup',
+  'submit',
+];
+
 export async function run(session: BehaviourSession): Promise<OwnCheckResult[]> {
   const { page } = session;
   const results: OwnCheckResult[] = [];
+  // A button writes a message only through a listener; without any, pressing it changes nothing.
+  if (!(await pageListensTo(session, pressTypes))) return results;
   const ids = await probe<number[]>(page, 'find', buttonSelector, maxButtons);
   for (const id of ids) {
     if (session.timeUp() || !session.spend()) break;
