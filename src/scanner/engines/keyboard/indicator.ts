@@ -68,7 +68,7 @@ function describe(segment: IndicatorSegment): string {
     case 'text colour':
       return `the text colour going from ${segment.before} to ${segment.after}`;
     case 'underline':
-      return `an underline in ${segment.after} over ${segment.before}`;
+      return `an underline in ${segment.after} where it was ${segment.before}`;
     case 'pixels':
       return `a change in its pixels from ${segment.before} to ${segment.after} (read from screenshots)`;
   }

@@ -516,20 +516,28 @@ export const KEYBOARD_IN_PAGE = String.raw`(() => {
       const behind = over(parseRgb(focused[BACKGROUND]) || [0, 0, 0, 0], outside);
       add('text colour', over(was, behind), over(after, behind), 0, null, { thicknessKnown: false });
     }
-    // An underline drawn where there was none.
+    // An underline drawn where there was none, or recoloured (with the text, as currentColor).
     if (focused[DECORATION] !== now[DECORATION]) {
       const line = (value) => /underline|overline|line-through/.test(value);
-      if (!line(focused[DECORATION]) || line(now[DECORATION])) return null;
-      const named = /(rgba?\([^)]*\)|color\([^)]*\)|oklch\([^)]*\)|lab\([^)]*\))/.exec(focused[DECORATION]);
-      const colour = parseRgb(named ? named[1] : focused[COLOUR]);
-      if (!colour) return null;
+      const COLOUR_IN = /(rgba?\([^)]*\)|color\([^)]*\)|oklch\([^)]*\)|lab\([^)]*\))/;
+      const colourOf = (value, text) => {
+        const named = COLOUR_IN.exec(value);
+        return parseRgb(named ? named[1] : text);
+      };
+      const shape = (value) => value.replace(COLOUR_IN, '').trim();
+      if (!line(focused[DECORATION])) return null;
+      const recoloured = line(now[DECORATION]);
+      if (recoloured && shape(now[DECORATION]) !== shape(focused[DECORATION])) return null;
+      const colour = colourOf(focused[DECORATION], focused[COLOUR]);
+      const was = recoloured ? colourOf(now[DECORATION], now[COLOUR]) : [0, 0, 0, 0];
+      if (!colour || !was) return null;
       const style = getComputedStyle(el);
       const given = /px$/.test(style.textDecorationThickness) ? parseFloat(style.textDecorationThickness) : null;
       const fontSize = parseFloat(style.fontSize) || 16;
       // A font's own underline is about a tenth of its size; taken generously (a fifth) for area.
       const thickness = given !== null ? given : fontSize / 10;
       const behind = over(parseRgb(focused[BACKGROUND]) || [0, 0, 0, 0], outside);
-      add('underline', behind, over(colour, behind), thickness, width * (given !== null ? given : fontSize / 5),
+      add('underline', over(was, behind), over(colour, behind), thickness, width * (given !== null ? given : fontSize / 5),
         given === null ? { thicknessKnown: false } : {});
     }
     if (segments.length === 0) return null;
