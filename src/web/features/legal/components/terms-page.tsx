@@ -26,6 +26,12 @@ export function TermsPage() {
         procurement or compliance review, you can ask for a refund within{' '}
         {reportRefundPolicy.withinDays} days.
       </p>
+      <p>
+        You can cancel your plan at any time, with immediate effect: monitoring, the status page and
+        the badge stop, your scans and history are kept, and nothing more is charged. The month
+        under way is not refunded; instead, reactivating a domain before the end of the month it had
+        costs nothing.
+      </p>
       <h2>Governing law</h2>
       <p>These terms are governed by the laws of the State of Delaware.</p>
       <h2>Contact</h2>
