@@ -20,6 +20,7 @@ const manifest: Manifest = {
   },
   'app/overview-screen.tsx': { file: 'assets/overview-screen-O.js', imports: ['_button-B.js'] },
   'features/dashboard/components/plan-gate.tsx': { file: 'assets/plan-gate-G.js' },
+  'features/landing/components/landing-page.tsx': { file: 'assets/landing-page-L.js' },
   'features/dashboard/components/domain-page.tsx': {
     file: 'assets/domain-page-D.js',
     imports: ['_zod-Z.js'],
@@ -66,7 +67,7 @@ describe('preloadLinks', () => {
     const html = preloadLinks(manifest, '/app/dashboard', { signedIn: false });
     expect(hrefs(html, 'modulepreload')).toHaveLength(3);
     expect(hrefs(html, 'preload')).toEqual([]);
-    expect(preloadLinks(manifest, '/', { signedIn: true })).toBe('');
+    expect(preloadLinks(manifest, '/pricing', { signedIn: true })).toBe('');
     expect(preloadLinks(manifest, '/app/dashboard/domains', { signedIn: true })).toBe('');
   });
 
@@ -108,6 +109,12 @@ describe('the web plugin with a build manifest', () => {
     const head = response.body.slice(0, response.body.indexOf('</head>'));
     expect(hrefs(head, 'modulepreload')).toContain('/assets/overview-screen-O.js');
     expect(hrefs(head, 'preload')).toContain('/api/dashboard');
+  });
+
+  it("names the landing page's chunk on /", async () => {
+    const response = await app.inject({ url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(hrefs(response.body, 'modulepreload')).toEqual(['/assets/landing-page-L.js']);
   });
 
   it('serves index.html untouched for other pages', async () => {

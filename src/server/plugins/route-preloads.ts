@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
- * The heaviest signed-in screens, as the web app's router (src/web/app/router.tsx) builds them:
+ * The landing page and the heaviest signed-in screens, as the web app's router (src/web/app/router.tsx) builds them:
  * the modules of their route chunks (keys of Vite's manifest) and the API answers they ask for
  * first. Without this, a phone learns of both only after the entry script has downloaded and run
  * (issue 27: the dashboard and domain page lost most of their Lighthouse score to that chain).
@@ -21,6 +21,7 @@ interface RoutePreload {
 const dashboardFrameData = ['/api/session', '/api/subscription-status', '/api/organisations'];
 
 const routes: RoutePreload[] = [
+  { pattern: /^\/$/, modules: ['features/landing/components/landing-page.tsx'], data: () => [] },
   {
     pattern: /^\/app\/dashboard\/?$/,
     modules: ['app/dashboard-frame.tsx', 'app/overview-screen.tsx'],

@@ -24,7 +24,8 @@ export const webPlugin = fp<WebOptions>(
       await app.register(fastifyStatic, {
         root,
         wildcard: false,
-        index: 'index.html',
+        // '/' goes to the page handler below like every client route (its preloads included).
+        index: false,
         cacheControl: false,
         setHeaders: (response, path) =>
           response.setHeader('cache-control', cacheControlFor(root, path)),

@@ -7,7 +7,6 @@ import { RouteErrorPage } from '../components/layout/route-error-page';
 import { Spinner } from '../components/ui/spinner';
 import { useSignup } from '../features/auth/api/signup';
 import { ProtectedRoute } from '../features/auth/components/protected-route';
-import { LandingPage } from '../features/landing/components/landing-page';
 import type { LiveScanThemeId } from '../features/live-scan/themes';
 import { ComingSoon } from '../features/dashboard/components/coming-soon';
 import { paths } from '../lib/paths';
@@ -19,8 +18,8 @@ import { scanListQueryOptions } from '../features/scans/api/list-scans';
 import { domainDetailQueryOptions } from '../features/dashboard/api/get-domain-detail';
 
 /**
- * A screen loaded on first visit: each feature is its own chunk, so the landing page (loaded
- * eagerly, the usual way in) does not carry the scan tools, documents and dashboard with it.
+ * A screen loaded on first visit: each feature is its own chunk, so no screen carries the
+ * others' code (the landing page, the usual way in, included).
  */
 function screen<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
   return async () => ({ Component: pick(await load()) });
@@ -71,7 +70,19 @@ export function createAppRouter(queryClient?: QueryClient) {
         {
           element: <PublicLayout />,
           children: [
-            { path: paths.home.path, element: <LandingPage useSignup={useSignup} /> },
+            {
+              // Its own chunk too (the server names it in the page's head, so the landing page
+              // still gets it beside the entry): signed-in screens no longer load it.
+              path: paths.home.path,
+              lazy: async () => {
+                const { LandingPage } = await import('../features/landing/components/landing-page');
+                return {
+                  Component: function Home() {
+                    return <LandingPage useSignup={useSignup} />;
+                  },
+                };
+              },
+            },
             {
               path: paths.login.path,
               lazy: screen(
