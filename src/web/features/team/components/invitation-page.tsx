@@ -8,7 +8,7 @@ import { paths } from '../../../lib/paths';
 import { toast } from '../../../lib/toast-store';
 import { useSignedInUser } from '../api/session';
 import { useAcceptInvitation, useInvitation } from '../api/team';
-import { roleNames } from './team-page';
+import { roleNames } from '../role-names';
 
 const stateWords = {
   expired: 'This invitation has expired. Ask the person who invited you for a new one.',

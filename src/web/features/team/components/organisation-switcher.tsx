@@ -4,7 +4,7 @@ import { NativeSelect } from '../../../components/ui/native-select';
 import { messageOf } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast-store';
 import { useChooseOrganisation, useOrganisations } from '../api/team';
-import { roleNames } from './team-page';
+import { roleNames } from '../role-names';
 
 /**
  * The organisation the dashboard works in, for a person who belongs to more than one (an

@@ -20,13 +20,7 @@ import {
   useRevokeInvitation,
   useTeam,
 } from '../api/team';
-
-export const roleNames: Record<OrganisationRole, string> = {
-  owner: 'Owner',
-  admin: 'Admin',
-  member: 'Member',
-  viewer: 'Viewer',
-};
+import { roleNames } from '../role-names';
 
 const roleHelp: Record<OrganisationRole, string> = {
   owner: 'billing and members',
