@@ -1,56 +1,33 @@
-import { deflateSync } from 'node:zlib';
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { decodePng } from './png.js';
 
-/** A PNG written by hand: one IHDR, one IDAT of the given filtered rows, an IEND (CRCs unread). */
-function png(width: number, height: number, colourType: 2 | 6, rows: number[][]): Uint8Array {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    return Buffer.concat([head, data, Buffer.alloc(4)]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8;
-  ihdr[9] = colourType;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.from(rows.flat()))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+/** A PNG of the given pixels (RGBA, row after row), written as Chromium writes RGB or RGBA. */
+function png(width: number, height: number, pixels: number[], colorType: 2 | 6): Buffer {
+  const image = new PNG({ width, height, colorType, inputHasAlpha: true });
+  image.data = Buffer.from(pixels);
+  return PNG.sync.write(image, { colorType, inputHasAlpha: true });
 }
 
 describe('decodePng', () => {
-  it('undoes each of the five row filters', () => {
-    // 2 x 5 RGB; every row decodes to pixels (10, 20, 30) and (40, 50, 60), under each filter.
-    const rows = [
-      [0, 10, 20, 30, 40, 50, 60],
-      [1, 10, 20, 30, 30, 30, 30],
-      [2, 0, 0, 0, 0, 0, 0],
-      [3, 5, 10, 15, 15, 15, 15],
-      [4, 0, 0, 0, 0, 0, 0],
-    ];
-    const image = decodePng(png(2, 5, 2, rows));
-    expect(image.width).toBe(2);
-    for (let y = 0; y < 5; y++) {
-      expect([...image.data.subarray(y * 8, y * 8 + 8)]).toEqual([
-        10, 20, 30, 255, 40, 50, 60, 255,
-      ]);
-    }
+  it('reads an RGB screenshot into RGBA pixels, opaque', () => {
+    const pixels = [10, 20, 30, 255, 40, 50, 60, 255, 70, 80, 90, 255, 100, 110, 120, 255];
+    const image = decodePng(png(2, 2, pixels, 2));
+    expect([image.width, image.height]).toEqual([2, 2]);
+    expect([...image.data]).toEqual(pixels);
   });
 
-  it('keeps RGBA as it is', () => {
-    const image = decodePng(png(1, 1, 6, [[0, 1, 2, 3, 4]]));
+  it('keeps the alpha of an RGBA screenshot', () => {
+    const image = decodePng(png(1, 1, [1, 2, 3, 4], 6));
     expect([...image.data]).toEqual([1, 2, 3, 4]);
   });
 
   it('refuses what it cannot read rather than guessing', () => {
-    expect(() => decodePng(new Uint8Array([1, 2, 3]))).toThrow('not a PNG');
-    const grey = png(1, 1, 2, [[0, 1, 2, 3]]);
-    grey[8 + 8 + 9] = 0; // colour type 0: greyscale
-    expect(() => decodePng(grey)).toThrow('unsupported PNG');
+    expect(() => decodePng(new Uint8Array([1, 2, 3]))).toThrow();
+    const damaged = png(2, 2, new Array(16).fill(200), 2);
+    // A byte of the image data flipped: its chunk's CRC no longer matches.
+    const at = damaged.length - 20;
+    damaged.writeUInt8(damaged.readUInt8(at) ^ 0xff, at);
+    expect(() => decodePng(damaged)).toThrow();
   });
 });
