@@ -1,32 +1,25 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedPagePool } from '../../../../test/support/browser.js';
-import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
-import type { PagePool } from '../../types.js';
+import { describe, expect, it } from 'vitest';
 import * as auth from './auth.js';
 import { runTopics, summary } from './topic-test-kit.js';
+import { useFixtureSite } from './fixture-site.test-support.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/auth/', import.meta.url));
 const topic = { id: 'auth', ...auth };
 
-let site: TestServer;
-let pool: PagePool;
-
-beforeAll(async () => {
-  site = await startStaticServer(fixtures);
-  pool = createSharedPagePool({ size: 1 });
-});
-afterAll(async () => {
-  await pool?.close();
-  await site?.close();
-});
+const fixture = useFixtureSite(fixtures);
 
 describe('paste and autofill into password and one-time-code fields (3.3.8)', () => {
   it('finds a password field that cancels paste and a code field that empties itself', async () => {
-    const raw = await runTopics(pool, `${site.url}/paste-bad.html`, [topic], async (page) => {
-      // The fields are left as they were found.
-      expect(await page.$eval('#password', (el) => (el as HTMLInputElement).value)).toBe('');
-    });
+    const raw = await runTopics(
+      fixture.pool(),
+      `${fixture.url()}/paste-bad.html`,
+      [topic],
+      async (page) => {
+        // The fields are left as they were found.
+        expect(await page.$eval('#password', (el) => (el as HTMLInputElement).value)).toBe('');
+      },
+    );
     expect(summary(raw.results)).toEqual([
       { check: 'paste-blocked', kind: 'violation', wcag: ['3.3.8'], selector: '#password' },
       { check: 'paste-blocked', kind: 'violation', wcag: ['3.3.8'], selector: '#code' },
@@ -39,16 +32,21 @@ describe('paste and autofill into password and one-time-code fields (3.3.8)', ()
   });
 
   it('finds a password field read-only until a key is pressed and a code field that keeps only typed keys', async () => {
-    const raw = await runTopics(pool, `${site.url}/autofill-bad.html`, [topic], async (page) => {
-      // The page is left as it was: the password field read-only again, both fields empty.
-      expect(
-        await page.$eval('#password', (el) => [
-          (el as HTMLInputElement).readOnly,
-          (el as HTMLInputElement).value,
-        ]),
-      ).toEqual([true, '']);
-      expect(await page.$eval('#code', (el) => (el as HTMLInputElement).value)).toBe('');
-    });
+    const raw = await runTopics(
+      fixture.pool(),
+      `${fixture.url()}/autofill-bad.html`,
+      [topic],
+      async (page) => {
+        // The page is left as it was: the password field read-only again, both fields empty.
+        expect(
+          await page.$eval('#password', (el) => [
+            (el as HTMLInputElement).readOnly,
+            (el as HTMLInputElement).value,
+          ]),
+        ).toEqual([true, '']);
+        expect(await page.$eval('#code', (el) => (el as HTMLInputElement).value)).toBe('');
+      },
+    );
     expect(summary(raw.results)).toEqual([
       { check: 'autofill-blocked', kind: 'violation', wcag: ['3.3.8'], selector: '#password' },
       { check: 'paste-blocked', kind: 'violation', wcag: ['3.3.8'], selector: '#code' },
@@ -58,9 +56,14 @@ describe('paste and autofill into password and one-time-code fields (3.3.8)', ()
   });
 
   it('finds nothing where the fields take a filled-in value, autocomplete="off" included (H100)', async () => {
-    const raw = await runTopics(pool, `${site.url}/autofill-good.html`, [topic], async (page) => {
-      expect(await page.$eval('#new', (el) => (el as HTMLInputElement).value)).toBe('');
-    });
+    const raw = await runTopics(
+      fixture.pool(),
+      `${fixture.url()}/autofill-good.html`,
+      [topic],
+      async (page) => {
+        expect(await page.$eval('#new', (el) => (el as HTMLInputElement).value)).toBe('');
+      },
+    );
     expect(raw.results).toEqual([]);
     expect((raw.details.interactions as { action: string }[]).map((i) => i.action).sort()).toEqual([
       'autofill',
@@ -71,7 +74,7 @@ describe('paste and autofill into password and one-time-code fields (3.3.8)', ()
   });
 
   it('finds nothing where the fields accept paste (H100)', async () => {
-    const raw = await runTopics(pool, `${site.url}/paste-good.html`, [topic]);
+    const raw = await runTopics(fixture.pool(), `${fixture.url()}/paste-good.html`, [topic]);
     expect(raw.results).toEqual([]);
     // Each field gets a paste and an autofill.
     expect((raw.details.interactions as unknown[]).length).toBe(4);

@@ -1,10 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedPagePool } from '../../../../test/support/browser.js';
-import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
+import { describe, expect, it } from 'vitest';
 import { scanPage } from '../../scan-page.js';
-import type { PagePool } from '../../types.js';
+import { useFixtureSite } from './fixture-site.test-support.js';
 
 /**
  * Pages built the accessible way (a dialog that manages focus, a carousel with buttons, a
@@ -14,17 +12,7 @@ import type { PagePool } from '../../types.js';
 const clean = fileURLToPath(new URL('./__fixtures__/clean/', import.meta.url));
 const pages = readdirSync(clean).filter((file) => file.endsWith('.html'));
 
-let site: TestServer;
-let pool: PagePool;
-
-beforeAll(async () => {
-  site = await startStaticServer(clean);
-  pool = createSharedPagePool({ size: 1 });
-});
-afterAll(async () => {
-  await pool?.close();
-  await site?.close();
-});
+const fixture = useFixtureSite(clean);
 
 describe('behaviour engine on clean pattern pages', () => {
   it('has the eight pattern pages', () => {
@@ -32,7 +20,7 @@ describe('behaviour engine on clean pattern pages', () => {
   });
 
   it.each(pages)('reports no violation on %s and leaves the page usable', async (file) => {
-    const scan = await scanPage(pool, `${site.url}/${file}`, {
+    const scan = await scanPage(fixture.pool(), `${fixture.url()}/${file}`, {
       allowPrivateNetwork: true,
       engines: ['behaviour'],
       screenshots: false,

@@ -1,32 +1,25 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedPagePool } from '../../../../test/support/browser.js';
-import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
-import type { PagePool } from '../../types.js';
+import { describe, expect, it } from 'vitest';
 import * as contextChange from './context-change.js';
 import { runTopics, summary } from './topic-test-kit.js';
+import { useFixtureSite } from './fixture-site.test-support.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/context/', import.meta.url));
 const topic = { id: 'context-change', ...contextChange };
 
-let site: TestServer;
-let pool: PagePool;
-
-beforeAll(async () => {
-  site = await startStaticServer(fixtures);
-  pool = createSharedPagePool({ size: 1 });
-});
-afterAll(async () => {
-  await pool?.close();
-  await site?.close();
-});
+const fixture = useFixtureSite(fixtures);
 
 describe('changes of context on focus (3.2.1)', () => {
   it('finds a field that opens a window on focus and a button that drops focus (F55)', async () => {
-    const raw = await runTopics(pool, `${site.url}/on-focus-bad.html`, [topic], async (page) => {
-      // The page is still the one loaded, and no window stayed open.
-      expect(page.url()).toMatch(/on-focus-bad\.html$/);
-    });
+    const raw = await runTopics(
+      fixture.pool(),
+      `${fixture.url()}/on-focus-bad.html`,
+      [topic],
+      async (page) => {
+        // The page is still the one loaded, and no window stayed open.
+        expect(page.url()).toMatch(/on-focus-bad\.html$/);
+      },
+    );
     expect(summary(raw.results)).toEqual([
       { check: 'focus-changes-context', kind: 'violation', wcag: ['3.2.1'], selector: '#email' },
       {
@@ -41,7 +34,7 @@ describe('changes of context on focus (3.2.1)', () => {
   });
 
   it('finds nothing where the window opens only on activation (G107)', async () => {
-    const raw = await runTopics(pool, `${site.url}/on-focus-good.html`, [topic]);
+    const raw = await runTopics(fixture.pool(), `${fixture.url()}/on-focus-good.html`, [topic]);
     expect(raw.results).toEqual([]);
     expect(raw.details.refused).toEqual([]);
   });
@@ -49,11 +42,16 @@ describe('changes of context on focus (3.2.1)', () => {
 
 describe('changes of context on input (3.2.2)', () => {
   it('finds a select that navigates, a radio that opens a window (F37), a checkbox that submits (F36)', async () => {
-    const raw = await runTopics(pool, `${site.url}/on-input-bad.html`, [topic], async (page) => {
-      expect(page.url()).toMatch(/on-input-bad\.html$/);
-      // The fields are put back as they were.
-      expect(await page.$eval('#open-now', (el) => (el as HTMLInputElement).checked)).toBe(false);
-    });
+    const raw = await runTopics(
+      fixture.pool(),
+      `${fixture.url()}/on-input-bad.html`,
+      [topic],
+      async (page) => {
+        expect(page.url()).toMatch(/on-input-bad\.html$/);
+        // The fields are put back as they were.
+        expect(await page.$eval('#open-now', (el) => (el as HTMLInputElement).checked)).toBe(false);
+      },
+    );
     const onInput = summary(raw.results).filter((r) => r.check === 'input-changes-context');
     expect(onInput).toEqual([
       { check: 'input-changes-context', kind: 'violation', wcag: ['3.2.2'], selector: '#region' },
@@ -67,7 +65,7 @@ describe('changes of context on input (3.2.2)', () => {
   });
 
   it('finds nothing where a submit button starts the change (G80)', async () => {
-    const raw = await runTopics(pool, `${site.url}/on-input-good.html`, [topic]);
+    const raw = await runTopics(fixture.pool(), `${fixture.url()}/on-input-good.html`, [topic]);
     expect(raw.results).toEqual([]);
   });
 });

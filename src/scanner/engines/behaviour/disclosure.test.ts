@@ -1,32 +1,20 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedPagePool } from '../../../../test/support/browser.js';
-import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
+import { describe, expect, it } from 'vitest';
 import type { OwnCheckResult } from '#contract/index.js';
 import { scanPage } from '../../scan-page.js';
-import type { PagePool } from '../../types.js';
 import { run } from './disclosure.js';
 import type { BehaviourSession } from './session.js';
+import { useFixtureSite } from './fixture-site.test-support.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
 
-let site: TestServer;
-let pool: PagePool;
-
-beforeAll(async () => {
-  site = await startStaticServer(fixtures);
-  pool = createSharedPagePool({ size: 1 });
-});
-afterAll(async () => {
-  await pool?.close();
-  await site?.close();
-});
+const fixture = useFixtureSite(fixtures);
 
 /** Loads a fixture and runs the disclosure checks on it with a plain session. */
 async function disclose(file: string): Promise<OwnCheckResult[]> {
-  return pool.withPage(async (page) => {
+  return fixture.pool().withPage(async (page) => {
     await page.setViewport({ width: 1280, height: 1024 });
-    await page.goto(`${site.url}/${file}`, { waitUntil: 'load' });
+    await page.goto(`${fixture.url()}/${file}`, { waitUntil: 'load' });
     const cdp = await page.createCDPSession();
     let left = 60;
     const session = {
@@ -141,7 +129,11 @@ describe('disclosure states', () => {
       screenshots: false,
       networkQuietCapMs: 0,
     };
-    const scan = await scanPage(pool, `${site.url}/disclosure/accordion-mouse-only.html`, options);
+    const scan = await scanPage(
+      fixture.pool(),
+      `${fixture.url()}/disclosure/accordion-mouse-only.html`,
+      options,
+    );
     expect(scan.engineErrors).toEqual({});
     const state = "after opening 'How do I track my order?'";
     // The field is hidden when the page loads: axe alone does not see it.
@@ -167,13 +159,17 @@ describe('disclosure states', () => {
       expect.arrayContaining([expect.objectContaining({ check: 'disclosure' })]),
     );
 
-    const clean = await scanPage(pool, `${site.url}/disclosure/accordion-ok.html`, options);
+    const clean = await scanPage(
+      fixture.pool(),
+      `${fixture.url()}/disclosure/accordion-ok.html`,
+      options,
+    );
     expect(clean.engineErrors).toEqual({});
     expect(clean.issues.filter((i) => i.engines.includes('behaviour'))).toEqual([]);
   });
 
   it('a page with a hover menu, an accordion and a lightbox gets findings inside each state', async () => {
-    const scan = await scanPage(pool, `${site.url}/site/cottage.html`, {
+    const scan = await scanPage(fixture.pool(), `${fixture.url()}/site/cottage.html`, {
       allowPrivateNetwork: true,
       engines: ['axe', 'behaviour'],
       screenshots: false,

@@ -1,32 +1,20 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedPagePool } from '../../../../test/support/browser.js';
-import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
+import { describe, expect, it } from 'vitest';
 import type { OwnCheckResult } from '#contract/index.js';
 import { scanPage } from '../../scan-page.js';
-import type { PagePool } from '../../types.js';
 import { run } from './hover.js';
 import type { BehaviourSession } from './session.js';
+import { useFixtureSite } from './fixture-site.test-support.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
 
-let site: TestServer;
-let pool: PagePool;
-
-beforeAll(async () => {
-  site = await startStaticServer(fixtures);
-  pool = createSharedPagePool({ size: 1 });
-});
-afterAll(async () => {
-  await pool?.close();
-  await site?.close();
-});
+const fixture = useFixtureSite(fixtures);
 
 /** Loads a fixture and runs the hover checks on it with a plain session. */
 async function hover(file: string): Promise<OwnCheckResult[]> {
-  return pool.withPage(async (page) => {
+  return fixture.pool().withPage(async (page) => {
     await page.setViewport({ width: 1280, height: 1024 });
-    await page.goto(`${site.url}/${file}`, { waitUntil: 'load' });
+    await page.goto(`${fixture.url()}/${file}`, { waitUntil: 'load' });
     const cdp = await page.createCDPSession();
     let left = 60;
     const session = {
@@ -129,14 +117,18 @@ describe('content on hover or focus', () => {
       screenshots: false,
       networkQuietCapMs: 0,
     };
-    const scan = await scanPage(pool, `${site.url}/hover/tooltip-focus-no-escape.html`, options);
+    const scan = await scanPage(
+      fixture.pool(),
+      `${fixture.url()}/hover/tooltip-focus-no-escape.html`,
+      options,
+    );
     expect(scan.engineErrors).toEqual({});
     const issue = scan.issues.find((i) => i.ruleKey === 'hover-content-not-dismissible');
     expect(issue).toMatchObject({ kind: 'violation', wcag: ['1.4.13'], impact: 'serious' });
     expect(issue?.findings).toEqual([
       expect.objectContaining({ engine: 'behaviour', kind: 'violation', selector: '#user' }),
     ]);
-    const clean = await scanPage(pool, `${site.url}/hover/tooltip-ok.html`, options);
+    const clean = await scanPage(fixture.pool(), `${fixture.url()}/hover/tooltip-ok.html`, options);
     expect(clean.engineErrors).toEqual({});
     expect(clean.issues.filter((i) => i.engines.includes('behaviour'))).toEqual([]);
   });

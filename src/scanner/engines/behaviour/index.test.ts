@@ -1,26 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedPagePool } from '../../../../test/support/browser.js';
-import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
+import { describe, expect, it } from 'vitest';
 import { defaultEngineIds, engineIds } from '#contract/index.js';
 import { scanPage } from '../../scan-page.js';
-import type { PagePool } from '../../types.js';
 import { builtInEngines, engineRunOrder } from '../registry.js';
 import { behaviourEngine } from './index.js';
+import { useFixtureSite } from './fixture-site.test-support.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
 
-let site: TestServer;
-let pool: PagePool;
-
-beforeAll(async () => {
-  site = await startStaticServer(fixtures);
-  pool = createSharedPagePool({ size: 1 });
-});
-afterAll(async () => {
-  await pool?.close();
-  await site?.close();
-});
+const fixture = useFixtureSite(fixtures);
 
 describe('behaviour engine registration', () => {
   it('is a known engine that a scan runs only when asked for', () => {
@@ -34,7 +22,7 @@ describe('behaviour engine registration', () => {
 
 describe('behaviour engine in a page scan', () => {
   it('reports a change of context on input as a violation issue with the state it was found in', async () => {
-    const scan = await scanPage(pool, `${site.url}/context/on-input-bad.html`, {
+    const scan = await scanPage(fixture.pool(), `${fixture.url()}/context/on-input-bad.html`, {
       allowPrivateNetwork: true,
       engines: ['behaviour'],
       screenshots: false,

@@ -1,33 +1,26 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedPagePool } from '../../../../test/support/browser.js';
-import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
-import type { PagePool } from '../../types.js';
+import { describe, expect, it } from 'vitest';
 import * as keys from './keys.js';
 import { runTopics, summary } from './topic-test-kit.js';
+import { useFixtureSite } from './fixture-site.test-support.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/keys/', import.meta.url));
 const topic = { id: 'keys', ...keys };
 
-let site: TestServer;
-let pool: PagePool;
-
-beforeAll(async () => {
-  site = await startStaticServer(fixtures);
-  pool = createSharedPagePool({ size: 1 });
-});
-afterAll(async () => {
-  await pool?.close();
-  await site?.close();
-});
+const fixture = useFixtureSite(fixtures);
 
 describe('keys tried for real', () => {
   it("finds the 's' shortcut (F99) and a custom button that ignores Enter and Space (F54)", async () => {
-    const raw = await runTopics(pool, `${site.url}/keys-bad.html`, [topic], async (page) => {
-      // The click worked (it is no toggle to undo), and focus is back on the page.
-      expect(await page.$eval('#saved', (el) => el.textContent)).toBe('Saved to your list.');
-      expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
-    });
+    const raw = await runTopics(
+      fixture.pool(),
+      `${fixture.url()}/keys-bad.html`,
+      [topic],
+      async (page) => {
+        // The click worked (it is no toggle to undo), and focus is back on the page.
+        expect(await page.$eval('#saved', (el) => el.textContent)).toBe('Saved to your list.');
+        expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+      },
+    );
     expect(summary(raw.results)).toEqual([
       { check: 'character-key-shortcut', kind: 'violation', wcag: ['2.1.4'], selector: '' },
       { check: 'custom-control-keys', kind: 'violation', wcag: ['2.1.1'], selector: '#save' },
@@ -37,7 +30,7 @@ describe('keys tried for real', () => {
   });
 
   it('finds an upper-case letter shortcut, pressed with Shift held as a person types it', async () => {
-    const raw = await runTopics(pool, `${site.url}/keys-shift-bad.html`, [topic]);
+    const raw = await runTopics(fixture.pool(), `${fixture.url()}/keys-shift-bad.html`, [topic]);
     expect(summary(raw.results)).toEqual([
       { check: 'character-key-shortcut', kind: 'needs-review', wcag: ['2.1.4'], selector: '' },
     ]);
@@ -46,7 +39,7 @@ describe('keys tried for real', () => {
   });
 
   it('finds nothing where the shortcut needs a modifier and the button answers Enter and Space', async () => {
-    const raw = await runTopics(pool, `${site.url}/keys-good.html`, [topic]);
+    const raw = await runTopics(fixture.pool(), `${fixture.url()}/keys-good.html`, [topic]);
     expect(raw.results).toEqual([]);
     // The keys were pressed: the page has a key listener.
     const pressed = (raw.details.interactions as { check: string }[]).filter(

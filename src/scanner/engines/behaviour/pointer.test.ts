@@ -1,31 +1,24 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedPagePool } from '../../../../test/support/browser.js';
-import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
-import type { PagePool } from '../../types.js';
+import { describe, expect, it } from 'vitest';
 import * as pointer from './pointer.js';
 import { runTopics, summary } from './topic-test-kit.js';
+import { useFixtureSite } from './fixture-site.test-support.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/pointer/', import.meta.url));
 const topic = { id: 'pointer', ...pointer };
 
-let site: TestServer;
-let pool: PagePool;
-
-beforeAll(async () => {
-  site = await startStaticServer(fixtures);
-  pool = createSharedPagePool({ size: 1 });
-});
-afterAll(async () => {
-  await pool?.close();
-  await site?.close();
-});
+const fixture = useFixtureSite(fixtures);
 
 describe('actions on the down event (2.5.2)', () => {
   it('finds a button that acts on mousedown (F101), and the page stays where it was', async () => {
-    const raw = await runTopics(pool, `${site.url}/down-bad.html`, [topic], async (page) => {
-      expect(page.url()).toMatch(/down-bad\.html$/);
-    });
+    const raw = await runTopics(
+      fixture.pool(),
+      `${fixture.url()}/down-bad.html`,
+      [topic],
+      async (page) => {
+        expect(page.url()).toMatch(/down-bad\.html$/);
+      },
+    );
     expect(summary(raw.results)).toEqual([
       { check: 'down-event-action', kind: 'violation', wcag: ['2.5.2'], selector: '#delete' },
     ]);
@@ -33,7 +26,7 @@ describe('actions on the down event (2.5.2)', () => {
   });
 
   it('finds nothing where the mousedown only shows a pressed look and the click acts', async () => {
-    const raw = await runTopics(pool, `${site.url}/down-good.html`, [topic]);
+    const raw = await runTopics(fixture.pool(), `${fixture.url()}/down-good.html`, [topic]);
     expect(raw.results).toEqual([]);
     // The button was pressed and released off it: the click never happened.
     expect(raw.details.interactions).toEqual([expect.objectContaining({ target: '#delete' })]);

@@ -1,28 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedPagePool } from '../../../../test/support/browser.js';
-import { startStaticServer, type TestServer } from '../../../../test/support/static-server.js';
-import type { PagePool } from '../../types.js';
+import { describe, expect, it } from 'vitest';
 import * as keys from './keys.js';
 import * as status from './status.js';
 import { runTopics } from './topic-test-kit.js';
+import { useFixtureSite } from './fixture-site.test-support.js';
 
 const fixtures = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
 const statusTopic = { id: 'status', ...status };
 const keysTopic = { id: 'keys', ...keys };
 
-let site: TestServer;
-let pool: PagePool;
-
-beforeAll(async () => {
-  site = await startStaticServer(fixtures);
-  pool = createSharedPagePool({ size: 1 });
-});
-afterAll(async () => {
-  await pool?.close();
-  await site?.close();
-});
+const fixture = useFixtureSite(fixtures);
 
 /**
  * What a person sees of the page: its body's markup (without the blank text between tags, which
@@ -39,8 +27,8 @@ async function beforeAndAfter(path: string, topics: Parameters<typeof runTopics>
   let before: Awaited<ReturnType<typeof pageState>> | undefined;
   let after: Awaited<ReturnType<typeof pageState>> | undefined;
   const raw = await runTopics(
-    pool,
-    `${site.url}/${path}`,
+    fixture.pool(),
+    `${fixture.url()}/${path}`,
     topics,
     async (page) => {
       after = await pageState(page);
@@ -79,10 +67,15 @@ describe('what the engine pressed is put back', () => {
     ]);
     // The script's own slide counter agrees with the slide shown: 'Next' now shows slide 2.
     let second = '';
-    await runTopics(pool, `${site.url}/undo/carousel.html`, [statusTopic], async (page) => {
-      await page.click('#next');
-      second = await page.evaluate(() => document.body.innerText);
-    });
+    await runTopics(
+      fixture.pool(),
+      `${fixture.url()}/undo/carousel.html`,
+      [statusTopic],
+      async (page) => {
+        await page.click('#next');
+        second = await page.evaluate(() => document.body.innerText);
+      },
+    );
     expect(second).toContain('Island hopping');
   });
 
