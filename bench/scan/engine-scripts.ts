@@ -4,11 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { CDPSession } from 'puppeteer-core';
 import { launchChromium } from '../../src/scanner/launch.js';
 import { cpuBetween, cpuSnapshot, type CpuSnapshot } from './process-cpu.js';
 import { startBenchSite } from './site.js';
 import { round } from './stats.js';
+
+/** The app's puppeteer-core session type (bench/node_modules holds another puppeteer-core). */
+type Browser = Awaited<ReturnType<typeof launchChromium>>['browser'];
+type CDPSession = Awaited<ReturnType<Awaited<ReturnType<Browser['newPage']>>['createCDPSession']>>;
 
 /**
  * `npx tsx bench/scan/engine-scripts.ts`: what it costs to put axe's and IBM's scripts (1.3 MB)
