@@ -71,7 +71,7 @@ export async function checkDelivery(
     // Our own refusals (a 4xx/5xx we chose) and failures of the renderers alike: nothing usable.
     failure =
       error instanceof HttpError
-        ? error.message
+        ? error.message.replace(/\.$/, '')
         : 'the document could not be made from the scans of its pages';
     pages = 0;
   }

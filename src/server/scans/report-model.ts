@@ -25,7 +25,9 @@ export async function loadReportModel(
     throw new ConflictError(
       row.status === 'pending' || row.status === 'running'
         ? 'The scan has not finished yet; its documents are ready once it completes.'
-        : `The scan did not complete (${row.status}), so there is nothing to report.`,
+        : row.status === 'completed'
+          ? 'The scan completed without stored results, so there is nothing to report.'
+          : `The scan did not complete (${row.status}), so there is nothing to report.`,
     );
   }
   const issueRows = await store.listIssues(db, scanId);
