@@ -43,6 +43,8 @@ describe('the landing page', () => {
   it('types sample addresses, marks the field, prefixes https:// and goes on to sign-up', async () => {
     page = await app.freshPage();
     await page.goto('/');
+    // The landing page's own code loads beside the entry script: wait for it to show.
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
     expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
     const field = page.getByLabel('Your website address');
     await page.waitForFunction(
@@ -70,6 +72,7 @@ describe('the landing page', () => {
     const header = page.locator('header');
     expect(await header.getAttribute('data-scrolled')).toBe('false');
     const questions = page.locator('#faq-heading ~ div h3 button');
+    await questions.first().waitFor();
     expect(await questions.count()).toBe(9);
     await questions.first().click();
     expect(await questions.first().getAttribute('aria-expanded')).toBe('true');
