@@ -20,6 +20,8 @@ export interface WebOptions {
 export const webPlugin = fp<WebOptions>(
   async function web(app: FastifyInstance, options) {
     const root = options.root && (await hasIndex(options.root)) ? options.root : undefined;
+    // A build does not change under the server that serves it: its manifest is read once.
+    const manifest = root ? await readManifest(root) : undefined;
     if (root) {
       await app.register(fastifyStatic, {
         root,
@@ -37,7 +39,6 @@ export const webPlugin = fp<WebOptions>(
       const isPage = !path.startsWith('/api/') && !path.startsWith('/badge/');
       if (root && request.method === 'GET' && isPage) {
         reply.header('cache-control', 'no-cache');
-        const manifest = await readManifest(root);
         const links = manifest
           ? preloadLinks(manifest, path, { signedIn: Boolean(request.cookies[sessionCookieName]) })
           : '';
