@@ -13,6 +13,9 @@
  * --web-dir <dir>: where the web app is built (default: a directory under the system's temporary
  * one, never dist/web, so a run cannot change what someone else's e2e run serves); --no-build
  * serves what that directory already holds (to measure two builds turn about).
+ * --keep-lhr <dir>: also write every run's whole Lighthouse answer (the lhr: every audit, with
+ * bootup time, main-thread work, long tasks, the LCP element and its phases) to
+ * <dir>/<page>-<preset>-<run>.json, to read what a score is made of.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,14 +24,16 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { eq } from 'drizzle-orm';
 import { summarizeScan } from '../../src/ai/summary.js';
 import { domainMonthlyPriceCents } from '../../src/contract/index.js';
 import { openDatabase } from '../../src/db/client.js';
-import { domains, scans } from '../../src/db/schema/index.js';
+import { domains, scans, users } from '../../src/db/schema/index.js';
 import { markRunning, storeResult } from '../../src/db/stores/scans.js';
 import { createQueue } from '../../src/jobs/boss.js';
 import { createPagePool, scanPage } from '../../src/scanner/index.js';
 import { buildApp } from '../../src/server/app.js';
+import { setBillingAccount } from '../../test/support/billing-account.js';
 import { startStaticServer } from '../../test/support/static-server.js';
 import { benchDir, repoDir } from '../scan/tools.js';
 
@@ -50,6 +55,7 @@ const { values } = parseArgs({
     pages: { type: 'string', default: '' },
     'web-dir': { type: 'string', default: join(tmpdir(), 'conformly-bench-lighthouse-web') },
     'no-build': { type: 'boolean', default: false },
+    'keep-lhr': { type: 'string', default: '' },
   },
 });
 const webDir = resolve(values['web-dir']);
@@ -205,6 +211,19 @@ async function main() {
       monitoringSince: new Date(),
       verifiedAt: new Date(),
     });
+    // The account has Compliance Shield for the domain it monitors and has seen the welcome tour,
+    // as an owner who comes back to the dashboard does: without the plan the domain page is the
+    // plan-required card, and with the tour due the overview sits under its dialog.
+    await setBillingAccount(database.db, userId, { subscriptionStatus: 'active', cardAdded: true });
+    await database.db
+      .update(users)
+      .set({ tourCompletedAt: new Date() })
+      .where(eq(users.id, userId));
+    const plan = (await (
+      await fetch(`${base}/api/subscription-status`, { headers: { cookie } })
+    ).json()) as { subscriptionStatus: string };
+    if (plan.subscriptionStatus !== 'active')
+      throw new Error(`seeded plan reads ${plan.subscriptionStatus}, not active`);
 
     const pages = [
       { name: 'landing', path: '/', signedIn: false },
@@ -281,6 +300,14 @@ async function main() {
                 continue;
               }
               throw new Error(answer.lhr.runtimeError.message);
+            }
+            if (values['keep-lhr']) {
+              const keepDir = resolve(values['keep-lhr']);
+              await mkdir(keepDir, { recursive: true });
+              await writeFile(
+                join(keepDir, `${page.name.replace(/\W+/g, '-')}-${preset}-${run + 1}.json`),
+                JSON.stringify(answer.lhr),
+              );
             }
             for (const category of categories) {
               scores[category].push(Math.round((answer.lhr.categories[category].score ?? 0) * 100));
