@@ -93,6 +93,21 @@ const variants: { name: string; why: string; options: LibraryRunOptions }[] = [
     options: { chromiumArgs: ['--enable-low-end-device-mode'] },
   },
   {
+    name: 'js-optimize-for-size',
+    why: 'V8 in the renderers trades speed for a smaller heap (--js-flags=--optimize-for-size)',
+    options: { chromiumArgs: ['--js-flags=--optimize-for-size'] },
+  },
+  {
+    name: 'low-end + optimize-for-size',
+    why: 'both memory switches together',
+    options: { chromiumArgs: ['--enable-low-end-device-mode', '--js-flags=--optimize-for-size'] },
+  },
+  {
+    name: 'tab recycled every 10 pages',
+    why: 'a fresh browser context (and renderer) every 10 scans instead of 50',
+    options: { recycle: { tabAfterPages: 10 } },
+  },
+  {
     name: 'screenshots: viewport only',
     why: 'the full-page shot left out',
     options: { screenshots: ['viewport'] },

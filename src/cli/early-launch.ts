@@ -24,10 +24,14 @@ export interface EarlyLaunch {
  * the launch has begun: a caller that imports the rest only then keeps that import's hundreds of
  * files from queueing ahead of puppeteer-core's (measured: the launch began 3.5 s into a cold
  * scan when both imports started together, behind every module of the scan command).
+ * `tabs`: how many tabs the scan's pool will run at once, which chooses the launch's switches
+ * (`launchArgsFor`: two or more tabs launch in V8's memory-saving mode).
  */
-export async function launchEarly(): Promise<EarlyLaunch> {
+export async function launchEarly(tabs: number): Promise<EarlyLaunch> {
   const loading = import('#scanner/launch.js');
-  const launched = loading.then(({ launchChromium }) => launchChromium(cliLaunchOptions));
+  const launched = loading.then(({ launchArgsFor, launchChromium }) =>
+    launchChromium({ ...cliLaunchOptions, args: launchArgsFor(tabs) }),
+  );
   // Met by the pool that takes it, or by closeUnused.
   launched.catch(() => undefined);
   // Resumes after the launch was called (its callback was registered first), or its import failed.

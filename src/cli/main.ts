@@ -153,7 +153,9 @@ Examples:
     // Loaded on use: usage errors and --help then answer without loading the browser stack.
     // Chromium starts first, while the scan command's modules load (early-launch.ts).
     chosen.action = async (context) => {
-      const { launched } = await (await import('./early-launch.js')).launchEarly();
+      // One page takes one tab; more take `--concurrency` or auto's two (browser-pool.ts).
+      const tabs = urls.length === 1 ? 1 : (options.concurrency ?? 2);
+      const { launched } = await (await import('./early-launch.js')).launchEarly(tabs);
       return (await import('./commands/scan.js')).scanCommand(urls, options, context, launched);
     };
   });

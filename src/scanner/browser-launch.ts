@@ -36,6 +36,22 @@ export const chromiumArgs = [
 ] as const;
 
 /**
+ * V8's memory-saving mode for the renderers, which a pool of two or more tabs launches with
+ * (`launchArgsFor`): each renderer's heap is kept smaller (a smaller young generation, earlier
+ * collections), so a second and third tab fit the whole tree's 1 GB (`poolMemory`). Measured on
+ * bench's site at 2 tabs (`bench/scan/flags.ts`, variant `js-optimize-for-size`): peak PSS 586-640
+ * MB against 775-923 without it (renderers 197-238 MB against 375-450), for 5-9% more CPU a page
+ * (measured on a busy machine). A single tab stays under the budget without it, so it is spared
+ * the CPU (docs/decisions/0044-memory-at-two-tabs.md).
+ */
+export const leanMemoryArgs = ['--js-flags=--optimize-for-size'] as const;
+
+/** Extra Chromium switches for a browser that will run `tabs` tabs at once. */
+export function launchArgsFor(tabs: number): string[] {
+  return tabs > 1 ? [...leanMemoryArgs] : [];
+}
+
+/**
  * Profile preferences written into every fresh profile before launch: the WebRTC policy of
  * `chromiumArgs` for a full Chromium (`--headless=new`), whose browser contexts inherit it from the
  * profile. Measured on Debian's chromium 156: with the switch alone a page still sent STUN to a

@@ -226,6 +226,30 @@ describe('a pool that owns its browser', () => {
     }
   });
 
+  it("runs the renderers of two or more tabs in V8's memory-saving mode, of one tab without it", async () => {
+    /**
+     * The `--js-flags` of the pool's renderer processes while a page is open. A zygote-forked
+     * renderer rewrites its command line in place, so it is read as text, not split on NULs.
+     */
+    async function rendererJsFlags(size: number): Promise<string[]> {
+      const pool = createPagePool({ size, egress: { allowPrivateNetwork: true } });
+      try {
+        return await pool.withPage(async (page, browser) => {
+          await page.goto(site.url);
+          const renderers = processTree(browser.process()!.pid!)
+            .map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))
+            .filter((line) => line.includes('--type=renderer'));
+          expect(renderers.length).toBeGreaterThan(0);
+          return [...new Set(renderers.flatMap((line) => line.match(/--js-flags=\S+/g) ?? []))];
+        });
+      } finally {
+        await pool.close();
+      }
+    }
+    expect(await rendererJsFlags(2)).toEqual(['--js-flags=--optimize-for-size']);
+    expect(await rendererJsFlags(1)).toEqual([]);
+  });
+
   it('starts a worn tab afresh in a new browser context', async () => {
     const pool = createPagePool({
       size: 1,
@@ -286,14 +310,15 @@ describe('defaultPoolSize (auto tabs)', () => {
 
   it('keeps the whole tree within 1 GB however many cores there are', () => {
     const tabs = defaultPoolSize({ cores: 16, ...roomy });
-    expect(tabs).toBe(2);
-    expect(defaultPoolSize({ cores: 2, ...roomy })).toBe(2);
+    expect(tabs).toBe(3);
+    expect(defaultPoolSize({ cores: 2, ...roomy })).toBe(3);
+    expect(defaultPoolSize({ cores: 2, freeMb: 16_000, load: 2.5 })).toBe(2);
     expect(poolMemory.baseMb + tabs * poolMemory.perTabMb).toBeLessThanOrEqual(1_024);
     expect(poolMemory.baseMb + (tabs + 1) * poolMemory.perTabMb).toBeGreaterThan(1_024);
   });
 
   it('takes fewer tabs when the machine has little memory free, never none', () => {
-    expect(defaultPoolSize({ cores: 4, freeMb: 900, load: 0 })).toBe(1);
+    expect(defaultPoolSize({ cores: 4, freeMb: 650, load: 0 })).toBe(1);
     expect(defaultPoolSize({ cores: 4, freeMb: 300, load: 0 })).toBe(1);
   });
 });

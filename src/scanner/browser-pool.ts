@@ -8,7 +8,7 @@ import puppeteer, {
   type Page,
 } from 'puppeteer-core';
 import { withTimeout } from './abort.js';
-import { launchChromium, type LaunchedChromium } from './browser-launch.js';
+import { launchArgsFor, launchChromium, type LaunchedChromium } from './browser-launch.js';
 import {
   bindEgressProxy,
   contextProxySettings,
@@ -101,12 +101,15 @@ interface Generation {
 const resetTimeoutMs = 5_000;
 
 /**
- * What a pool's whole process tree may take at its peak, and what it was measured to take: peak
- * PSS over the benchmark's 50 pages (`npm run bench:scan -- --parts b`, ADR 0040) was 850, 950
- * and 1,210 MB at 1, 2 and 3 tabs (node with the engines and check libraries loaded 300-400 MB,
- * renderers 390, 532 and 700 MB), a line of about 640 MB plus 180 MB a tab.
+ * What a pool's whole process tree may take at its peak, and the line it was measured to follow
+ * with two or more tabs, whose renderers run in V8's memory-saving mode (`launchArgsFor`,
+ * docs/decisions/0044-memory-at-two-tabs.md): peak PSS over bench's site (`bench/scan/flags.ts`,
+ * variant `js-optimize-for-size`) was 586-640 MB at 2 tabs and 666 MB at 3 (node with the
+ * engines and check libraries loaded 270-300 MB, renderers 200-240 MB), against 775-1,075 MB
+ * at 2 tabs without it. The line leaves room for the longer runs' growth: 520 MB plus 150 MB a
+ * tab. One tab runs without the mode and peaked at 830 MB over 150 pages.
  */
-export const poolMemory = { budgetMb: 1_024, baseMb: 640, perTabMb: 180 } as const;
+export const poolMemory = { budgetMb: 1_024, baseMb: 520, perTabMb: 150 } as const;
 
 /** What `defaultPoolSize` reads from the machine (the current one by default). */
 export interface MachineState {
@@ -124,7 +127,7 @@ function machineNow(): MachineState {
  * Tabs for `auto`: one per core, one more (its page loads and settles while the others run
  * engines) only when the cores have headroom (load below the core count), and never more than the
  * memory budget holds: the tree stays under `poolMemory.budgetMb` and the machine's free memory.
- * With the measured figures that is 2 tabs at most (a third measured 1,210 MB), at least 1.
+ * With the measured figures that is 3 tabs at most, at least 1.
  */
 export function defaultPoolSize(machine: MachineState = machineNow()): number {
   const { budgetMb, baseMb, perTabMb } = poolMemory;
@@ -168,7 +171,10 @@ export function createPagePool(options: PagePoolOptions = {}): PagePool {
         early = undefined;
         return taken;
       }
-      return launchChromium(options.launchOptions);
+      return launchChromium({
+        ...options.launchOptions,
+        args: [...launchArgsFor(size), ...(options.launchOptions?.args ?? [])],
+      });
     })();
     connection = opening;
     current = { opening, pages: 0, inUse: 0, retiring: false };

@@ -4,4 +4,4 @@
  * loaded, and hands the launch to `createPagePool({ launched })` from the main door
  * (docs/decisions/0027-scan-cpu.md). Everything else goes through index.ts.
  */
-export { launchChromium, type LaunchedChromium } from './browser-launch.js';
+export { launchArgsFor, launchChromium, type LaunchedChromium } from './browser-launch.js';
