@@ -20,8 +20,12 @@ export const subscriptionStatusQueryOptions = () =>
     refetchInterval: subscriptionStatusRefetchMs,
   });
 
-export function useSubscriptionStatus() {
-  return useQuery(subscriptionStatusQueryOptions());
+/**
+ * `refetchOnMount: false` for a reader that mounts only once a screen around it has the answer:
+ * reading it again then would only repeat the request its screen just made (issue 27).
+ */
+export function useSubscriptionStatus(options: { refetchOnMount?: boolean } = {}) {
+  return useQuery({ ...subscriptionStatusQueryOptions(), ...options });
 }
 
 /** Spec §4: active or trialing counts as an active subscription. */

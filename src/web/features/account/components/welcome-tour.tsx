@@ -7,14 +7,9 @@ import {
   domainTierRows,
   formatUsd,
 } from '#contract/catalogue.js';
-import {
-  hasActiveSubscription,
-  useSubscriptionStatus,
-} from '../../../api/billing/subscription-status';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../lib/toast-store';
-import { useAccountSettings } from '../api/settings';
-import { useCompleteTour } from '../api/tour';
+import { useCompleteTour, useWelcomeTourDue } from '../api/tour';
 import { defaultMonitorPageBudget } from '#contract/monitor-budget.js';
 
 /**
@@ -137,14 +132,12 @@ const steps = [WelcomeStep, PricingStep, ReportsStep];
 
 /** Shown on the overview to a signed-in owner with the plan who has not seen it yet. */
 export function WelcomeTour() {
-  const settings = useAccountSettings();
-  const status = useSubscriptionStatus();
+  const due = useWelcomeTourDue();
   const complete = useCompleteTour();
   const [step, setStep] = useState(0);
   const [dismissed, setDismissed] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
-  const open =
-    !dismissed && settings.data?.tourCompleted === false && hasActiveSubscription(status.data);
+  const open = !dismissed && due;
 
   // Each step's heading takes focus, so a screen reader reads where the tour is now.
   useEffect(() => {

@@ -11,6 +11,10 @@ export async function getCurrentUser(): Promise<CurrentUser | null> {
 export const currentUserQueryOptions = () =>
   queryOptions({ queryKey: ['current-user'], queryFn: getCurrentUser, staleTime: 0 });
 
-export function useCurrentUser() {
-  return useQuery(currentUserQueryOptions());
+/**
+ * `refetchOnMount: false` for a reader that mounts only once the session gate around it has
+ * checked the session: checking again then would only repeat the gate's request (issue 27).
+ */
+export function useCurrentUser(options: { refetchOnMount?: boolean } = {}) {
+  return useQuery({ ...currentUserQueryOptions(), ...options });
 }

@@ -1,4 +1,3 @@
-import * as DialogPrimitive from '@radix-ui/react-dialog';
 import {
   BarChart3,
   FileText,
@@ -11,9 +10,8 @@ import {
   Settings,
   ShieldCheck,
   Award,
-  X,
 } from 'lucide-react';
-import { useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { complianceShieldPlan } from '#contract/catalogue.js';
 import {
@@ -24,6 +22,11 @@ import { primaryTools } from '../../../components/layout/public-tools';
 import { SkipLink } from '../../../components/layout/skip-link';
 import { paths } from '../../../lib/paths';
 import { cn } from '../../../lib/cn';
+
+const importDrawer = () => import('./dashboard-drawer');
+const DashboardDrawer = lazy(async () => ({ default: (await importDrawer()).DashboardDrawer }));
+/** Starts fetching the drawer's code (the import is fetched once however often it is called). */
+const loadDrawer = () => void importDrawer().catch(() => undefined);
 
 interface Section {
   label: string;
@@ -60,33 +63,42 @@ export interface DashboardLayoutProps {
 
 /**
  * The frame of /app/dashboard/*: a sidebar on wide screens, a drawer behind a menu button on
- * narrow ones (a Radix dialog: focus moves in, Escape closes it, focus returns to the button).
+ * narrow ones (a Radix dialog: focus moves in, Escape closes it, focus returns to the button),
+ * whose code loads on the way to the first press rather than with the screen (issue 27).
  */
 export function DashboardLayout({ email, onSignOut, organisationSwitcher }: DashboardLayoutProps) {
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The drawer mounts at the first press and stays mounted after it.
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   return (
     <div className="min-h-screen bg-slate-50 lg:grid lg:grid-cols-[16rem_1fr]">
       <SkipLink />
       <header className="sticky top-0 z-40 flex h-16 items-center justify-between gap-4 border-b border-slate-200 bg-white px-4 lg:hidden">
         <ProductName />
-        <DialogPrimitive.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
-          <DialogPrimitive.Trigger className="inline-flex h-10 items-center gap-2 rounded-md border border-slate-400 px-3 text-sm font-semibold text-slate-900 hover:bg-slate-100">
-            <Menu aria-hidden="true" className="h-5 w-5" />
-            Menu
-          </DialogPrimitive.Trigger>
-          <DialogPrimitive.Portal>
-            <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/60" />
-            <DialogPrimitive.Content className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col overflow-y-auto bg-white p-4 shadow-xl">
-              <DialogPrimitive.Title className="sr-only">
-                Dashboard navigation
-              </DialogPrimitive.Title>
-              <DialogPrimitive.Description className="sr-only">
-                The sections of your dashboard
-              </DialogPrimitive.Description>
-              <DialogPrimitive.Close className="mb-2 self-end rounded-md p-2 text-slate-700 hover:bg-slate-100">
-                <X aria-hidden="true" className="h-5 w-5" />
-                <span className="sr-only">Close navigation</span>
-              </DialogPrimitive.Close>
+        <button
+          ref={menuButton}
+          type="button"
+          aria-haspopup="dialog"
+          aria-expanded={drawerOpen}
+          // The drawer's code (Radix Dialog and its focus and scroll locks, about 38 KB) is not
+          // needed to show the screen: fetched when a pointer or focus nears the button, so it
+          // is there by the time the button is pressed.
+          onPointerEnter={loadDrawer}
+          onFocus={loadDrawer}
+          onTouchStart={loadDrawer}
+          onClick={() => {
+            setDrawerUsed(true);
+            setDrawerOpen(true);
+          }}
+          className="inline-flex h-10 items-center gap-2 rounded-md border border-slate-400 px-3 text-sm font-semibold text-slate-900 hover:bg-slate-100"
+        >
+          <Menu aria-hidden="true" className="h-5 w-5" />
+          Menu
+        </button>
+        {drawerUsed && (
+          <Suspense fallback={null}>
+            <DashboardDrawer open={drawerOpen} onOpenChange={setDrawerOpen} menuButton={menuButton}>
               <SidebarContent
                 email={email}
                 organisationSwitcher={organisationSwitcher}
@@ -96,9 +108,9 @@ export function DashboardLayout({ email, onSignOut, organisationSwitcher }: Dash
                   onSignOut();
                 }}
               />
-            </DialogPrimitive.Content>
-          </DialogPrimitive.Portal>
-        </DialogPrimitive.Root>
+            </DashboardDrawer>
+          </Suspense>
+        )}
       </header>
       <aside
         aria-label="Dashboard"

@@ -98,7 +98,8 @@ function PlanRequiredCard() {
 
 /** On the overview: the card above the scans, which stay reachable to free accounts. */
 export function PlanNotice() {
-  const status = useSubscriptionStatus();
+  // Shown once the overview around it has read the plan.
+  const status = useSubscriptionStatus({ refetchOnMount: false });
   if (!status.data || hasActiveSubscription(status.data)) return null;
   return (
     <div className="mx-auto max-w-5xl px-4 pt-8">
