@@ -60,7 +60,13 @@ describe('preloadLinks', () => {
       '/assets/domain-page-D.js',
       '/assets/zod-Z.js',
     ]);
-    expect(hrefs(html, 'preload')).toContain('/api/dashboard/domains/b%C3%BCcher.example');
+    expect(hrefs(html, 'preload')).toEqual([
+      '/api/session',
+      '/api/subscription-status',
+      '/api/organisations',
+      '/api/dashboard/domains/b%C3%BCcher.example',
+      '/api/domains/b%C3%BCcher.example/monitoring',
+    ]);
   });
 
   it('asks for no answers without a session, and for nothing on other pages', () => {

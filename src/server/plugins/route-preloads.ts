@@ -34,11 +34,17 @@ const routes: RoutePreload[] = [
       'features/dashboard/components/plan-gate.tsx',
       'features/dashboard/components/domain-page.tsx',
     ],
-    data: ([domain = '']) => [
-      ...dashboardFrameData,
+    data: ([segment = '']) => {
       // The router's parameter is the decoded segment; the screen encodes it again.
-      `/api/dashboard/domains/${encodeURIComponent(safeDecode(domain))}`,
-    ],
+      const domain = encodeURIComponent(safeDecode(segment));
+      return [
+        ...dashboardFrameData,
+        `/api/dashboard/domains/${domain}`,
+        // The site audits panel's list, asked for once the domain's answer has rendered it: named
+        // here, it arrives with the domain's answer instead of a round trip after it.
+        `/api/domains/${domain}/monitoring`,
+      ];
+    },
   },
 ];
 

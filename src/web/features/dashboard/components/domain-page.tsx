@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { ApiError, messageOf } from '../../../lib/api-client';
 import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
+import { useSiteMonitoring } from '../../../api/domains/site-audits';
 import { useDomainDetail } from '../api/get-domain-detail';
 import { formatDate } from '../score';
 import { ScoreHistoryChart } from './lazy-charts';
@@ -29,6 +30,10 @@ export function DomainPage() {
   const { domain = '' } = useParams();
   usePageTitle(`${domain} · Domain`);
   const detail = useDomainDetail(domain);
+  // One spinner until the domain and its site audits are both known: the audits panel filling
+  // in after the rest would push the score history down the screen (a layout shift, issue 27).
+  const monitoring = useSiteMonitoring(domain);
+  const waiting = detail.isPending || (detail.isSuccess && monitoring.isPending);
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <Link
@@ -39,7 +44,7 @@ export function DomainPage() {
         Overview
       </Link>
       <h1 className="mt-2 text-3xl font-bold break-all">{domain}</h1>
-      {detail.isPending && <Spinner label="Loading the domain" />}
+      {waiting && <Spinner label="Loading the domain" />}
       {detail.isError && (
         <p role="alert" className="mt-6 rounded-md border border-bad p-4 text-bad">
           {detail.error instanceof ApiError && detail.error.status === 404
@@ -47,7 +52,7 @@ export function DomainPage() {
             : messageOf(detail.error, 'This domain could not be loaded.')}
         </p>
       )}
-      {detail.data && <DomainContent data={detail.data} />}
+      {detail.data && !waiting && <DomainContent data={detail.data} />}
     </div>
   );
 }
