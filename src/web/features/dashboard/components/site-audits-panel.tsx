@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { SiteAuditSummary } from '#contract/site-monitoring.js';
 import { Progress } from '../../../components/ui/progress';
@@ -22,11 +22,17 @@ import { addressInSite } from '../../../lib/address-in-site';
 
 /**
  * The settings form (react-hook-form, zod and the contract's schemas: the larger part of the
- * domain page's code) sits in a closed disclosure: it loads after the page shows, not before.
+ * domain page's code) sits in a closed disclosure and is rendered once it is opened: rendered
+ * closed, it loaded and ran zod and react-hook-form on every visit while the page was settling
+ * (long tasks on a phone, and zod's probe for `Function` is a content-security-policy violation
+ * Chrome reports against best practices).
  */
+const importSettingsForm = () => import('./monitoring-settings-form');
 const MonitoringSettingsForm = lazy(async () => ({
-  default: (await import('./monitoring-settings-form')).MonitoringSettingsForm,
+  default: (await importSettingsForm()).MonitoringSettingsForm,
 }));
+/** Fetches the form's code as a pointer or focus nears the disclosure (fetched once however often). */
+const loadSettingsForm = () => void importSettingsForm().catch(() => undefined);
 
 function changeText(audit: SiteAuditSummary): string {
   if (!audit.changes) return 'First audit: nothing to compare with yet.';
@@ -43,6 +49,8 @@ function changeText(audit: SiteAuditSummary): string {
  */
 export function SiteAuditsPanel({ domain }: { domain: string }) {
   const monitoring = useSiteMonitoring(domain);
+  // The settings form is rendered from the disclosure's first opening on.
+  const [settingsOpened, setSettingsOpened] = useState(false);
   if (monitoring.isPending) return <Spinner label="Loading the site audits" />;
   if (monitoring.isError) {
     if (monitoring.error instanceof ApiError && monitoring.error.status === 404) {
@@ -94,11 +102,19 @@ export function SiteAuditsPanel({ domain }: { domain: string }) {
       {!latest && <p className="text-slate-700">No site audit yet.</p>}
       {finished[0] && <LatestAudit domain={domain} audit={finished[0]} />}
       {finished.length > 1 && <SiteTrend domain={domain} audits={finished} />}
-      <details>
-        <summary className="cursor-pointer font-semibold">Monitoring settings</summary>
-        <Suspense fallback={<Spinner label="Loading the settings" />}>
-          <MonitoringSettingsForm domain={domain} settings={data.settings} />
-        </Suspense>
+      <details onToggle={(event) => event.currentTarget.open && setSettingsOpened(true)}>
+        <summary
+          className="cursor-pointer font-semibold"
+          onPointerEnter={loadSettingsForm}
+          onFocus={loadSettingsForm}
+        >
+          Monitoring settings
+        </summary>
+        {settingsOpened && (
+          <Suspense fallback={<Spinner label="Loading the settings" />}>
+            <MonitoringSettingsForm domain={domain} settings={data.settings} />
+          </Suspense>
+        )}
       </details>
     </div>
   );
