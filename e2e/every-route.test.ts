@@ -135,8 +135,33 @@ describe('every route of the router, signed in as an owner with data', () => {
     const routes = [
       ...new Set([...(await routerPaths()), '/no/such/page', '/app/dashboard/no-such-section']),
     ];
-    const failures: string[] = [];
-    for (const route of routes) {
+    // Per route, so the report reads in the router's order whatever order the scans finish in.
+    const failures = routes.map((): string[] => []);
+    const pool = signedInPool(web.service.pool);
+    // The scans of each shown screen at both widths are queued on the service's pool as the
+    // walk reaches it: the pool runs as many at once as it has tabs (FIFO beyond that), while
+    // the visitor's browser goes on to the next screen. A scan that throws is a failure too.
+    const scans: Promise<void>[] = [];
+    const scanAt = async (address: string, width: number, found: string[]): Promise<void> => {
+      try {
+        const result = await scanPage(pool, `${web.baseUrl}${address}`, {
+          allowPrivateNetwork: true,
+          screenshots: false,
+          waitForSelector: 'main h1',
+          viewport: { width, height: 800 },
+          // Generous: on a shared 2-core machine one scan of a screen has taken over 60 s.
+          timeoutMs: 180_000,
+        });
+        if (Object.keys(result.engineErrors).length > 0)
+          found.push(`${address} @${width}: engine errors ${JSON.stringify(result.engineErrors)}`);
+        for (const issue of result.issues.filter(blocking))
+          found.push(`${address} @${width}: ${issue.impact} ${issue.ruleKey} ${issue.selector}`);
+      } catch (error) {
+        found.push(`${address} @${width}: scan failed: ${String(error)}`);
+      }
+    };
+    for (const [index, route] of routes.entries()) {
+      const found = failures[index]!;
       const address = concrete(route);
       await page.setViewportSize({ width: 320, height: 800 });
       await page.goto(address);
@@ -147,37 +172,22 @@ describe('every route of the router, signed in as an owner with data', () => {
         .then(() => true)
         .catch(() => false);
       if (!shown) {
-        failures.push(`${address}: no main h1 (at ${page.url()})`);
+        found.push(`${address}: no main h1 (at ${page.url()})`);
         continue;
       }
       // A guarded screen that sent us to log in would be a false pass.
       if (new URL(page.url()).pathname === paths.login.path && route !== paths.login.path)
-        failures.push(`${address}: sent to log in`);
+        found.push(`${address}: sent to log in`);
       const narrow = await overflowAt(320);
       if (narrow.extra > 0)
-        failures.push(`${address}: ${narrow.extra}px too wide at 320 (${narrow.culprits})`);
+        found.push(`${address}: ${narrow.extra}px too wide at 320 (${narrow.culprits})`);
       const wide = await overflowAt(1280);
       if (wide.extra > 0)
-        failures.push(`${address}: ${wide.extra}px too wide at 1280 (${wide.culprits})`);
-
-      for (const width of [320, 1280]) {
-        const result = await scanPage(signedInPool(web.service.pool), `${web.baseUrl}${address}`, {
-          allowPrivateNetwork: true,
-          screenshots: false,
-          waitForSelector: 'main h1',
-          viewport: { width, height: 800 },
-          // Generous: on a shared 2-core machine one scan of a screen has taken over 60 s.
-          timeoutMs: 180_000,
-        });
-        if (Object.keys(result.engineErrors).length > 0)
-          failures.push(
-            `${address} @${width}: engine errors ${JSON.stringify(result.engineErrors)}`,
-          );
-        for (const issue of result.issues.filter(blocking))
-          failures.push(`${address} @${width}: ${issue.impact} ${issue.ruleKey} ${issue.selector}`);
-      }
+        found.push(`${address}: ${wide.extra}px too wide at 1280 (${wide.culprits})`);
+      for (const width of [320, 1280]) scans.push(scanAt(address, width, found));
     }
-    expect(failures).toEqual([]);
+    await Promise.all(scans);
+    expect(failures.flat()).toEqual([]);
     expect(pageErrors).toEqual([]);
   }, 1_800_000);
 });
