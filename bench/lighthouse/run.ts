@@ -16,6 +16,13 @@
  * --keep-lhr <dir>: also write every run's whole Lighthouse answer (the lhr: every audit, with
  * bootup time, main-thread work, long tasks, the LCP element and its phases) to
  * <dir>/<page>-<preset>-<run>.json, to read what a score is made of.
+ * --cpu <n|calibrated>: the phone preset's CPU slowdown. Default 4, Lighthouse's own, which is
+ * calibrated for a host whose BenchmarkIndex is about 1,500 (Lighthouse docs/throttling.md);
+ * a slower host then emulates a slower phone than Lighthouse's. `calibrated` measures this host's
+ * BenchmarkIndex first (three Lighthouse runs of the landing page, their median) and takes the
+ * multiplier Lighthouse's CPU throttling calculator gives for it, so the phone emulated is the
+ * same on any host (docs/decisions/0045-phone-speed-on-a-calibrated-cpu.md). The table says
+ * which multiplier ran and the BenchmarkIndex of every run.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -56,6 +63,7 @@ const { values } = parseArgs({
     'web-dir': { type: 'string', default: join(tmpdir(), 'conformly-bench-lighthouse-web') },
     'no-build': { type: 'boolean', default: false },
     'keep-lhr': { type: 'string', default: '' },
+    cpu: { type: 'string', default: '4' },
   },
 });
 const webDir = resolve(values['web-dir']);
@@ -88,6 +96,19 @@ const targetsOf = (preset: Preset): Partial<Record<Category, number>> => ({
   performance: preset === 'desktop' ? 90 : 75,
 });
 
+/**
+ * The CPU slowdown that makes a host of this BenchmarkIndex emulate Lighthouse's reference phone:
+ * Lighthouse's CPU throttling calculator (linked from its docs/throttling.md,
+ * github.com/patrickhulce/lighthouse-cpu-throttling-calculator): 800 -> 2x, 1,300 -> 3x,
+ * 1,533 -> 4x, 2,000 -> 6x, linear between.
+ */
+export function calibratedMultiplier(benchmarkIndex: number): number {
+  if (benchmarkIndex >= 1300) return 3 + (benchmarkIndex - 1300) / 233;
+  if (benchmarkIndex >= 800) return 2 + (benchmarkIndex - 800) / 500;
+  if (benchmarkIndex >= 150) return 1 + (benchmarkIndex - 150) / 650;
+  throw new Error(`BenchmarkIndex ${benchmarkIndex}: too slow a host to emulate a phone`);
+}
+
 /** The little of Lighthouse's API used here (its types live in bench/node_modules). */
 interface LighthouseResult {
   lhr: {
@@ -104,6 +125,7 @@ interface LighthouseResult {
       }
     >;
     runtimeError?: { message: string };
+    environment?: { benchmarkIndex?: number };
   };
 }
 type Lighthouse = (
@@ -245,6 +267,47 @@ async function main() {
       }
     ).default?.version;
 
+    // The phone's CPU: Lighthouse's 4x, another fixed multiplier, or calibrated to this host.
+    const mobileThrottling = (
+      await fromBench<{ throttling: { mobileSlow4G: Record<string, number> } }>(
+        'lighthouse/core/config/constants.js',
+      )
+    ).throttling.mobileSlow4G;
+    let cpuMultiplier = Number(values.cpu);
+    const calibration: number[] = [];
+    if (values.cpu === 'calibrated') {
+      const chrome = await launcher.launch({
+        chromePath: chromiumPath,
+        chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+      });
+      try {
+        for (let probe = 0; probe < 3; probe++) {
+          const answer = await lighthouse(`${base}/`, {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance'],
+          });
+          const index = answer?.lhr.environment?.benchmarkIndex;
+          if (index === undefined) throw new Error('Lighthouse reported no BenchmarkIndex');
+          calibration.push(index);
+        }
+      } finally {
+        await chrome.kill();
+      }
+      cpuMultiplier = Math.round(calibratedMultiplier(median(calibration)) * 10) / 10;
+      console.log(
+        `BenchmarkIndex ${calibration.join(', ')} (median ${median(calibration)}): ` +
+          `the phone preset runs at ${cpuMultiplier}x CPU slowdown`,
+      );
+    } else if (!(cpuMultiplier >= 1)) {
+      throw new Error(`--cpu ${values.cpu}: a multiplier of 1 or more, or "calibrated"`);
+    }
+    const mobileFlags = {
+      throttling: { ...mobileThrottling, cpuSlowdownMultiplier: cpuMultiplier },
+    };
+    const benchmarkIndexes: Record<string, number[]> = {};
+
     // --pages dashboard,status: only those (by name), to measure one change quickly.
     const only = values.pages ? values.pages.split(',').map((name) => name.trim()) : [];
     const chosen = only.length > 0 ? pages.filter((p) => only.includes(p.name)) : pages;
@@ -288,6 +351,7 @@ async function main() {
                 logLevel: 'error',
                 onlyCategories: [...categories],
                 ...(page.signedIn ? { extraHeaders: { cookie } } : {}),
+                ...(desktop ? {} : mobileFlags),
               },
               desktop,
             );
@@ -309,6 +373,9 @@ async function main() {
                 JSON.stringify(answer.lhr),
               );
             }
+            (benchmarkIndexes[`${page.name} ${preset}`] ??= []).push(
+              answer.lhr.environment?.benchmarkIndex ?? Number.NaN,
+            );
             for (const category of categories) {
               scores[category].push(Math.round((answer.lhr.categories[category].score ?? 0) * 100));
             }
@@ -338,6 +405,8 @@ async function main() {
             metricIds.map((m) => [m, Math.round(median(metrics[m]) * 1000) / 1000]),
           ),
           metricRuns: metrics,
+          cpuSlowdown: preset === 'mobile' ? cpuMultiplier : undefined,
+          benchmarkIndex: benchmarkIndexes[`${page.name} ${preset}`],
           belowNinety: [...failing],
           details: failingDetails,
         });
@@ -348,7 +417,13 @@ async function main() {
       `\nLighthouse ${lighthouseVersion} (${presets.join(' and ')}), median of ${runs} run(s)`,
     );
     console.log(
-      `load average ${load.start.toFixed(1)} -> ${load.end.toFixed(1)} on ${chromiumPath}\n`,
+      `load average ${load.start.toFixed(1)} -> ${load.end.toFixed(1)} on ${chromiumPath}`,
+    );
+    const allIndexes = Object.values(benchmarkIndexes).flat();
+    console.log(
+      `phone CPU slowdown ${cpuMultiplier}x${values.cpu === 'calibrated' ? ` (calibrated: BenchmarkIndex ${median(calibration)})` : ''}; ` +
+        `this host's BenchmarkIndex over the runs ${Math.min(...allIndexes)}-${Math.max(...allIndexes)} ` +
+        `(median ${median(allIndexes)}; Lighthouse's 4x assumes about 1,500)\n`,
     );
     const header = [
       'page',
@@ -396,7 +471,7 @@ async function main() {
     );
     await writeFile(
       file,
-      `${JSON.stringify({ lighthouseVersion, presets, runs, chromiumPath, load, targets: Object.fromEntries(presets.map((p) => [p, targetsOf(p)])), pages: rows }, null, 2)}\n`,
+      `${JSON.stringify({ lighthouseVersion, presets, runs, chromiumPath, load, cpuSlowdown: cpuMultiplier, calibration, targets: Object.fromEntries(presets.map((p) => [p, targetsOf(p)])), pages: rows }, null, 2)}\n`,
     );
     console.log(`\nWrote ${file}`);
   } finally {
