@@ -98,6 +98,11 @@ const variants: { name: string; why: string; options: LibraryRunOptions }[] = [
     options: { chromiumArgs: ['--js-flags=--optimize-for-size'] },
   },
   {
+    name: 'js-no-optimize-for-size',
+    why: "V8's memory-saving mode turned off where a pool of 2+ tabs turns it on (ADR 0044)",
+    options: { chromiumArgs: ['--js-flags=--no-optimize-for-size'] },
+  },
+  {
     name: 'low-end + optimize-for-size',
     why: 'both memory switches together',
     options: { chromiumArgs: ['--enable-low-end-device-mode', '--js-flags=--optimize-for-size'] },
