@@ -231,11 +231,15 @@ export function createSiteAuditPageHandler(options: SiteAuditHandlerOptions) {
         await recordChanges(pageScanId, scanned.renderHash, page.previousAuditId, previous);
         outcome = { status: 'reused' };
       } else {
-        await storePageResult(db, pageScanId, scanned, (engine, raw) =>
-          countEngineRaw(engine, raw[engine]),
-        );
         const summary = await summarizeScan(scanned, { endpoint: options.ai, onError });
-        await storeResult(db, pageScanId, scanned, summary);
+        // The page and its scan end in one transaction: a worker killed between two writes left
+        // the page completed and its scan running for ever, since a retry skips an ended page.
+        await db.transaction(async (tx) => {
+          await storePageResult(tx, pageScanId, scanned, (engine, raw) =>
+            countEngineRaw(engine, raw[engine]),
+          );
+          await storeResult(tx, pageScanId, scanned, summary);
+        });
         const renderHash = scanned.renderHash ?? '';
         await notePageRendering(db, pageScanId, {
           renderHash,
