@@ -221,10 +221,28 @@ describe.skipIf(!testDatabaseUrl)('two workers sharing a 100-page site audit (Po
     expect(stored.filter((row) => row.count !== row.distinct || row.count > perPage)).toEqual([]);
 
     // The killed worker held at most two page jobs; only those pages may have loaded twice
-    // (discovery loads the start page once more), and every page job ended completed.
-    const jobs = await database.executeSql(
-      `select state, retry_count from ${bossSchema}.job where name = 'site-audit-page' and id = any($1::uuid[])`,
-      [ids],
+    // (discovery loads the start page once more), and every page job ends completed. A job whose
+    // page the killed worker stored just before it died waits out its lease and is retried after
+    // the audit has completed; its retry finds the page ended and completes without a scan.
+    const readJobs = () =>
+      database.executeSql(
+        `select state, retry_count from ${bossSchema}.job where name = 'site-audit-page' and id = any($1::uuid[])`,
+        [ids],
+      );
+    let jobStates = '';
+    const jobs = await waitFor(
+      () => `every page job to end (${jobStates})`,
+      async () => {
+        const result = await readJobs();
+        const states = result.rows.map((job) => String(job.state));
+        jobStates = [...new Set(states)]
+          .map((state) => `${state} ${states.filter((s) => s === state).length}`)
+          .join(', ');
+        return states.some((state) => ['created', 'retry', 'active'].includes(state))
+          ? undefined
+          : result;
+      },
+      900_000,
     );
     expect(jobs.rows.map((job) => job.state)).toEqual(Array(100).fill('completed'));
     const retried = jobs.rows.filter((job) => Number(job.retry_count) > 0);
