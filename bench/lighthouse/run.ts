@@ -64,6 +64,7 @@ const { values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     'keep-lhr': { type: 'string', default: '' },
     cpu: { type: 'string', default: '4' },
+    hold: { type: 'boolean', default: false },
   },
 });
 const webDir = resolve(values['web-dir']);
@@ -254,6 +255,19 @@ async function main() {
       { name: 'dashboard', path: '/app/dashboard', signedIn: true },
       { name: 'domain page', path: '/app/dashboard/domains/bench.example', signedIn: true },
     ];
+
+    if (values.hold) {
+      // --hold: keep the seeded server up for a profiler (bench/lighthouse/profile.ts) and say
+      // where it is; Ctrl-C ends it.
+      const seeded = { base, cookie, pages: pages.map((p) => ({ ...p, url: `${base}${p.path}` })) };
+      await writeFile(
+        join(tmpdir(), 'conformly-bench-lighthouse-hold.json'),
+        JSON.stringify(seeded),
+      );
+      console.log(`Holding: ${JSON.stringify(seeded)}`);
+      await new Promise((resolve) => process.once('SIGINT', resolve));
+      return;
+    }
 
     const lighthouse = (await fromBench<{ default: Lighthouse }>('lighthouse/core/index.js'))
       .default;

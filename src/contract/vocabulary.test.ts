@@ -3,6 +3,7 @@ import { defaultEngineIds } from './finding.js';
 import {
   engineList,
   engineNames,
+  englishList,
   enginesInWords,
   formatDate,
   formatDateTime,
@@ -62,6 +63,36 @@ describe('dates', () => {
     expect(formatDocumentDate(date, 'fr-FR')).toBe('7 mars 2026');
   });
 
+  it('writes US English without Intl exactly as Intl does, at every hour and month', () => {
+    // Intl puts a narrow no-break space before AM/PM in some ICU versions; the words are the same.
+    const spaces = (text: string) => text.replace(/\s/g, ' ');
+    const day = new Intl.DateTimeFormat('en-US', {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+    });
+    const moment = new Intl.DateTimeFormat('en-US', {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+    });
+    const document = new Intl.DateTimeFormat('en-US', {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      timeZone: 'UTC',
+    });
+    for (let month = 0; month < 12; month++)
+      for (let hour = 0; hour < 24; hour++) {
+        const when = new Date(2026, month, 1 + ((month * 5 + hour) % 28), hour, (hour * 7) % 60);
+        expect(formatDate(when, 'en-US')).toBe(day.format(when));
+        expect(spaces(formatDateTime(when, 'en'))).toBe(spaces(moment.format(when)));
+        expect(formatDocumentDate(when)).toBe(document.format(when));
+      }
+  });
+
   it('reads nothing or nonsense as a dash', () => {
     expect(formatDate(null)).toBe('–');
     expect(formatDate('not a date')).toBe('–');
@@ -102,5 +133,12 @@ describe('the engines, counted and named from the engine ids', () => {
     );
     expect(enginesInWords(['axe'])).toBe('one engine');
     expect(engineList(['axe', 'keyboard'], { unbranded: true })).toBe('axe-core and keyboard walk');
+  });
+
+  it('joins a list as English does, without Intl', () => {
+    const intl = new Intl.ListFormat('en', { type: 'conjunction' });
+    const words = ['axe-core', 'Pa11y', 'IBM Equal Access', 'checks', 'keyboard walk'];
+    for (let length = 0; length <= words.length; length++)
+      expect(englishList(words.slice(0, length))).toBe(intl.format(words.slice(0, length)));
   });
 });

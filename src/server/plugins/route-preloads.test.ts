@@ -21,6 +21,11 @@ const manifest: Manifest = {
   'app/overview-screen.tsx': { file: 'assets/overview-screen-O.js', imports: ['_button-B.js'] },
   'features/dashboard/components/plan-gate.tsx': { file: 'assets/plan-gate-G.js' },
   'features/landing/components/landing-page.tsx': { file: 'assets/landing-page-L.js' },
+  'features/report/components/report-page.tsx': {
+    file: 'assets/report-page-P.js',
+    imports: ['_button-B.js'],
+  },
+  'features/public/components/status-page.tsx': { file: 'assets/status-page-S.js' },
   'features/dashboard/components/domain-page.tsx': {
     file: 'assets/domain-page-D.js',
     imports: ['_zod-Z.js'],
@@ -67,6 +72,26 @@ describe('preloadLinks', () => {
       '/api/dashboard/domains/b%C3%BCcher.example',
       '/api/domains/b%C3%BCcher.example/monitoring',
     ]);
+  });
+
+  it("names a report's chunks and its answer, with or without a session (shared reports)", () => {
+    for (const signedIn of [true, false]) {
+      const html = preloadLinks(manifest, '/report/0b6f4a9e-1c2d-4e5f-8a9b-0c1d2e3f4a5b', {
+        signedIn,
+      });
+      expect(hrefs(html, 'modulepreload')).toEqual([
+        '/assets/report-page-P.js',
+        '/assets/button-B.js',
+      ]);
+      expect(hrefs(html, 'preload')).toEqual(['/api/report/0b6f4a9e-1c2d-4e5f-8a9b-0c1d2e3f4a5b']);
+    }
+  });
+
+  it("names a status page's chunk but not its answer, which the page asks for revalidated", () => {
+    const html = preloadLinks(manifest, '/status/example.com', { signedIn: false });
+    expect(hrefs(html, 'modulepreload')).toEqual(['/assets/status-page-S.js']);
+    expect(hrefs(html, 'preload')).toEqual([]);
+    expect(preloadLinks(manifest, '/status', { signedIn: false })).toBe('');
   });
 
   it('asks for no answers without a session, and for nothing on other pages', () => {

@@ -15,6 +15,11 @@ interface RoutePreload {
   modules: string[];
   /** API paths the screen and its frame request on start, with the signed-in account's cookie. */
   data: (params: string[]) => string[];
+  /**
+   * API paths the screen requests on start whoever asks (a shared report is read without an
+   * account): preloaded with or without a session cookie.
+   */
+  publicData?: (params: string[]) => string[];
 }
 
 /** What the signed-in dashboard frame asks for on every screen (session gate, sidebar, switcher). */
@@ -22,6 +27,19 @@ const dashboardFrameData = ['/api/session', '/api/subscription-status', '/api/or
 
 const routes: RoutePreload[] = [
   { pattern: /^\/$/, modules: ['features/landing/components/landing-page.tsx'], data: () => [] },
+  {
+    pattern: /^\/report\/([^/]+)\/?$/,
+    modules: ['features/report/components/report-page.tsx'],
+    data: () => [],
+    publicData: ([segment = '']) => [`/api/report/${encodeURIComponent(safeDecode(segment))}`],
+  },
+  {
+    // The status answer is not preloaded: the page asks for it revalidated (`cache: no-cache`),
+    // which a preloaded answer would not satisfy, so it would be fetched twice.
+    pattern: /^\/status\/([^/]+)\/?$/,
+    modules: ['features/public/components/status-page.tsx'],
+    data: () => [],
+  },
   {
     pattern: /^\/app\/dashboard\/?$/,
     modules: ['app/dashboard-frame.tsx', 'app/overview-screen.tsx'],
@@ -83,11 +101,14 @@ export function preloadLinks(
     const links = chunkFiles(manifest, route.modules).map(
       (file) => `<link rel="modulepreload" crossorigin href="/${escape(file)}">`,
     );
-    if (options.signedIn)
-      for (const url of route.data(match.slice(1)))
-        links.push(
-          `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escape(url)}">`,
-        );
+    const answers = [
+      ...(route.publicData?.(match.slice(1)) ?? []),
+      ...(options.signedIn ? route.data(match.slice(1)) : []),
+    ];
+    for (const url of answers)
+      links.push(
+        `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escape(url)}">`,
+      );
     return links.join('\n    ');
   }
   return '';

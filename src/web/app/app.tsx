@@ -1,25 +1,31 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { useHasToasted } from '../lib/toast-store';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
 
 /**
- * The toaster (Radix Toast) loads beside the first screen rather than in the entry script every
- * page waits for; a toast raised before it arrives waits in the toast store and shows with it.
+ * The toaster (Radix Toast and its parts, about 18 KB compressed) loads with the first toast a
+ * visitor is shown, not with every page: the toast waits in the toast store and shows with it,
+ * announced by Radix's own delayed live region as any toast is.
  */
 const Toaster = lazy(async () => ({ default: (await import('../components/ui/toaster')).Toaster }));
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
   const [router] = useState(() => createAppRouter(queryClient));
+  // Once a toast has been shown the toaster stays: its region keeps its place for the next.
+  const toasted = useHasToasted();
   useEffect(fadeBootPlaceholder, []);
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-      <Suspense fallback={null}>
-        <Toaster />
-      </Suspense>
+      {toasted && (
+        <Suspense fallback={null}>
+          <Toaster />
+        </Suspense>
+      )}
     </QueryClientProvider>
   );
 }

@@ -11,6 +11,7 @@ export interface ToastMessage {
 }
 
 let current: ToastMessage | undefined;
+let toasted = false;
 let nextId = 1;
 const listeners = new Set<() => void>();
 
@@ -20,6 +21,7 @@ function emit(): void {
 
 export function toast(message: Omit<ToastMessage, 'id'>): void {
   current = { ...message, id: nextId++ };
+  toasted = true;
   emit();
 }
 
@@ -36,4 +38,13 @@ function subscribe(listener: () => void): () => void {
 
 export function useCurrentToast(): ToastMessage | undefined {
   return useSyncExternalStore(subscribe, () => current);
+}
+
+/** Whether any toast has been raised yet: the toaster loads with the first. */
+export function useHasToasted(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => toasted,
+    () => false,
+  );
 }

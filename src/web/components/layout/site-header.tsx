@@ -144,9 +144,14 @@ function useScrolled(): boolean {
   const [scrolled, setScrolled] = useState(false);
   useEffect(() => {
     const update = () => setScrolled(window.scrollY > 0);
-    update();
+    // Reading the scroll position while the page's first render is still being laid out forces
+    // that layout early (about 70 ms on a phone); a page restored mid-way is read a frame later.
+    const frame = requestAnimationFrame(update);
     window.addEventListener('scroll', update, { passive: true });
-    return () => window.removeEventListener('scroll', update);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', update);
+    };
   }, []);
   return scrolled;
 }

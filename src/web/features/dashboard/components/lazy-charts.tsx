@@ -1,9 +1,12 @@
-import { lazy, Suspense, type ComponentProps } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentProps } from 'react';
 
 /**
  * The charts with their library (recharts, the largest part of the dashboard's code) loaded
- * after the screen shows: until it arrives, each chart's box holds its place at its final size,
- * with the same name for screen readers, so nothing moves when the drawing appears.
+ * when a chart's box comes near the screen: a phone that opens a domain page below whose first
+ * screen the chart sits does not download, parse and run recharts (about a second of a throttled
+ * phone's CPU) unless its reader scrolls there. Until it arrives, each chart's box holds its place
+ * at its final size, with the same name for screen readers, so nothing moves when the drawing
+ * appears.
  */
 const charts = () => import('./charts');
 const LoadedScoreHistoryChart = lazy(async () => ({
@@ -14,18 +17,43 @@ const LoadedBarsChart = lazy(async () => ({ default: (await charts()).BarsChart 
 type ScoreHistoryProps = ComponentProps<typeof LoadedScoreHistoryChart>;
 type BarsProps = ComponentProps<typeof LoadedBarsChart>;
 
+/** True once the element is within a screen's height of the viewport (at once without observers). */
+function useNearScreen<T extends Element>() {
+  const ref = useRef<T>(null);
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = ref.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '100% 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+  return { ref, near };
+}
+
 export function ScoreHistoryChart(props: ScoreHistoryProps) {
+  const { ref, near } = useNearScreen<HTMLDivElement>();
+  const placeholder = <div ref={ref} role="img" aria-label={props.label} className="h-72 w-full" />;
+  if (!near) return placeholder;
   return (
-    <Suspense fallback={<div role="img" aria-label={props.label} className="h-72 w-full" />}>
+    <Suspense fallback={placeholder}>
       <LoadedScoreHistoryChart {...props} />
     </Suspense>
   );
 }
 
 export function BarsChart(props: BarsProps) {
+  const { ref, near } = useNearScreen<HTMLDivElement>();
   const height = Math.max(160, props.rows.length * 36 + 40);
+  const placeholder = <div ref={ref} role="img" aria-label={props.label} style={{ height }} />;
+  if (!near) return placeholder;
   return (
-    <Suspense fallback={<div role="img" aria-label={props.label} style={{ height }} />}>
+    <Suspense fallback={placeholder}>
       <LoadedBarsChart {...props} />
     </Suspense>
   );
