@@ -20,6 +20,8 @@ interface RoutePreload {
    * account): preloaded with or without a session cookie.
    */
   publicData?: (params: string[]) => string[];
+  /** Its answers are written into the page or left to it, never preloaded with a link. */
+  embedOnly?: boolean;
 }
 
 /** What the signed-in dashboard frame asks for on every screen (session gate, sidebar, switcher). */
@@ -34,11 +36,15 @@ const routes: RoutePreload[] = [
     publicData: ([segment = '']) => [`/api/report/${encodeURIComponent(safeDecode(segment))}`],
   },
   {
-    // The status answer is not preloaded: the page asks for it revalidated (`cache: no-cache`),
-    // which a preloaded answer would not satisfy, so it would be fetched twice.
     pattern: /^\/status\/([^/]+)\/?$/,
     modules: ['features/public/components/status-page.tsx'],
     data: () => [],
+    publicData: ([segment = '']) => [
+      `/api/public/status/${encodeURIComponent(safeDecode(segment))}`,
+    ],
+    // The page asks for its answer revalidated (`cache: no-cache`), which a preloaded answer
+    // would not satisfy: it is written into the page or left to the page, never preloaded.
+    embedOnly: true,
   },
   {
     pattern: /^\/app\/dashboard\/?$/,
@@ -83,35 +89,60 @@ export async function readManifest(root: string): Promise<Manifest | undefined> 
   }
 }
 
+/** What a requested screen needs first: its chunks' preload links and its API answers' paths. */
+export interface ScreenPreloads {
+  /** modulepreload links for each chunk the screen's modules import (index.html's left out). */
+  moduleLinks: string[];
+  /** The API paths the screen and its frame ask for on start (signed-in ones with a cookie). */
+  answers: string[];
+  /** Whether an answer not written into the page may be preloaded with a link instead. */
+  linkable: boolean;
+}
+
+/** The preloads of the screen at `path`; undefined for a page not listed here. */
+export function screenPreloads(
+  manifest: Manifest,
+  path: string,
+  options: { signedIn: boolean },
+): ScreenPreloads | undefined {
+  for (const route of routes) {
+    const match = route.pattern.exec(path);
+    if (!match) continue;
+    return {
+      moduleLinks: chunkFiles(manifest, route.modules).map(
+        (file) => `<link rel="modulepreload" crossorigin href="/${escape(file)}">`,
+      ),
+      answers: [
+        ...(route.publicData?.(match.slice(1)) ?? []),
+        ...(options.signedIn ? route.data(match.slice(1)) : []),
+      ],
+      linkable: !route.embedOnly,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * A credentialed fetch preload for an API answer (the app's client sends cookies with
+ * `credentials: 'include'`, which use-credentials matches).
+ */
+export function answerPreloadLink(path: string): string {
+  return `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escape(path)}">`;
+}
+
 /**
  * The `<link>` tags that let the browser fetch a screen's chunks and first answers while it is
- * still loading the entry script: modulepreload for each chunk the screen's modules import (those
- * index.html already names are left out), and a credentialed fetch preload for each API answer
- * (the app's client sends cookies with `credentials: 'include'`, which use-credentials matches)
- * when the visitor has a session cookie. Empty for any other page.
+ * still loading the entry script; empty for any other page.
  */
 export function preloadLinks(
   manifest: Manifest,
   path: string,
   options: { signedIn: boolean },
 ): string {
-  for (const route of routes) {
-    const match = route.pattern.exec(path);
-    if (!match) continue;
-    const links = chunkFiles(manifest, route.modules).map(
-      (file) => `<link rel="modulepreload" crossorigin href="/${escape(file)}">`,
-    );
-    const answers = [
-      ...(route.publicData?.(match.slice(1)) ?? []),
-      ...(options.signedIn ? route.data(match.slice(1)) : []),
-    ];
-    for (const url of answers)
-      links.push(
-        `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escape(url)}">`,
-      );
-    return links.join('\n    ');
-  }
-  return '';
+  const screen = screenPreloads(manifest, path, options);
+  if (!screen) return '';
+  const answers = screen.linkable ? screen.answers : [];
+  return [...screen.moduleLinks, ...answers.map(answerPreloadLink)].join('\n    ');
 }
 
 /** The JS files of the given modules and of every module they import statically. */

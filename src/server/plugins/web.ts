@@ -3,7 +3,8 @@ import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { preloadLinks, readManifest } from './route-preloads.js';
+import { answersScript, readAnswers } from './embedded-answers.js';
+import { answerPreloadLink, readManifest, screenPreloads } from './route-preloads.js';
 import { sessionCookieName } from './session.js';
 
 export interface WebOptions {
@@ -14,8 +15,9 @@ export interface WebOptions {
 /**
  * Serves the built web app; a GET for any other non-API path answers index.html so the client's
  * router can show the page (deep links, reloads). API paths keep their JSON 404. For the heavy
- * signed-in screens, that index.html also names the screen's chunks and first API answers
- * (route-preloads.ts), so a phone fetches them beside the entry script instead of after it.
+ * screens, that index.html also names the screen's chunks (route-preloads.ts), so a phone fetches
+ * them beside the entry script instead of after it, and carries the screen's first API answers
+ * (embedded-answers.ts), so it renders once with its data instead of after a chain of answers.
  */
 export const webPlugin = fp<WebOptions>(
   async function web(app: FastifyInstance, options) {
@@ -39,14 +41,25 @@ export const webPlugin = fp<WebOptions>(
       const isPage = !path.startsWith('/api/') && !path.startsWith('/badge/');
       if (root && request.method === 'GET' && isPage) {
         reply.header('cache-control', 'no-cache');
-        const links = manifest
-          ? preloadLinks(manifest, path, { signedIn: Boolean(request.cookies[sessionCookieName]) })
-          : '';
-        if (!links) return reply.sendFile('index.html');
+        const screen = manifest
+          ? screenPreloads(manifest, path, {
+              signedIn: Boolean(request.cookies[sessionCookieName]),
+            })
+          : undefined;
+        if (!screen) return reply.sendFile('index.html');
+        const { embedded, left } = await readAnswers(app, request, screen.answers);
+        const linked = screen.linkable ? left.map(answerPreloadLink) : [];
+        const head = [...screen.moduleLinks, ...linked].join('\n    ');
+        // A page carrying a visitor's own answers is theirs alone: no shared cache keeps it.
+        if (Object.keys(embedded).length > 0) reply.header('cache-control', 'private, no-cache');
         const html = await readFile(join(root, 'index.html'), 'utf8');
         return reply
           .type('text/html; charset=utf-8')
-          .send(html.replace('</head>', `    ${links}\n  </head>`));
+          .send(
+            html
+              .replace('</head>', `    ${head}\n  </head>`)
+              .replace('</body>', `  ${answersScript(embedded)}\n  </body>`),
+          );
       }
       return reply.status(404).send({ message: `No such address: ${request.method} ${path}` });
     });
