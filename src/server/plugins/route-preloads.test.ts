@@ -83,7 +83,10 @@ describe('preloadLinks', () => {
         '/assets/report-page-P.js',
         '/assets/button-B.js',
       ]);
-      expect(hrefs(html, 'preload')).toEqual(['/api/report/0b6f4a9e-1c2d-4e5f-8a9b-0c1d2e3f4a5b']);
+      expect(hrefs(html, 'preload')).toEqual([
+        '/api/session',
+        '/api/report/0b6f4a9e-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
+      ]);
     }
   });
 

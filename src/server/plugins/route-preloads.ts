@@ -27,19 +27,31 @@ interface RoutePreload {
 /** What the signed-in dashboard frame asks for on every screen (session gate, sidebar, switcher). */
 const dashboardFrameData = ['/api/session', '/api/subscription-status', '/api/organisations'];
 
+/** What the public pages' header asks for (signed in or not: "Log in" or the account's menu). */
+const publicFrameData = ['/api/session'];
+
 const routes: RoutePreload[] = [
-  { pattern: /^\/$/, modules: ['features/landing/components/landing-page.tsx'], data: () => [] },
+  {
+    pattern: /^\/$/,
+    modules: ['features/landing/components/landing-page.tsx'],
+    data: () => [],
+    publicData: () => publicFrameData,
+  },
   {
     pattern: /^\/report\/([^/]+)\/?$/,
     modules: ['features/report/components/report-page.tsx'],
     data: () => [],
-    publicData: ([segment = '']) => [`/api/report/${encodeURIComponent(safeDecode(segment))}`],
+    publicData: ([segment = '']) => [
+      ...publicFrameData,
+      `/api/report/${encodeURIComponent(safeDecode(segment))}`,
+    ],
   },
   {
     pattern: /^\/status\/([^/]+)\/?$/,
     modules: ['features/public/components/status-page.tsx'],
     data: () => [],
     publicData: ([segment = '']) => [
+      ...publicFrameData,
       `/api/public/status/${encodeURIComponent(safeDecode(segment))}`,
     ],
     // The page asks for its answer revalidated (`cache: no-cache`), which a preloaded answer
