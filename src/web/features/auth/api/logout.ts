@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, clearCsrfToken } from '../../../lib/api-client';
-import { currentUserQueryOptions } from './get-current-user';
+import { endSession } from './session-change';
 
 export const logout = () => api.post<unknown>('/api/auth/logout');
 
@@ -10,10 +10,9 @@ export function useLogout() {
   return useMutation({
     mutationFn: logout,
     onError: (error) => console.warn('Log-out call failed', error),
-    onSettled: () => {
+    onSettled: async () => {
       clearCsrfToken();
-      queryClient.setQueryData(currentUserQueryOptions().queryKey, null);
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'current-user' });
+      await endSession(queryClient);
     },
   });
 }
