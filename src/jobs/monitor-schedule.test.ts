@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDataDir } from '../../test/support/db.js';
 import { eventually } from '../../test/support/service.js';
 import { loadConfig } from '#config';
 import { auditSessions, domains, scans, users } from '#db/schema/index.js';
@@ -11,7 +12,8 @@ import { sendJob } from './boss.js';
 
 /**
  * What `npm start` and `npm run worker` do with monitoring: the process is started as they start
- * it (startRuntime), on an embedded database in a folder kept between the two starts.
+ * it (startRuntime), on an embedded database in a folder kept between the two starts. The folder
+ * holds a copy of the migrated test database, as a service that ran there before leaves it.
  */
 describe('monitoring in a worker process', () => {
   let dataDir: string;
@@ -20,6 +22,7 @@ describe('monitoring in a worker process', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'conformly-monitoring-'));
+    await seedDataDir(dataDir);
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 

@@ -19,6 +19,21 @@ export interface DatabaseTarget {
 /** The template dump, read once per test file. */
 let template: Promise<Blob> | undefined;
 
+/**
+ * Fills an empty DATA_DIR with a copy of the migrated template, as a service that has run there
+ * once leaves it: a start on it finds the database set up and its migrations applied, and skips
+ * what a first start does (a fresh data folder's first start has a test of its own in
+ * src/db/migrate.test.ts; it takes a minute on a loaded machine).
+ */
+export async function seedDataDir(dataDir: string): Promise<void> {
+  template ??= readFile(inject('pgliteTemplatePath')).then((bytes) => new Blob([bytes]));
+  const database = await openDatabase(
+    { dataDir, databaseUrl: undefined },
+    { loadDataDir: await template, migrate: false },
+  );
+  await database.close();
+}
+
 /** An in-memory PGlite of its own, migrated. */
 export async function openTestPglite(): Promise<Database> {
   template ??= readFile(inject('pgliteTemplatePath')).then((bytes) => new Blob([bytes]));
