@@ -94,17 +94,74 @@ export function changedTables(before: Digest, after: Digest): string[] {
     });
 }
 
+/** Reads a write mark: equal marks mean nothing the digest covers was written in between. */
+export interface WriteMark {
+  read(): Promise<string>;
+  /** Removes the triggers and the log (dropping the database's schema removes them too). */
+  remove(): Promise<void>;
+}
+
 /**
- * Where the database's transaction ids stand: the first id not yet completed. It moves whenever a
- * transaction that wrote (or began to) ends, committed or rolled back, and only then; read-only
- * work takes no id. So an unmoved mark means no table can have changed, and a digest taken
- * after reading the mark (not before: a write between the two would then go unseen) is still
- * current. On a database shared with other writers the mark moves all the time, which only
- * costs a digest.
+ * A write mark of the tables a digest covers, and of nothing else: every base table of
+ * `options.schema` and the `extraTables` get an AFTER ROW trigger (and an AFTER TRUNCATE one)
+ * that adds a row to a log in `markSchema`, inside the writing transaction. The mark is the
+ * log's committed row count, so it moves when, and only when, a transaction that changed a
+ * covered row commits; a rolled-back one adds nothing. A digest taken after reading the mark (not
+ * before: a write committed between the two would then go unseen) is still current while the
+ * mark stands. Unlike the database's transaction ids, other schemas' writers (other test files
+ * on the same Postgres) leave it alone, so it does not cost a digest per request there.
+ * Partitioned tables (pg-boss's jobs) pass their row triggers on to every partition, present or
+ * attached later; a TRUNCATE of a partition itself, which nothing here does, would go unmarked.
  */
-export async function writeMark(database: Database): Promise<string> {
+export async function installWriteMark(
+  database: Database,
+  options: DigestOptions & { markSchema: string },
+): Promise<WriteMark> {
+  const mark = ident(options.markSchema);
   const { rows } = await database.executeSql(
-    'select pg_snapshot_xmax(pg_current_snapshot())::text as mark',
+    `select n.nspname as schema, c.relname as table
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'p') and not c.relispartition
+        and (n.nspname = $1 or (n.nspname, c.relname) in (select * from unnest($2::text[], $3::text[])))`,
+    [
+      options.schema,
+      (options.extraTables ?? []).map((extra) => extra.schema),
+      (options.extraTables ?? []).map((extra) => extra.table),
+    ],
   );
-  return String(rows[0]!.mark);
+  const covered = rows.filter((row) => row.schema === options.schema).length;
+  if (covered === 0) throw new Error(`write mark: schema ${options.schema} has no tables`);
+  for (const extra of options.extraTables ?? []) {
+    if (!rows.some((row) => row.schema === extra.schema && row.table === extra.table)) {
+      throw new Error(`write mark: no table ${extra.schema}.${extra.table}`);
+    }
+  }
+  await database.executeSql(`create schema ${mark}`);
+  await database.executeSql(`create table ${mark}.writes (at timestamptz not null default now())`);
+  await database.executeSql(
+    `create function ${mark}.wrote() returns trigger language plpgsql as $$
+       begin insert into ${mark}.writes default values; return null; end $$`,
+  );
+  for (const row of rows) {
+    const table = `${ident(String(row.schema))}.${ident(String(row.table))}`;
+    await database.executeSql(
+      `create trigger digest_write_mark after insert or update or delete on ${table}
+         for each row execute function ${mark}.wrote()`,
+    );
+    // Not passed on to partitions; nothing here truncates one (pg-boss never truncates).
+    await database.executeSql(
+      `create trigger digest_write_mark_truncate after truncate on ${table}
+         for each statement execute function ${mark}.wrote()`,
+    );
+  }
+  return {
+    async read() {
+      const result = await database.executeSql(`select count(*)::text as mark from ${mark}.writes`);
+      return String(result.rows[0]!.mark);
+    },
+    async remove() {
+      // The triggers depend on the function, so they go with it.
+      await database.executeSql(`drop schema if exists ${mark} cascade`);
+    },
+  };
 }
