@@ -13,6 +13,9 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // A stored effect or a page's state read by polling gets as long as a slow, loaded machine
+    // needs (the default is 1 s); a poll that never succeeds still fails, only later.
+    expect: { poll: { timeout: 30_000 } },
     setupFiles: ['test/support/fail-on-console-error.ts'],
     globalSetup: ['test/support/chromium-global-setup.ts', 'test/support/db-global-setup.ts'],
   },
