@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowestFirstSequencer from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,8 @@ export default defineConfig({
     // minutes; a timeout is a safety net, not an assertion (no test depends on speed).
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // The slowest files first (test/support/sequencer.ts), so none of them is left for the end.
+    sequence: { sequencer: SlowestFirstSequencer },
     setupFiles: ['test/support/fail-on-console-error.ts'],
     // One Chromium for the whole run; test files connect to it (test/support/browser.ts).
     // A migrated PGlite template each test file copies (test/support/db.ts).
