@@ -34,9 +34,7 @@ interface Held {
   cookie: string;
   pages: { name: string; url: string; signedIn: boolean }[];
 }
-const held = JSON.parse(
-  await readFile(values.held, 'utf8'),
-) as Held;
+const held = JSON.parse(await readFile(values.held, 'utf8')) as Held;
 const target = held.pages.find((p) => p.name === values.page);
 if (!target) throw new Error(`--page: one of ${held.pages.map((p) => p.name).join(', ')}`);
 
