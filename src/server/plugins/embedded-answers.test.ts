@@ -8,7 +8,8 @@ import {
   TestBrowser,
   type AccountService,
 } from '../../../test/support/auth.js';
-import { users } from '#db/schema/index.js';
+import { domainMonthlyPriceCents } from '#contract/index.js';
+import { domains, scans, users } from '#db/schema/index.js';
 
 /** index.html as Vite builds it, and a manifest naming the dashboard's and status page's chunks. */
 const indexHtml =
@@ -18,6 +19,7 @@ const manifest = {
   'app/dashboard-frame.tsx': { file: 'assets/dashboard-frame-F.js' },
   'app/overview-screen.tsx': { file: 'assets/overview-screen-O.js' },
   'features/public/components/status-page.tsx': { file: 'assets/status-page-S.js' },
+  'features/report/components/report-page.tsx': { file: 'assets/report-page-P.js' },
 };
 
 /** The answers block of a page, parsed as the web app parses it. */
@@ -105,6 +107,54 @@ describe("a screen's first API answers written into its page", () => {
     expect(answersOf(page.body)?.['/api/session']).toEqual({ user: null });
     expect(answersOf(page.body)?.['/api/dashboard']).toBeUndefined();
     expect(preloaded(page.body)).toContain('/api/dashboard');
+  });
+
+  it("carries an owner's report with its triage states and team, and a stranger's without", async () => {
+    const [account] = await service.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, email));
+    const [scan] = await service.database.db
+      .insert(scans)
+      .values({
+        userId: account!.id,
+        url: 'https://owned.test/',
+        domain: 'owned.test',
+        status: 'completed',
+        completedAt: new Date(),
+        isPublic: true,
+      })
+      .returning({ id: scans.id });
+    await service.database.db.insert(domains).values({
+      userId: account!.id,
+      domain: 'owned.test',
+      status: 'active',
+      domainIndex: 1,
+      monthlyPrice: domainMonthlyPriceCents(1),
+    });
+    const report = `/api/report/${scan!.id}`;
+    const followUps = ['/api/domains/owned.test/triage', '/api/organisation/members'];
+
+    const page = await owner.get(`/report/${scan!.id}`);
+    const answers = answersOf(page.body)!;
+    expect(answers[report]).toEqual((await owner.get(report)).json());
+    expect(answers[report]).toMatchObject({ monitoredByCaller: true });
+    for (const path of followUps) {
+      const direct = await owner.get(path);
+      expect(answers[path]).toEqual(direct.statusCode === 200 ? direct.json() : undefined);
+    }
+    expect(answers['/api/organisation/members']).toBeDefined();
+    // Answers named from another answer are never preloaded: a refusal stays a single request.
+    expect(preloaded(page.body)).toEqual([]);
+
+    const stranger = new TestBrowser(service.app, '10.0.0.8');
+    await stranger.post('/api/auth/register', {
+      email: 'stranger@example.com',
+      password: 'Str0ng&Pass',
+    });
+    const shared = answersOf((await stranger.get(`/report/${scan!.id}`)).body)!;
+    expect(shared[report]).toMatchObject({ monitoredByCaller: false });
+    for (const path of followUps) expect(shared[path]).toBeUndefined();
   });
 
   it("leaves an unknown domain's status to the page, without a preload it could not use", async () => {

@@ -22,6 +22,11 @@ interface RoutePreload {
   publicData?: (params: string[]) => string[];
   /** Its answers are written into the page or left to it, never preloaded with a link. */
   embedOnly?: boolean;
+  /**
+   * Answers the screen asks for once an earlier answer has rendered it, named from that answer
+   * (signed in only); written into the page when the API gives them, never preloaded.
+   */
+  followUps?: (answers: Record<string, unknown>) => string[];
 }
 
 /** What the signed-in dashboard frame asks for on every screen (session gate, sidebar, switcher). */
@@ -45,6 +50,16 @@ const routes: RoutePreload[] = [
       ...publicFrameData,
       `/api/report/${encodeURIComponent(safeDecode(segment))}`,
     ],
+    // An owner's report lists each issue's triage state and who it may be assigned to
+    // (report-page.tsx, OwnersIssueExplorer): asked for after the report has rendered.
+    followUps: (answers) => {
+      const report = Object.entries(answers).find(([path]) => path.startsWith('/api/report/'))?.[1];
+      if (!isOwnersReport(report)) return [];
+      return [
+        `/api/domains/${encodeURIComponent(report.domain)}/triage`,
+        '/api/organisation/members',
+      ];
+    },
   },
   {
     pattern: /^\/status\/([^/]+)\/?$/,
@@ -109,6 +124,8 @@ export interface ScreenPreloads {
   answers: string[];
   /** Whether an answer not written into the page may be preloaded with a link instead. */
   linkable: boolean;
+  /** More answers named by the first ones (signed in only), to write into the page too. */
+  followUps: (answers: Record<string, unknown>) => string[];
 }
 
 /** The preloads of the screen at `path`; undefined for a page not listed here. */
@@ -129,6 +146,7 @@ export function screenPreloads(
         ...(options.signedIn ? route.data(match.slice(1)) : []),
       ],
       linkable: !route.embedOnly,
+      followUps: (answers) => (options.signedIn ? (route.followUps?.(answers) ?? []) : []),
     };
   }
   return undefined;
@@ -170,6 +188,22 @@ function chunkFiles(manifest: Manifest, modules: string[]): string[] {
   const needed = new Set<string>();
   for (const module of modules) collect(module, needed);
   return [...needed].filter((key) => !named.has(key)).map((key) => manifest[key]!.file);
+}
+
+/** A completed report of a domain the caller monitors and may change: what the owner's view shows. */
+function isOwnersReport(answer: unknown): answer is { domain: string } {
+  const report = answer as {
+    domain?: unknown;
+    monitoredByCaller?: unknown;
+    sharing?: { canChange?: unknown };
+    scan?: { status?: unknown };
+  } | null;
+  return (
+    typeof report?.domain === 'string' &&
+    report.monitoredByCaller === true &&
+    report.sharing?.canChange === true &&
+    report.scan?.status === 'completed'
+  );
 }
 
 function safeDecode(segment: string): string {

@@ -48,6 +48,9 @@ export const webPlugin = fp<WebOptions>(
           : undefined;
         if (!screen) return reply.sendFile('index.html');
         const { embedded, left } = await readAnswers(app, request, screen.answers);
+        const followUps = screen.followUps(embedded);
+        if (followUps.length > 0)
+          Object.assign(embedded, (await readAnswers(app, request, followUps)).embedded);
         const linked = screen.linkable ? left.map(answerPreloadLink) : [];
         const head = [...screen.moduleLinks, ...linked].join('\n    ');
         // A page carrying a visitor's own answers is theirs alone: no shared cache keeps it.
