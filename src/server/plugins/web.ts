@@ -22,8 +22,10 @@ export interface WebOptions {
 export const webPlugin = fp<WebOptions>(
   async function web(app: FastifyInstance, options) {
     const root = options.root && (await hasIndex(options.root)) ? options.root : undefined;
-    // A build does not change under the server that serves it: its manifest is read once.
+    // A build does not change under the server that serves it: its manifest and index.html are
+    // read once, not on every page a screen's preloads are written into.
     const manifest = root ? await readManifest(root) : undefined;
+    const indexHtml = root && manifest ? await readFile(join(root, 'index.html'), 'utf8') : '';
     if (root) {
       await app.register(fastifyStatic, {
         root,
@@ -55,11 +57,10 @@ export const webPlugin = fp<WebOptions>(
         const head = [...screen.moduleLinks, ...linked].join('\n    ');
         // A page carrying a visitor's own answers is theirs alone: no shared cache keeps it.
         if (Object.keys(embedded).length > 0) reply.header('cache-control', 'private, no-cache');
-        const html = await readFile(join(root, 'index.html'), 'utf8');
         return reply
           .type('text/html; charset=utf-8')
           .send(
-            html
+            indexHtml
               .replace('</head>', `    ${head}\n  </head>`)
               .replace('</body>', `  ${answersScript(embedded)}\n  </body>`),
           );
