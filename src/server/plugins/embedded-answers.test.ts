@@ -8,8 +8,8 @@ import {
   TestBrowser,
   type AccountService,
 } from '../../../test/support/auth.js';
-import { domainMonthlyPriceCents } from '#contract/index.js';
-import { domains, scans, users } from '#db/schema/index.js';
+import { scans, users } from '#db/schema/index.js';
+import { seedDomain } from '../../../test/support/dashboard-seed.js';
 
 /** index.html as Vite builds it, and a manifest naming the dashboard's and status page's chunks. */
 const indexHtml =
@@ -125,13 +125,7 @@ describe("a screen's first API answers written into its page", () => {
         isPublic: true,
       })
       .returning({ id: scans.id });
-    await service.database.db.insert(domains).values({
-      userId: account!.id,
-      domain: 'owned.test',
-      status: 'active',
-      domainIndex: 1,
-      monthlyPrice: domainMonthlyPriceCents(1),
-    });
+    await seedDomain(service.database.db, account!.id, { domain: 'owned.test', index: 1 });
     const report = `/api/report/${scan!.id}`;
     const followUps = ['/api/domains/owned.test/triage', '/api/organisation/members'];
 
