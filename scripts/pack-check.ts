@@ -441,18 +441,26 @@ try {
   console.log(
     `pack-check: ${tarball.filename}: ${(tarball.size / 1e3).toFixed(0)} kB packed, ${(tarball.unpackedSize / 1e6).toFixed(1)} MB unpacked, ${tarball.entryCount} files`,
   );
-  const rows: Row[] = [];
-  for (const major of majors) {
-    const row = await checkOn(
-      major,
-      join(packDir, tarball.filename),
-      `${site.url}/duplicate-ids.html`,
-    );
-    rows.push(row);
-    console.log(
-      `pack-check: Node ${row.node}: installed in ${row.installSeconds.toFixed(1)} s, ${row.packages} packages, ${row.megabytes} MB node_modules; scan found ${row.issues}${row.extras.map((extra) => `; ${extra}`).join('')} (${row.seconds.toFixed(0)} s)`,
-    );
-  }
+  // The versions side by side: each installs into a folder of its own and runs its own CLI and
+  // browser. Every version finishes before a failure is reported, so none is cut off mid-install
+  // by the cleanup below.
+  const settled = await Promise.allSettled(
+    majors.map(async (major) => {
+      const row = await checkOn(
+        major,
+        join(packDir, tarball.filename),
+        `${site.url}/duplicate-ids.html`,
+      );
+      console.log(
+        `pack-check: Node ${row.node}: installed in ${row.installSeconds.toFixed(1)} s, ${row.packages} packages, ${row.megabytes} MB node_modules; scan found ${row.issues}${row.extras.map((extra) => `; ${extra}`).join('')} (${row.seconds.toFixed(0)} s)`,
+      );
+      return row;
+    }),
+  );
+  const failed = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
+  for (const error of failed.slice(1)) console.error(error);
+  if (failed.length > 0) throw failed[0];
+  const rows = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   console.log(
     `pack-check: passed on Node ${rows.map((row) => row.node).join(', ')} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
