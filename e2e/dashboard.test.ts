@@ -180,11 +180,21 @@ describe('the dashboard', () => {
     await page.goto('/app/dashboard');
     await page.getByRole('link', { name: blog, exact: true }).first().click();
     await page.getByRole('heading', { name: blog, level: 1 }).waitFor();
-    await page.getByRole('img', { name: /Score of blog/ }).waitFor();
+    const chart = page.getByRole('img', { name: /Score of blog/ });
+    await chart.waitFor();
+    const chronological = await storedScores(blog);
+    // One point per scan, oldest on the left; pointing at the right-hand end names the latest.
+    await expect.poll(() => chart.locator('circle').count()).toBe(chronological.length);
+    const box = (await chart.boundingBox())!;
+    await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
+    const latest = chronological.at(-1)!;
+    await expect
+      .poll(() => chart.textContent())
+      .toContain(`${formatDate(latest.date, locale)}Score: ${latest.score}`);
     await page.getByText('Score history as a table').click();
     const table = page.getByRole('table', { name: `Score of each scan of ${blog}` });
     const rows = await table.locator('tbody tr').allTextContents();
-    const stored = (await storedScores(blog)).reverse();
+    const stored = [...chronological].reverse();
     expect(rows).toHaveLength(stored.length);
     stored.forEach((point, i) => {
       expect(rows[i]).toContain(formatDate(point.date, locale));

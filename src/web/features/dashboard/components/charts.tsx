@@ -3,8 +3,6 @@ import {
   BarChart,
   CartesianGrid,
   Cell,
-  Line,
-  LineChart,
   ResponsiveContainer,
   Tooltip,
   XAxis,
@@ -13,40 +11,10 @@ import {
 import { scoreTone, toneStroke } from '../score';
 
 /**
- * The dashboard's charts (recharts). Each is a picture with a name for screen readers
+ * The analytics page's bar charts (recharts). Each is a picture with a name for screen readers
  * (`role="img"`), its keyboard layer off: the data is in the table beside every chart, which is
  * what a screen reader or keyboard user reads instead.
  */
-
-export function ScoreHistoryChart({
-  points,
-  label,
-}: {
-  points: { date: string; score: number }[];
-  label: string;
-}) {
-  return (
-    <div role="img" aria-label={label} className="h-72 w-full">
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={points} accessibilityLayer={false} margin={{ top: 8, right: 16 }}>
-          <CartesianGrid stroke="#cbd5e1" strokeDasharray="3 3" />
-          <XAxis dataKey="date" stroke="#334155" tick={{ fill: '#334155', fontSize: 12 }} />
-          <YAxis domain={[0, 100]} stroke="#334155" tick={{ fill: '#334155', fontSize: 12 }} />
-          <Tooltip />
-          <Line
-            type="monotone"
-            dataKey="score"
-            name="Score"
-            stroke="#1d4ed8"
-            strokeWidth={2}
-            dot={{ r: 3 }}
-            isAnimationActive={false}
-          />
-        </LineChart>
-      </ResponsiveContainer>
-    </div>
-  );
-}
 
 /** Horizontal bars, one per row; `scored` colours each bar by its score band (spec §9). */
 export function BarsChart({

@@ -9,7 +9,7 @@ import { paths } from '../../../lib/paths';
 import { useSiteMonitoring } from '../../../api/domains/site-audits';
 import { useDomainDetail } from '../api/get-domain-detail';
 import { formatDate } from '../score';
-import { ScoreHistoryChart } from './lazy-charts';
+import { ScoreHistoryChart } from './score-history-chart';
 import { DocumentLinks } from './document-links';
 import { SiteAuditsPanel } from './site-audits-panel';
 import { ScoreBadge, TrendBadge } from './score-badges';

@@ -1,20 +1,14 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ComponentProps } from 'react';
 
 /**
- * The charts with their library (recharts, the largest part of the dashboard's code) loaded
- * when a chart's box comes near the screen: a phone that opens a domain page below whose first
- * screen the chart sits does not download, parse and run recharts (about a second of a throttled
- * phone's CPU) unless its reader scrolls there. Until it arrives, each chart's box holds its place
- * at its final size, with the same name for screen readers, so nothing moves when the drawing
- * appears.
+ * The bar charts with their library (recharts, the largest part of the dashboard's code) loaded
+ * when a chart's box comes near the screen: a phone that opens the analytics page does not
+ * download, parse and run recharts (about a second of a throttled phone's CPU) for a chart its
+ * reader has not scrolled to. Until it arrives, each chart's box holds its place at its final
+ * size, with the same name for screen readers, so nothing moves when the drawing appears.
  */
-const charts = () => import('./charts');
-const LoadedScoreHistoryChart = lazy(async () => ({
-  default: (await charts()).ScoreHistoryChart,
-}));
-const LoadedBarsChart = lazy(async () => ({ default: (await charts()).BarsChart }));
+const LoadedBarsChart = lazy(async () => ({ default: (await import('./charts')).BarsChart }));
 
-type ScoreHistoryProps = ComponentProps<typeof LoadedScoreHistoryChart>;
 type BarsProps = ComponentProps<typeof LoadedBarsChart>;
 
 /** True once the element is near the viewport (at once where there is no IntersectionObserver). */
@@ -36,17 +30,6 @@ function useNearScreen<T extends Element>() {
     return () => observer.disconnect();
   }, [near]);
   return { ref, near };
-}
-
-export function ScoreHistoryChart(props: ScoreHistoryProps) {
-  const { ref, near } = useNearScreen<HTMLDivElement>();
-  const placeholder = <div ref={ref} role="img" aria-label={props.label} className="h-72 w-full" />;
-  if (!near) return placeholder;
-  return (
-    <Suspense fallback={placeholder}>
-      <LoadedScoreHistoryChart {...props} />
-    </Suspense>
-  );
 }
 
 export function BarsChart(props: BarsProps) {

@@ -5,7 +5,7 @@ import { Progress } from '../../../components/ui/progress';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError, messageOf } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
-import { ScoreHistoryChart } from './lazy-charts';
+import { ScoreHistoryChart } from './score-history-chart';
 import { formatDate } from '../score';
 import { useSiteAudit, useSiteMonitoring } from '../../../api/domains/site-audits';
 import {
