@@ -6,7 +6,10 @@
  * in a fresh browser context, so a table reads as "per load" after dividing by the runs.
  *
  *   npx tsx bench/lighthouse/profile.ts --page dashboard [--cpu 4] [--runs 3] [--web-dir D]
- *     [--held <file the held server wrote>]
+ *     [--held <file the held server wrote>] [--tasks]
+ *
+ * --tasks also traces each load and lists its long tasks (50 ms or more once slowed down, what
+ * total blocking time counts) with what filled each: script by function, style, layout, paint.
  */
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,6 +26,7 @@ const { values } = parseArgs({
     'web-dir': { type: 'string', default: join(tmpdir(), 'conformly-bench-lighthouse-web') },
     top: { type: 'string', default: '25' },
     held: { type: 'string', default: join(tmpdir(), 'conformly-bench-lighthouse-hold.json') },
+    tasks: { type: 'boolean', default: false },
   },
 });
 const runs = Math.max(1, Number(values.runs) || 1);
@@ -60,6 +64,144 @@ const paints: string[] = [];
 const add = (map: Map<string, number>, key: string, ms: number) =>
   map.set(key, (map.get(key) ?? 0) + ms);
 
+const traceCategories = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+const longTasks: string[] = [];
+
+/** Where a profile node's code came from, through the build's source maps. */
+async function frameName(
+  frame: Protocol.Runtime.CallFrame,
+): Promise<{ file: string; name: string }> {
+  if (!frame.url) return { file: frame.functionName || '(anonymous)', name: frame.functionName };
+  const map = await mapFor(frame.url);
+  const position = map
+    ? originalPositionFor(map, { line: frame.lineNumber + 1, column: frame.columnNumber })
+    : null;
+  const file = (position?.source ?? new URL(frame.url).pathname)
+    .replace(/^(\.\.\/)+/, '')
+    .replace(/^.*?(?=src\/web\/)/, '')
+    .replace(/^.*node_modules\//, 'npm:');
+  return {
+    file,
+    name: `${position?.name ?? frame.functionName ?? '(anonymous)'} ${file}:${position?.line ?? frame.lineNumber + 1}`,
+  };
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: { frame?: string } };
+}
+
+/**
+ * The main thread's tasks of 50 ms or more once slowed down, each with its time by kind (the
+ * trace's own events directly under the task) and its script's self time by function and by the
+ * innermost frame of the app's own code on the stack (which screen or hook led there).
+ */
+async function describeLongTasks(
+  run: number,
+  traceBuffer: Uint8Array,
+  profile: Protocol.Profiler.Profile,
+): Promise<string[]> {
+  const { traceEvents } = JSON.parse(Buffer.from(traceBuffer).toString('utf8')) as {
+    traceEvents: TraceEvent[];
+  };
+  // The page's renderer main thread: of the threads named CrRendererMain, the busiest.
+  const busy = new Map<string, number>();
+  for (const e of traceEvents)
+    if (e.name === 'RunTask')
+      busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
+  const mains = traceEvents
+    .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+    .map((e) => `${e.pid}:${e.tid}`)
+    .sort((a, b) => (busy.get(b) ?? 0) - (busy.get(a) ?? 0));
+  const onMain = traceEvents.filter((e) => `${e.pid}:${e.tid}` === mains[0]);
+  const tasks = onMain.filter(
+    (e) => e.name === 'RunTask' && (e.dur ?? 0) >= 50_000 / Number(values.cpu),
+  );
+  const parent = new Map(
+    profile.nodes.flatMap((n) => (n.children ?? []).map((c) => [c, n.id] as const)),
+  );
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const sampleTimes: number[] = [];
+  let clock = profile.startTime;
+  for (const delta of profile.timeDeltas ?? []) sampleTimes.push((clock += delta));
+  const lines: string[] = [];
+  const firstTs = onMain[0]?.ts ?? 0;
+  for (const task of tasks) {
+    const end = task.ts + (task.dur ?? 0);
+    const kinds = new Map<string, number>();
+    for (const e of onMain)
+      if (
+        e !== task &&
+        e.ph === 'X' &&
+        e.ts >= task.ts &&
+        e.ts < end &&
+        [
+          'Layout',
+          'UpdateLayoutTree',
+          'Paint',
+          'PrePaint',
+          'Layerize',
+          'ParseHTML',
+          'EvaluateScript',
+          'FunctionCall',
+          'TimerFire',
+          'FireAnimationFrame',
+          'v8.compile',
+          'ParseAuthorStyleSheet',
+          'RunMicrotasks',
+          'EventDispatch',
+        ].includes(e.name)
+      )
+        kinds.set(e.name, (kinds.get(e.name) ?? 0) + (e.dur ?? 0) / 1000);
+    const byFn = new Map<string, number>();
+    const byOwn = new Map<string, number>();
+    const byEntry = new Map<string, number>();
+    for (let i = 0; i < sampleTimes.length; i++) {
+      const t = sampleTimes[i]!;
+      if (t < task.ts || t >= end) continue;
+      const ms = (profile.timeDeltas?.[i + 1] ?? 0) / 1000;
+      const node = nodes.get(profile.samples![i]!)!;
+      const { name } = await frameName(node.callFrame);
+      add(byFn, name, ms);
+      let own = 'no app frame';
+      let entry = '(no script)';
+      for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+        const callFrame = nodes.get(id)!.callFrame;
+        if (!callFrame.url) continue;
+        const frame = await frameName(callFrame);
+        if (own === 'no app frame' && frame.file.includes('src/web/')) own = frame.name;
+        entry = frame.name;
+      }
+      add(byOwn, own, ms);
+      add(byEntry, entry, ms);
+    }
+    const top = (map: Map<string, number>, n: number) =>
+      [...map]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([k, ms]) => `      ${ms.toFixed(1).padStart(6)}  ${k}`);
+    lines.push(
+      `run ${run}: task at ${((task.ts - firstTs) / 1000).toFixed(0)} ms, ${((task.dur ?? 0) / 1000).toFixed(1)} ms (x${values.cpu} = ${(((task.dur ?? 0) / 1000) * Number(values.cpu)).toFixed(0)}): ` +
+        [...kinds]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, ms]) => `${k} ${ms.toFixed(1)}`)
+          .join(', '),
+      '    by function:',
+      ...top(byFn, 8),
+      '    by the app frame on the stack:',
+      ...top(byOwn, 6),
+      '    by the outermost script frame (what started it):',
+      ...top(byEntry, 4),
+    );
+  }
+  return lines;
+}
+
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: true,
@@ -76,6 +218,7 @@ try {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
+    if (values.tasks) await page.tracing.start({ categories: traceCategories });
     const started = Date.now();
     await page.goto(target.url, { waitUntil: 'networkidle0', timeout: 120_000 });
     const wall = Date.now() - started;
@@ -93,8 +236,10 @@ try {
           }).observe({ type: 'largest-contentful-paint', buffered: true });
         }),
     );
+    const trace = values.tasks ? await page.tracing.stop() : undefined;
     const { profile } = (await cdp.send('Profiler.stop')) as Protocol.Profiler.StopResponse;
     paints.push(`run ${run + 1}: network idle after ${wall} ms; LCP ${lcp}`);
+    if (trace) longTasks.push(...(await describeLongTasks(run + 1, trace, profile)));
 
     const self = new Map<number, number>();
     profile.samples?.forEach((id, i) =>
@@ -114,6 +259,7 @@ try {
         : null;
       const file = (position?.source ?? new URL(url).pathname)
         .replace(/^(\.\.\/)+/, '')
+        .replace(/^.*?(?=src\/web\/)/, '')
         .replace(/^.*node_modules\//, 'npm:');
       add(byFile, file, ms);
       add(
@@ -137,3 +283,7 @@ const table = (title: string, map: Map<string, number>) => {
 console.log(`${target.name}: ${target.url}\n${paints.join('\n')}`);
 table('Self time by source file', byFile);
 table('Self time by function', byFunction);
+if (values.tasks)
+  console.log(
+    `\nLong tasks (times as traced, before slowing down is undone)\n${longTasks.join('\n')}`,
+  );
