@@ -8,8 +8,8 @@
  *   npx tsx bench/lighthouse/profile.ts --page dashboard [--cpu 4] [--runs 3] [--web-dir D]
  *     [--held <file the held server wrote>] [--tasks]
  *
- * --tasks also traces each load and lists its long tasks (50 ms or more once slowed down, what
- * total blocking time counts) with what filled each: script by function, style, layout, paint.
+ * --tasks also traces each load and lists its long tasks (50 ms or more with the CPU slowed
+ * down: what total blocking time counts) with what filled each: script by function, style, layout, paint.
  */
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -119,9 +119,7 @@ async function describeLongTasks(
     .map((e) => `${e.pid}:${e.tid}`)
     .sort((a, b) => (busy.get(b) ?? 0) - (busy.get(a) ?? 0));
   const onMain = traceEvents.filter((e) => `${e.pid}:${e.tid}` === mains[0]);
-  const tasks = onMain.filter(
-    (e) => e.name === 'RunTask' && (e.dur ?? 0) >= 50_000 / Number(values.cpu),
-  );
+  const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) >= 50_000);
   const parent = new Map(
     profile.nodes.flatMap((n) => (n.children ?? []).map((c) => [c, n.id] as const)),
   );
@@ -186,7 +184,7 @@ async function describeLongTasks(
         .slice(0, n)
         .map(([k, ms]) => `      ${ms.toFixed(1).padStart(6)}  ${k}`);
     lines.push(
-      `run ${run}: task at ${((task.ts - firstTs) / 1000).toFixed(0)} ms, ${((task.dur ?? 0) / 1000).toFixed(1)} ms (x${values.cpu} = ${(((task.dur ?? 0) / 1000) * Number(values.cpu)).toFixed(0)}): ` +
+      `run ${run}: task at ${((task.ts - firstTs) / 1000).toFixed(0)} ms, ${((task.dur ?? 0) / 1000).toFixed(1)} ms: ` +
         [...kinds]
           .sort((a, b) => b[1] - a[1])
           .map(([k, ms]) => `${k} ${ms.toFixed(1)}`)
@@ -285,5 +283,5 @@ table('Self time by source file', byFile);
 table('Self time by function', byFunction);
 if (values.tasks)
   console.log(
-    `\nLong tasks (times as traced, before slowing down is undone)\n${longTasks.join('\n')}`,
+    `\nLong tasks (50 ms or more as traced, the CPU slowed down ${values.cpu}x)\n${longTasks.join('\n')}`,
   );
