@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setBillingAccount } from '../test/support/billing-account.js';
 import { formatDate } from '#contract/vocabulary.js';
@@ -207,6 +207,32 @@ describe('the dashboard', () => {
     );
     await screenshot(page, 'dashboard-domain');
     expect(await blockingAxeViolations(page)).toEqual([]);
+    expect(takePageErrors()).toEqual([]);
+  });
+
+  it('opens a domain page from its address with every first answer in the page: it asks the API nothing', async () => {
+    // The server writes the screen's and its frame's answers into the page; the router reads
+    // them before the first render, and the screen does not ask again as it mounts.
+    const asked: string[] = [];
+    const record = (request: Request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/')) asked.push(`${request.method()} ${pathname}`);
+    };
+    page.on('request', record);
+    try {
+      await page.goto(`/app/dashboard/domains/${blog}`);
+      await page.getByRole('heading', { name: blog, level: 1 }).waitFor();
+      await page
+        .getByRole('img', { name: /Score of blog/ })
+        .locator('circle')
+        .first()
+        .waitFor();
+      await page.getByRole('heading', { name: 'Site audits' }).waitFor();
+      await page.waitForLoadState('networkidle');
+    } finally {
+      page.off('request', record);
+    }
+    expect(asked).toEqual([]);
     expect(takePageErrors()).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import { refetchOnMount } from './first-screen-data';
 
 /**
  * Spec §7: queries never retry, never refetch on focus or interval and stay fresh until a
@@ -13,6 +14,8 @@ export function createQueryClient(): QueryClient {
         refetchOnReconnect: false,
         refetchInterval: false,
         staleTime: Infinity,
+        // Not again for the first screen's data, read just before it rendered.
+        refetchOnMount,
       },
       mutations: { retry: false },
     },

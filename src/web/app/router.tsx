@@ -16,6 +16,11 @@ import { publicStatusQueryOptions } from '../features/public/api/get-public-stat
 import { overviewQueryOptions } from '../features/dashboard/api/get-overview';
 import { scanListQueryOptions } from '../features/scans/api/list-scans';
 import { domainDetailQueryOptions } from '../features/dashboard/api/get-domain-detail';
+import { currentUserQueryOptions } from '../features/auth/api/get-current-user';
+import { subscriptionStatusQueryOptions } from '../api/billing/subscription-status';
+import { siteMonitoringQueryOptions } from '../api/domains/site-audits';
+import { organisationsQueryOptions } from '../features/team/api/team';
+import { firstScreenMounted, readBeforeFirstScreen } from './first-screen-data';
 
 /**
  * A screen loaded on first visit: each feature is its own chunk, so no screen carries the
@@ -36,17 +41,41 @@ const liveScan = (theme: LiveScanThemeId) => async () => {
 };
 
 /**
- * Starts a screen's main request while its code is still loading (a route's loader runs beside
- * its `lazy`), instead of after: the screen's query then finds the answer on its way. Failures
- * are the screen's to show, so the loader never throws.
+ * Starts a screen's main requests while its code is still loading (a route's loader runs beside
+ * its `lazy`), instead of after: the screen's queries then find the answers on their way. On a
+ * page load the router also waits for them (answered from the page where it carries them, see
+ * first-screen-data.ts), so the first screen renders once, with its data. Failures are the
+ * screen's to show, so the loader never throws.
  */
 function prefetch(
   queryClient: QueryClient | undefined,
-  start: (client: QueryClient, params: LoaderFunctionArgs['params']) => Promise<unknown>,
+  isPageLoad: () => boolean,
+  queries: (params: LoaderFunctionArgs['params']) => Parameters<typeof readBeforeFirstScreen>[1],
 ) {
-  return ({ params }: LoaderFunctionArgs) => {
-    if (queryClient) void start(queryClient, params).catch(() => undefined);
+  return async ({ params }: LoaderFunctionArgs) => {
+    if (!queryClient) return null;
+    const read = readBeforeFirstScreen(queryClient, queries(params)).catch(() => undefined);
+    if (isPageLoad()) await read;
     return null;
+  };
+}
+
+/**
+ * A frame's data (the session gate's account, the dashboard's plan and organisations), read
+ * before a page load's first screen renders; the frame asks for itself on later screens.
+ */
+function frameData(
+  queryClient: QueryClient | undefined,
+  isPageLoad: () => boolean,
+  queries: () => Parameters<typeof readBeforeFirstScreen>[1],
+) {
+  return {
+    loader: async () => {
+      if (queryClient && isPageLoad())
+        await readBeforeFirstScreen(queryClient, queries()).catch(() => undefined);
+      return null;
+    },
+    shouldRevalidate: () => false,
   };
 }
 
@@ -61,9 +90,13 @@ function BootFallback() {
  * rendering to set up.
  */
 export function createAppRouter(queryClient?: QueryClient) {
-  return createBrowserRouter([
+  // Loaders run first while the router starts (router unset or not yet initialized).
+  // eslint-disable-next-line prefer-const
+  let router: ReturnType<typeof createBrowserRouter> | undefined;
+  const isPageLoad = () => !router?.state.initialized;
+  router = createBrowserRouter([
     {
-      element: <RootLayout />,
+      element: <RootLayout onFirstScreen={firstScreenMounted} />,
       errorElement: <RouteErrorPage />,
       HydrateFallback: BootFallback,
       children: [
@@ -113,9 +146,9 @@ export function createAppRouter(queryClient?: QueryClient) {
             },
             {
               path: paths.report.path,
-              loader: prefetch(queryClient, (client, params) =>
-                client.prefetchQuery(reportQueryOptions(params.scanId ?? '')),
-              ),
+              loader: prefetch(queryClient, isPageLoad, (params) => [
+                reportQueryOptions(params.scanId ?? ''),
+              ]),
               lazy: screen(
                 () => import('../features/report/components/report-page'),
                 (m) => m.ReportPage,
@@ -144,9 +177,9 @@ export function createAppRouter(queryClient?: QueryClient) {
             },
             {
               path: paths.status.path,
-              loader: prefetch(queryClient, (client, params) =>
-                client.prefetchQuery(publicStatusQueryOptions(params.domain ?? '')),
-              ),
+              loader: prefetch(queryClient, isPageLoad, (params) => [
+                publicStatusQueryOptions(params.domain ?? ''),
+              ]),
               lazy: screen(
                 () => import('../features/public/components/status-page'),
                 (m) => m.StatusPage,
@@ -261,6 +294,7 @@ export function createAppRouter(queryClient?: QueryClient) {
         },
         {
           element: <ProtectedRoute />,
+          ...frameData(queryClient, isPageLoad, () => [currentUserQueryOptions()]),
           children: [
             {
               // The signed-in frames load with their first screen, not with the landing page.
@@ -295,6 +329,10 @@ export function createAppRouter(queryClient?: QueryClient) {
             {
               // The dashboard shell (spec §2): sidebar, gate, one child route per section.
               path: paths.dashboard.path,
+              ...frameData(queryClient, isPageLoad, () => [
+                subscriptionStatusQueryOptions(),
+                organisationsQueryOptions(),
+              ]),
               lazy: screen(
                 () => import('./dashboard-frame'),
                 (m) => m.DashboardFrame,
@@ -304,12 +342,10 @@ export function createAppRouter(queryClient?: QueryClient) {
                   index: true,
                   // The account's scans too: without the plan they are the page (one round
                   // trip fewer), with it the second tab.
-                  loader: prefetch(queryClient, (client) =>
-                    Promise.all([
-                      client.prefetchQuery(overviewQueryOptions()),
-                      client.prefetchQuery(scanListQueryOptions()),
-                    ]),
-                  ),
+                  loader: prefetch(queryClient, isPageLoad, () => [
+                    overviewQueryOptions(),
+                    scanListQueryOptions(),
+                  ]),
                   lazy: screen(
                     () => import('./overview-screen'),
                     (m) => m.OverviewScreen,
@@ -394,9 +430,10 @@ export function createAppRouter(queryClient?: QueryClient) {
                     },
                     {
                       path: paths.dashboardDomain.path,
-                      loader: prefetch(queryClient, (client, params) =>
-                        client.prefetchQuery(domainDetailQueryOptions(params.domain ?? '')),
-                      ),
+                      loader: prefetch(queryClient, isPageLoad, (params) => [
+                        domainDetailQueryOptions(params.domain ?? ''),
+                        siteMonitoringQueryOptions(params.domain ?? ''),
+                      ]),
                       lazy: screen(
                         () => import('../features/dashboard/components/domain-page'),
                         (m) => m.DomainPage,
@@ -426,4 +463,5 @@ export function createAppRouter(queryClient?: QueryClient) {
       ],
     },
   ]);
+  return router;
 }

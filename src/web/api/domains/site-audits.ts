@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   MonitoringSettings,
   ScanNowResponse,
@@ -21,12 +21,15 @@ export const siteAuditKeys = {
 const running = (status: string | undefined) => status === 'pending' || status === 'running';
 
 /** Polled every 5 s while the latest audit runs, so its progress moves on screen. */
-export function useSiteMonitoring(domain: string) {
-  return useQuery({
+export const siteMonitoringQueryOptions = (domain: string) =>
+  queryOptions({
     queryKey: siteAuditKeys.list(domain),
     queryFn: () => api.get<SiteAuditList>(`${base(domain)}/monitoring`),
     refetchInterval: (query) => (running(query.state.data?.audits[0]?.status) ? 5_000 : false),
   });
+
+export function useSiteMonitoring(domain: string) {
+  return useQuery(siteMonitoringQueryOptions(domain));
 }
 
 export function useSiteAudit(domain: string, auditId: string | undefined, status?: string) {

@@ -47,14 +47,20 @@ export function useChangeTriage(domain: string) {
 
 /** Who may be assigned (members who are not viewers) and who is asking, with their role. */
 export function useTeamAndMe() {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: ['triage', 'team-and-me'],
     queryFn: async () => {
-      const [team, session] = await Promise.all([
+      const [team, user] = await Promise.all([
         api.get<TeamResponse>('/api/organisation/members'),
-        api.get<SessionResponse>('/api/session'),
+        // The account as the page's header has just read it (the app's one session key), not
+        // a second request for the same answer.
+        queryClient.ensureQueryData({
+          queryKey: ['current-user'],
+          queryFn: async () => (await api.get<SessionResponse>('/api/session')).user,
+        }),
       ]);
-      const me = team.members.find((member) => member.userId === session.user?.id);
+      const me = team.members.find((member) => member.userId === user?.id);
       return { members: team.members, me };
     },
     staleTime: 60_000,
