@@ -1,4 +1,4 @@
-import type { Page, Route } from 'playwright-core';
+import type { Page, Response, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { latestEmail, logIn, signUp, strongPassword, uniqueEmail } from './support/accounts.js';
 import { screenshot, useWebApp } from './support/web-app.js';
@@ -57,11 +57,23 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/app/login');
     expect((await signedOut).ok()).toBe(true);
+    // Opened signed out, a dashboard address asks only who is signed in, and is sent to log in:
+    // nothing of the account (plan, domain, overview) is requested only to be refused.
+    const refused: string[] = [];
+    const watchRefusals = (response: Response) => {
+      if (response.status() >= 400) refused.push(`${response.status()} ${response.url()}`);
+    };
+    page.on('response', watchRefusals);
+    await page.goto('/app/dashboard/domains/example.com');
+    await page.waitForURL('**/app/login?next=%2Fapp%2Fdashboard%2Fdomains%2Fexample.com');
     await page.goto('/app/dashboard');
     await page.waitForURL('**/app/login?next=%2Fapp%2Fdashboard');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
       'Log in to your account',
     );
+    await page.waitForLoadState('networkidle');
+    page.off('response', watchRefusals);
+    expect(refused).toEqual([]);
 
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('Wrong-Password1!');

@@ -15,20 +15,23 @@ import type { FetchQueryOptions, Query, QueryClient } from '@tanstack/react-quer
  * screen only: once it has mounted (`firstScreenMounted`), every query mounts as it always does.
  */
 let readForFirstScreen = new WeakSet<Query>();
+let firstScreenDone = false;
 
 // Any query's options: the loaders read queries of many result types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyQueryOptions = FetchQueryOptions<any, any, any, any>;
 
 /**
- * Fetches the queries (answered from the page where it carries them) and marks each one that
- * succeeded as read for the first screen. A failure is the screen's to show: it never throws.
+ * Fetches the queries (answered from the page where it carries them) and, until the first screen
+ * has mounted, marks each one that succeeded as read for it. A failure is the screen's to show:
+ * it never throws.
  */
 export async function readBeforeFirstScreen(
   client: QueryClient,
   queries: AnyQueryOptions[],
 ): Promise<void> {
   await Promise.all(queries.map((options) => client.prefetchQuery(options)));
+  if (firstScreenDone) return;
   for (const options of queries) {
     const query = client.getQueryCache().find({ queryKey: options.queryKey, exact: true });
     if (query?.state.status === 'success') readForFirstScreen.add(query);
@@ -42,5 +45,6 @@ export function refetchOnMount(query: Query): boolean {
 
 /** Called once the first screen has mounted: from then on every query mounts as usual. */
 export function firstScreenMounted(): void {
+  firstScreenDone = true;
   readForFirstScreen = new WeakSet();
 }

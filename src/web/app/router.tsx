@@ -40,6 +40,8 @@ const liveScan = (theme: LiveScanThemeId) => async () => {
   };
 };
 
+type FirstScreenQueries = Parameters<typeof readBeforeFirstScreen>[1];
+
 /**
  * Starts a screen's main requests while its code is still loading (a route's loader runs beside
  * its `lazy`), instead of after: the screen's queries then find the answers on their way. On a
@@ -50,33 +52,48 @@ const liveScan = (theme: LiveScanThemeId) => async () => {
 function prefetch(
   queryClient: QueryClient | undefined,
   isPageLoad: () => boolean,
-  queries: (params: LoaderFunctionArgs['params']) => Parameters<typeof readBeforeFirstScreen>[1],
+  queries: (params: LoaderFunctionArgs['params']) => FirstScreenQueries,
+  { behindGate = false } = {},
 ) {
   return async ({ params }: LoaderFunctionArgs) => {
     if (!queryClient) return null;
-    const read = readBeforeFirstScreen(queryClient, queries(params)).catch(() => undefined);
-    if (isPageLoad()) await read;
+    if (!isPageLoad()) {
+      void readBeforeFirstScreen(queryClient, queries(params)).catch(() => undefined);
+      return null;
+    }
+    if (behindGate && !(await gateOpens(queryClient))) return null;
+    await readBeforeFirstScreen(queryClient, queries(params)).catch(() => undefined);
     return null;
   };
 }
 
 /**
- * A frame's data (the session gate's account, the dashboard's plan and organisations), read
- * before a page load's first screen renders; the frame asks for itself on later screens.
+ * A frame's data behind the session gate (the dashboard's plan and organisations), read before
+ * a page load's first screen renders; the frame asks for itself on later screens.
  */
 function frameData(
   queryClient: QueryClient | undefined,
   isPageLoad: () => boolean,
-  queries: () => Parameters<typeof readBeforeFirstScreen>[1],
+  queries: () => FirstScreenQueries,
 ) {
   return {
     loader: async () => {
-      if (queryClient && isPageLoad())
+      if (queryClient && isPageLoad() && (await gateOpens(queryClient)))
         await readBeforeFirstScreen(queryClient, queries()).catch(() => undefined);
       return null;
     },
     shouldRevalidate: () => false,
   };
+}
+
+/**
+ * The session gate's own read on a page load (shared with the gate's loader, one request or the
+ * page's answer): whether a signed-in account is coming in. A visitor on their way to log in is
+ * not sent to read a plan or a domain only to be refused.
+ */
+async function gateOpens(queryClient: QueryClient): Promise<boolean> {
+  const user = await queryClient.ensureQueryData(currentUserQueryOptions()).catch(() => null);
+  return user != null;
 }
 
 /** Shown while the first screen's code loads (spec §2: the start-up placeholder then fades). */
@@ -294,7 +311,9 @@ export function createAppRouter(queryClient?: QueryClient) {
         },
         {
           element: <ProtectedRoute />,
-          ...frameData(queryClient, isPageLoad, () => [currentUserQueryOptions()]),
+          // The gate's session, read before a page load's first screen renders.
+          loader: prefetch(queryClient, isPageLoad, () => [currentUserQueryOptions()]),
+          shouldRevalidate: () => false,
           children: [
             {
               // The signed-in frames load with their first screen, not with the landing page.
@@ -342,10 +361,12 @@ export function createAppRouter(queryClient?: QueryClient) {
                   index: true,
                   // The account's scans too: without the plan they are the page (one round
                   // trip fewer), with it the second tab.
-                  loader: prefetch(queryClient, isPageLoad, () => [
-                    overviewQueryOptions(),
-                    scanListQueryOptions(),
-                  ]),
+                  loader: prefetch(
+                    queryClient,
+                    isPageLoad,
+                    () => [overviewQueryOptions(), scanListQueryOptions()],
+                    { behindGate: true },
+                  ),
                   lazy: screen(
                     () => import('./overview-screen'),
                     (m) => m.OverviewScreen,
@@ -430,10 +451,15 @@ export function createAppRouter(queryClient?: QueryClient) {
                     },
                     {
                       path: paths.dashboardDomain.path,
-                      loader: prefetch(queryClient, isPageLoad, (params) => [
-                        domainDetailQueryOptions(params.domain ?? ''),
-                        siteMonitoringQueryOptions(params.domain ?? ''),
-                      ]),
+                      loader: prefetch(
+                        queryClient,
+                        isPageLoad,
+                        (params) => [
+                          domainDetailQueryOptions(params.domain ?? ''),
+                          siteMonitoringQueryOptions(params.domain ?? ''),
+                        ],
+                        { behindGate: true },
+                      ),
                       lazy: screen(
                         () => import('../features/dashboard/components/domain-page'),
                         (m) => m.DomainPage,
