@@ -9,6 +9,7 @@ import { Button } from '../ui/button';
 import { FormField } from '../ui/form-field';
 import { NativeSelect } from '../ui/native-select';
 import { Textarea } from '../ui/textarea';
+import { GithubIssueLinks } from './github-issue-links';
 
 /**
  * Sends one issue, or a selection, of a monitored domain to GitHub (the triage screen and a
@@ -28,8 +29,6 @@ export function SendToGithub({
   name?: string;
 }) {
   const create = useCreateGithubIssues(domain);
-  const links = create.data ? [...create.data.created, ...create.data.alreadySent] : [];
-  const sentBefore = new Set(create.data?.alreadySent.map((link) => link.issueKey));
   return (
     <div className="grid gap-1">
       <div>
@@ -45,18 +44,7 @@ export function SendToGithub({
         </Button>
       </div>
       <div role="status" className="text-sm">
-        {links.length > 0 && (
-          <ul className="grid gap-0.5">
-            {links.map((link) => (
-              <li key={link.issueKey}>
-                {sentBefore.has(link.issueKey) ? 'Sent before as ' : 'Created '}
-                <a href={link.url} className="font-semibold text-brand-700 underline">
-                  GitHub issue #{link.externalId}
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <GithubIssueLinks result={create.data} />
       </div>
       {create.isError && (
         <p role="alert" className="text-sm font-medium text-bad">

@@ -11,6 +11,7 @@ import { jiraCsvHref, useCreateGithubIssues } from '../../../api/trackers/github
 import { useRulePages } from '../api/rule-pages';
 import { DomainSubpage } from '../../../components/domain-subpage';
 import { impactClasses } from '../../../components/issues/issue-explorer';
+import { GithubIssueLinks } from '../../../components/issues/github-issue-links';
 import { addressInSite } from '../../../lib/address-in-site';
 
 /**
@@ -102,26 +103,7 @@ function RulePagesContent({ domain, view }: { domain: string; view: RulePagesVie
             </p>
           )}
           <div role="status" className="mt-3">
-            {create.data && (
-              <ul className="grid gap-1 text-sm">
-                {create.data.created.map((link) => (
-                  <li key={link.issueKey}>
-                    Created GitHub issue{' '}
-                    <a href={link.url} className="font-semibold text-brand-700 underline">
-                      #{link.externalId}
-                    </a>
-                  </li>
-                ))}
-                {create.data.alreadySent.map((link) => (
-                  <li key={link.issueKey}>
-                    Sent before as{' '}
-                    <a href={link.url} className="font-semibold text-brand-700 underline">
-                      GitHub issue #{link.externalId}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <GithubIssueLinks result={create.data} />
           </div>
         </section>
       </Card>
