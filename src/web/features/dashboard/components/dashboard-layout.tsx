@@ -11,7 +11,7 @@ import {
   ShieldCheck,
   Award,
 } from 'lucide-react';
-import { lazy, Suspense, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { complianceShieldPlan } from '#contract/catalogue.js';
 import {
@@ -22,11 +22,11 @@ import { primaryTools } from '../../../components/layout/public-tools';
 import { SkipLink } from '../../../components/layout/skip-link';
 import { paths } from '../../../lib/paths';
 import { cn } from '../../../lib/cn';
+import { loadOnIntent } from '../../../lib/load-on-intent';
 
-const importDrawer = () => import('./dashboard-drawer');
-const DashboardDrawer = lazy(async () => ({ default: (await importDrawer()).DashboardDrawer }));
-/** Starts fetching the drawer's code (the import is fetched once however often it is called). */
-const loadDrawer = () => void importDrawer().catch(() => undefined);
+const { Component: DashboardDrawer, intent: drawerIntent } = loadOnIntent(
+  async () => (await import('./dashboard-drawer')).DashboardDrawer,
+);
 
 interface Section {
   label: string;
@@ -84,9 +84,7 @@ export function DashboardLayout({ email, onSignOut, organisationSwitcher }: Dash
           // The drawer's code (Radix Dialog and its focus and scroll locks, about 38 KB) is not
           // needed to show the screen: fetched when a pointer or focus nears the button, so it
           // is there by the time the button is pressed.
-          onPointerEnter={loadDrawer}
-          onFocus={loadDrawer}
-          onTouchStart={loadDrawer}
+          {...drawerIntent}
           onClick={() => {
             setDrawerUsed(true);
             setDrawerOpen(true);

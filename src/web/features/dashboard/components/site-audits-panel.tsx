@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { SiteAuditSummary } from '#contract/site-monitoring.js';
 import { Progress } from '../../../components/ui/progress';
@@ -19,6 +19,7 @@ import {
 } from '../../../components/site-audits';
 import { ScrollRegion } from '../../../components/scroll-region';
 import { addressInSite } from '../../../lib/address-in-site';
+import { loadOnIntent } from '../../../lib/load-on-intent';
 
 /**
  * The settings form (react-hook-form, zod and the contract's schemas: the larger part of the
@@ -27,12 +28,9 @@ import { addressInSite } from '../../../lib/address-in-site';
  * (long tasks on a phone, and zod's probe for `Function` is a content-security-policy violation
  * Chrome reports against best practices).
  */
-const importSettingsForm = () => import('./monitoring-settings-form');
-const MonitoringSettingsForm = lazy(async () => ({
-  default: (await importSettingsForm()).MonitoringSettingsForm,
-}));
-/** Fetches the form's code as a pointer or focus nears the disclosure (fetched once however often). */
-const loadSettingsForm = () => void importSettingsForm().catch(() => undefined);
+const { Component: MonitoringSettingsForm, intent: settingsFormIntent } = loadOnIntent(
+  async () => (await import('./monitoring-settings-form')).MonitoringSettingsForm,
+);
 
 function changeText(audit: SiteAuditSummary): string {
   if (!audit.changes) return 'First audit: nothing to compare with yet.';
@@ -103,11 +101,7 @@ export function SiteAuditsPanel({ domain }: { domain: string }) {
       {finished[0] && <LatestAudit domain={domain} audit={finished[0]} />}
       {finished.length > 1 && <SiteTrend domain={domain} audits={finished} />}
       <details onToggle={(event) => event.currentTarget.open && setSettingsOpened(true)}>
-        <summary
-          className="cursor-pointer font-semibold"
-          onPointerEnter={loadSettingsForm}
-          onFocus={loadSettingsForm}
-        >
+        <summary className="cursor-pointer font-semibold" {...settingsFormIntent}>
           Monitoring settings
         </summary>
         {settingsOpened && (

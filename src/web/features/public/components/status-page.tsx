@@ -1,7 +1,8 @@
-import { lazy, startTransition, Suspense, useState } from 'react';
+import { startTransition, Suspense, useState } from 'react';
 import { useParams } from 'react-router';
 import { formatDate } from '#contract/vocabulary.js';
 import { usePageTitle } from '../../../lib/page-title';
+import { loadOnIntent } from '../../../lib/load-on-intent';
 import { Card } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { ScoreLabelChip } from '../../../components/score/score-label';
@@ -17,10 +18,9 @@ import { scoreBasis } from '../score-basis';
  * points at, focuses or presses its button, not with the status: most visitors only read. Pressed
  * before the form has arrived, the form opens when it does.
  */
-const loadComplaintDialog = () => import('./complaint-dialog');
-const ComplaintDialog = lazy(async () => ({
-  default: (await loadComplaintDialog()).ComplaintDialog,
-}));
+const { Component: ComplaintDialog, intent: complaintIntent } = loadOnIntent(
+  async () => (await import('./complaint-dialog')).ComplaintDialog,
+);
 
 /** The public status page of a domain (spec §2). */
 export function StatusPage() {
@@ -79,8 +79,7 @@ export function StatusPage() {
             ) : (
               <Button
                 onClick={() => startTransition(() => setComplaintWanted(true))}
-                onPointerEnter={() => void loadComplaintDialog()}
-                onFocus={() => void loadComplaintDialog()}
+                {...complaintIntent}
               >
                 Report an Accessibility Issue
               </Button>
