@@ -30,9 +30,9 @@ export function ScoreHistoryChart({ points, label }: { points: ScorePoint[]; lab
   const [hovered, setHovered] = useState<number | null>(null);
   const plotWidth = Math.max(0, width - margin.left - margin.right);
   const plotHeight = height - margin.top - margin.bottom;
-  // Points spread edge to edge; a single point sits in the middle.
-  const x = (index: number) =>
-    margin.left + (points.length > 1 ? (index / (points.length - 1)) * plotWidth : plotWidth / 2);
+  // Points spread edge to edge, `step` apart; a single point sits in the middle.
+  const step = pointStep(points.length, plotWidth);
+  const x = (index: number) => margin.left + (points.length > 1 ? index * step : plotWidth / 2);
   const y = (score: number) => margin.top + plotHeight - (score / 100) * plotHeight;
   const path =
     line<ScorePoint>()
@@ -42,13 +42,13 @@ export function ScoreHistoryChart({ points, label }: { points: ScorePoint[]; lab
   const labelled = labelledIndexes(points, plotWidth);
 
   const onPointerMove = (event: PointerEvent<SVGSVGElement>) => {
-    if (points.length === 0 || plotWidth === 0) return;
+    if (points.length === 0 || step === 0) return;
     const left = event.currentTarget.getBoundingClientRect().left;
-    const step = points.length > 1 ? plotWidth / (points.length - 1) : plotWidth;
     const index = Math.round((event.clientX - left - margin.left) / step);
-    setHovered(points.length > 1 ? Math.min(points.length - 1, Math.max(0, index)) : 0);
+    setHovered(Math.min(points.length - 1, Math.max(0, index)));
   };
   const shown = hovered === null ? undefined : points[hovered];
+  const shownX = hovered === null ? 0 : x(hovered);
 
   return (
     <div ref={box} role="img" aria-label={label} className="relative h-72 w-full">
@@ -115,8 +115,8 @@ export function ScoreHistoryChart({ points, label }: { points: ScorePoint[]; lab
           </g>
           {shown && (
             <line
-              x1={x(hovered!)}
-              x2={x(hovered!)}
+              x1={shownX}
+              x2={shownX}
               y1={margin.top}
               y2={margin.top + plotHeight}
               stroke="#94a3b8"
@@ -140,7 +140,7 @@ export function ScoreHistoryChart({ points, label }: { points: ScorePoint[]; lab
         <div
           aria-hidden="true"
           className="pointer-events-none absolute top-2 rounded border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow"
-          style={tooltipPosition(x(hovered!), width)}
+          style={tooltipPosition(shownX, width)}
         >
           <p>{shown.date}</p>
           <p className="text-blue-700">Score: {shown.score}</p>
@@ -174,11 +174,16 @@ export function labelledIndexes(points: ScorePoint[], plotWidth: number): number
   if (points.length === 0) return [];
   const widest = Math.max(...points.map((point) => point.date.length)) * labelCharWidth + 12;
   // Labels `every` points apart sit `every * step` px apart, which must hold the widest.
-  const step = points.length > 1 ? plotWidth / (points.length - 1) : plotWidth;
+  const step = pointStep(points.length, plotWidth);
   const every = step > 0 ? Math.max(1, Math.ceil(widest / step)) : points.length;
   const indexes: number[] = [];
   for (let index = points.length - 1; index >= 0; index -= every) indexes.unshift(index);
   return indexes;
+}
+
+/** The distance between neighbouring points (the whole width for a single point). */
+function pointStep(count: number, plotWidth: number): number {
+  return count > 1 ? plotWidth / (count - 1) : plotWidth;
 }
 
 /** The first and last labels stay inside the chart. */
