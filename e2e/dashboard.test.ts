@@ -236,6 +236,47 @@ describe('the dashboard', () => {
     expect(takePageErrors()).toEqual([]);
   });
 
+  it('checks the session once on the way from a public page into the dashboard', async () => {
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).first().waitFor();
+    const sessionChecks: string[] = [];
+    // The dashboard's code arrives only once every API read started on the way in has answered,
+    // so the session gate mounts after them (the order a slow network gives): a session read
+    // started ahead of the gate must then be the gate's, not a first of two.
+    let inFlight = 0;
+    let settled!: () => void;
+    const readsSettled = new Promise<void>((resolve) => (settled = resolve));
+    const isApi = (url: string) => new URL(url).pathname.startsWith('/api/');
+    const sent = (request: Request) => {
+      if (!isApi(request.url())) return;
+      inFlight++;
+      if (new URL(request.url()).pathname === '/api/session') sessionChecks.push(request.url());
+    };
+    const ended = (request: Request) => {
+      if (isApi(request.url()) && --inFlight === 0) settled();
+    };
+    const frameCode = '**/assets/dashboard-frame-*.js';
+    await page.route(frameCode, async (route) => {
+      if (inFlight > 0) await readsSettled;
+      await route.continue();
+    });
+    page.on('request', sent);
+    page.on('requestfinished', ended);
+    page.on('requestfailed', ended);
+    try {
+      await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
+      await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+    } finally {
+      page.off('request', sent);
+      page.off('requestfinished', ended);
+      page.off('requestfailed', ended);
+      await page.unroute(frameCode);
+    }
+    expect(sessionChecks).toHaveLength(1);
+    expect(takePageErrors()).toEqual([]);
+  });
+
   it('shows analytics and the reports hub filtered by domain', async () => {
     await page.goto('/app/dashboard/analytics');
     await page.getByRole('heading', { name: 'Domain Performance' }).waitFor();

@@ -187,6 +187,20 @@ export const ReportResponse = z.object({
 });
 export type ReportResponse = z.infer<typeof ReportResponse>;
 
+/**
+ * The owner's view of a report: a completed scan of a domain the caller monitors and may change,
+ * shown with each issue's triage state and a way to send it to GitHub.
+ */
+export function isOwnersReport(
+  report: Pick<ReportResponse, 'scan' | 'monitoredByCaller' | 'sharing'>,
+): boolean {
+  return (
+    report.scan.status === 'completed' &&
+    report.monitoredByCaller === true &&
+    report.sharing.canChange
+  );
+}
+
 /** `?raw=true` adds each engine's raw output to a report. */
 export const ReportQuery = z.object({
   raw: z.enum(['true', 'false']).optional(),

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isOwnersReport, type ReportResponse } from '#contract/scan-api.js';
 
 /**
  * The landing page and the heaviest signed-in screens, as the web app's router (src/web/app/router.tsx) builds them:
@@ -53,8 +54,11 @@ const routes: RoutePreload[] = [
     // An owner's report lists each issue's triage state and who it may be assigned to
     // (report-page.tsx, OwnersIssueExplorer): asked for after the report has rendered.
     followUps: (answers) => {
-      const report = Object.entries(answers).find(([path]) => path.startsWith('/api/report/'))?.[1];
-      if (!isOwnersReport(report)) return [];
+      // A 200 answer of GET /api/report/{id} (only those are written into the page).
+      const report = Object.entries(answers).find(([path]) =>
+        path.startsWith('/api/report/'),
+      )?.[1] as ReportResponse | undefined;
+      if (!report || !isOwnersReport(report)) return [];
       return [
         `/api/domains/${encodeURIComponent(report.domain)}/triage`,
         '/api/organisation/members',
@@ -188,22 +192,6 @@ function chunkFiles(manifest: Manifest, modules: string[]): string[] {
   const needed = new Set<string>();
   for (const module of modules) collect(module, needed);
   return [...needed].filter((key) => !named.has(key)).map((key) => manifest[key]!.file);
-}
-
-/** A completed report of a domain the caller monitors and may change: what the owner's view shows. */
-function isOwnersReport(answer: unknown): answer is { domain: string } {
-  const report = answer as {
-    domain?: unknown;
-    monitoredByCaller?: unknown;
-    sharing?: { canChange?: unknown };
-    scan?: { status?: unknown };
-  } | null;
-  return (
-    typeof report?.domain === 'string' &&
-    report.monitoredByCaller === true &&
-    report.sharing?.canChange === true &&
-    report.scan?.status === 'completed'
-  );
 }
 
 function safeDecode(segment: string): string {

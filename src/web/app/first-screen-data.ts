@@ -43,6 +43,11 @@ export function refetchOnMount(query: Query): boolean {
   return !readForFirstScreen.has(query);
 }
 
+/** Whether the page load's first screen is still to mount (its routes' loaders are running). */
+export function beforeFirstScreen(): boolean {
+  return !firstScreenDone;
+}
+
 /** Called once the first screen has mounted: from then on every query mounts as usual. */
 export function firstScreenMounted(): void {
   firstScreenDone = true;

@@ -20,7 +20,7 @@ import { currentUserQueryOptions } from '../features/auth/api/get-current-user';
 import { subscriptionStatusQueryOptions } from '../api/billing/subscription-status';
 import { siteMonitoringQueryOptions } from '../api/domains/site-audits';
 import { organisationsQueryOptions } from '../features/team/api/team';
-import { firstScreenMounted, readBeforeFirstScreen } from './first-screen-data';
+import { beforeFirstScreen, firstScreenMounted, readBeforeFirstScreen } from './first-screen-data';
 
 /**
  * A screen loaded on first visit: each feature is its own chunk, so no screen carries the
@@ -45,41 +45,35 @@ type FirstScreenQueries = Parameters<typeof readBeforeFirstScreen>[1];
 /**
  * Starts a screen's main requests while its code is still loading (a route's loader runs beside
  * its `lazy`), instead of after: the screen's queries then find the answers on their way. On a
- * page load the router also waits for them (answered from the page where it carries them, see
- * first-screen-data.ts), so the first screen renders once, with its data. Failures are the
- * screen's to show, so the loader never throws.
+ * page load the router also waits for them (see `readOnPageLoad`). Failures are the screen's to
+ * show, so the loader never throws.
  */
 function prefetch(
   queryClient: QueryClient | undefined,
-  isPageLoad: () => boolean,
   queries: (params: LoaderFunctionArgs['params']) => FirstScreenQueries,
-  { behindGate = false } = {},
+  options: { behindGate?: boolean } = {},
 ) {
   return async ({ params }: LoaderFunctionArgs) => {
     if (!queryClient) return null;
-    if (!isPageLoad()) {
-      void readBeforeFirstScreen(queryClient, queries(params)).catch(() => undefined);
-      return null;
-    }
-    if (behindGate && !(await gateOpens(queryClient))) return null;
-    await readBeforeFirstScreen(queryClient, queries(params)).catch(() => undefined);
+    if (beforeFirstScreen()) await readOnPageLoad(queryClient, queries(params), options);
+    else void readBeforeFirstScreen(queryClient, queries(params)).catch(() => undefined);
     return null;
   };
 }
 
 /**
- * A frame's data behind the session gate (the dashboard's plan and organisations), read before
- * a page load's first screen renders; the frame asks for itself on later screens.
+ * A frame's data (the session gate's account; the dashboard's plan and organisations, behind
+ * the gate), read on a page load only: on later screens the frame, already mounted or mounting,
+ * asks for itself, and reading ahead would only ask twice for what it reads afresh.
  */
 function frameData(
   queryClient: QueryClient | undefined,
-  isPageLoad: () => boolean,
   queries: () => FirstScreenQueries,
+  options: { behindGate?: boolean } = {},
 ) {
   return {
     loader: async () => {
-      if (queryClient && isPageLoad() && (await gateOpens(queryClient)))
-        await readBeforeFirstScreen(queryClient, queries()).catch(() => undefined);
+      if (queryClient && beforeFirstScreen()) await readOnPageLoad(queryClient, queries(), options);
       return null;
     },
     shouldRevalidate: () => false,
@@ -87,13 +81,22 @@ function frameData(
 }
 
 /**
- * The session gate's own read on a page load (shared with the gate's loader, one request or the
- * page's answer): whether a signed-in account is coming in. A visitor on their way to log in is
- * not sent to read a plan or a domain only to be refused.
+ * Reads the first screen's queries before the router renders it (answered from the page where it
+ * carries them, see first-screen-data.ts), so it renders once, with its data. Behind the session
+ * gate, only once the gate's own read (one request, or the page's answer) says a signed-in
+ * account is coming in: a visitor on their way to log in is not sent to read a plan or a domain
+ * only to be refused.
  */
-async function gateOpens(queryClient: QueryClient): Promise<boolean> {
-  const user = await queryClient.ensureQueryData(currentUserQueryOptions()).catch(() => null);
-  return user != null;
+async function readOnPageLoad(
+  queryClient: QueryClient,
+  queries: FirstScreenQueries,
+  { behindGate = false }: { behindGate?: boolean },
+): Promise<void> {
+  if (behindGate) {
+    const user = await queryClient.ensureQueryData(currentUserQueryOptions()).catch(() => null);
+    if (user == null) return;
+  }
+  await readBeforeFirstScreen(queryClient, queries).catch(() => undefined);
 }
 
 /** Shown while the first screen's code loads (spec §2: the start-up placeholder then fades). */
@@ -107,11 +110,7 @@ function BootFallback() {
  * rendering to set up.
  */
 export function createAppRouter(queryClient?: QueryClient) {
-  // Loaders run first while the router starts (router unset or not yet initialized).
-  // eslint-disable-next-line prefer-const
-  let router: ReturnType<typeof createBrowserRouter> | undefined;
-  const isPageLoad = () => !router?.state.initialized;
-  router = createBrowserRouter([
+  return createBrowserRouter([
     {
       element: <RootLayout onFirstScreen={firstScreenMounted} />,
       errorElement: <RouteErrorPage />,
@@ -163,9 +162,7 @@ export function createAppRouter(queryClient?: QueryClient) {
             },
             {
               path: paths.report.path,
-              loader: prefetch(queryClient, isPageLoad, (params) => [
-                reportQueryOptions(params.scanId ?? ''),
-              ]),
+              loader: prefetch(queryClient, (params) => [reportQueryOptions(params.scanId ?? '')]),
               lazy: screen(
                 () => import('../features/report/components/report-page'),
                 (m) => m.ReportPage,
@@ -194,7 +191,7 @@ export function createAppRouter(queryClient?: QueryClient) {
             },
             {
               path: paths.status.path,
-              loader: prefetch(queryClient, isPageLoad, (params) => [
+              loader: prefetch(queryClient, (params) => [
                 publicStatusQueryOptions(params.domain ?? ''),
               ]),
               lazy: screen(
@@ -311,9 +308,7 @@ export function createAppRouter(queryClient?: QueryClient) {
         },
         {
           element: <ProtectedRoute />,
-          // The gate's session, read before a page load's first screen renders.
-          loader: prefetch(queryClient, isPageLoad, () => [currentUserQueryOptions()]),
-          shouldRevalidate: () => false,
+          ...frameData(queryClient, () => [currentUserQueryOptions()]),
           children: [
             {
               // The signed-in frames load with their first screen, not with the landing page.
@@ -348,10 +343,11 @@ export function createAppRouter(queryClient?: QueryClient) {
             {
               // The dashboard shell (spec §2): sidebar, gate, one child route per section.
               path: paths.dashboard.path,
-              ...frameData(queryClient, isPageLoad, () => [
-                subscriptionStatusQueryOptions(),
-                organisationsQueryOptions(),
-              ]),
+              ...frameData(
+                queryClient,
+                () => [subscriptionStatusQueryOptions(), organisationsQueryOptions()],
+                { behindGate: true },
+              ),
               lazy: screen(
                 () => import('./dashboard-frame'),
                 (m) => m.DashboardFrame,
@@ -363,7 +359,6 @@ export function createAppRouter(queryClient?: QueryClient) {
                   // trip fewer), with it the second tab.
                   loader: prefetch(
                     queryClient,
-                    isPageLoad,
                     () => [overviewQueryOptions(), scanListQueryOptions()],
                     { behindGate: true },
                   ),
@@ -453,7 +448,6 @@ export function createAppRouter(queryClient?: QueryClient) {
                       path: paths.dashboardDomain.path,
                       loader: prefetch(
                         queryClient,
-                        isPageLoad,
                         (params) => [
                           domainDetailQueryOptions(params.domain ?? ''),
                           siteMonitoringQueryOptions(params.domain ?? ''),
@@ -489,5 +483,4 @@ export function createAppRouter(queryClient?: QueryClient) {
       ],
     },
   ]);
-  return router;
 }

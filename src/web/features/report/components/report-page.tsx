@@ -2,7 +2,7 @@ import { Download, ExternalLink, FileText } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { impacts } from '#contract/engine-ids.js';
-import type { ReportResponse } from '#contract/scan-api.js';
+import { isOwnersReport, type ReportResponse } from '#contract/scan-api.js';
 import {
   engineNames,
   formatDate,
@@ -344,7 +344,7 @@ function Issues({ data }: { data: ReportResponse }) {
         many engines found it; grouped below by rule.
       </p>
       <div className="mt-4">
-        {data.scan.status === 'completed' && data.monitoredByCaller && data.sharing.canChange ? (
+        {isOwnersReport(data) ? (
           <OwnersIssueExplorer data={data} />
         ) : (
           <IssueExplorer
