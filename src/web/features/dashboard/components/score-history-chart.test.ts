@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelledIndexes } from './score-history-chart';
+import { labelledIndexes, tooltipLeft } from './score-history-chart';
 
 const points = (count: number) =>
   Array.from({ length: count }, (_, index) => ({ date: `Nov ${index + 1}, 2026`, score: index }));
@@ -20,5 +20,15 @@ describe('the score history chart’s date labels', () => {
   it('labels the one point of a single scan, and nothing of none', () => {
     expect(labelledIndexes(points(1), 50)).toEqual([0]);
     expect(labelledIndexes([], 300)).toEqual([]);
+  });
+});
+
+describe('the score history chart’s tooltip', () => {
+  it('sits right of the point where it fits, else left of it, and never past either edge', () => {
+    expect(tooltipLeft(100, 1000)).toBe(112);
+    expect(tooltipLeft(900, 1000)).toBe(900 - 12 - 176);
+    // A phone's narrow chart: no room on either side, so it stays within the chart.
+    expect(tooltipLeft(166, 290)).toBe(0);
+    expect(tooltipLeft(20, 150)).toBe(0);
   });
 });

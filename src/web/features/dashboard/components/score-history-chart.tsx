@@ -139,8 +139,8 @@ export function ScoreHistoryChart({ points, label }: { points: ScorePoint[]; lab
       {shown && (
         <div
           aria-hidden="true"
-          className="pointer-events-none absolute top-2 rounded border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow"
-          style={tooltipPosition(shownX, width)}
+          className="pointer-events-none absolute top-2 w-44 whitespace-nowrap rounded border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow"
+          style={{ left: tooltipLeft(shownX, width) }}
         >
           <p>{shown.date}</p>
           <p className="text-blue-700">Score: {shown.score}</p>
@@ -194,7 +194,12 @@ function anchorFor(index: number, count: number): 'start' | 'middle' | 'end' {
   return 'middle';
 }
 
-/** The tooltip beside the point, on the side with room for it. */
-function tooltipPosition(pointX: number, width: number): { left?: number; right?: number } {
-  return pointX > width / 2 ? { right: width - pointX + 12 } : { left: pointX + 12 };
+/** The tooltip's width (`w-44`), so it can be kept inside the chart. */
+const tooltipWidth = 176;
+
+/** The tooltip beside the point, on the side with room for it, never past the chart's edges. */
+export function tooltipLeft(pointX: number, width: number): number {
+  const right = pointX + 12;
+  if (right + tooltipWidth <= width) return right;
+  return Math.max(0, Math.min(pointX - 12 - tooltipWidth, width - tooltipWidth));
 }
