@@ -159,4 +159,19 @@ describe("a screen's first API answers written into its page", () => {
     expect(preloaded(page.body)).toEqual([]);
     expect(page.body).toContain('/assets/status-page-S.js');
   });
+
+  it('leaves a report address that names no scan to the page: its refusal is not written in', async () => {
+    for (const id of ['not-a-scan', '00000000-0000-4000-8000-000000000000']) {
+      const page = await owner.get(`/report/${id}`);
+      expect(page.statusCode).toBe(200);
+      // Only the header's 200 answer comes with the page; the report's 400 or 404 does not,
+      // and no triage or team answer is read for it.
+      expect(Object.keys(answersOf(page.body) ?? {})).toEqual(['/api/session']);
+    }
+    // An address that is not even valid percent-encoding is refused before any screen is read.
+    const broken = await owner.get('/report/%E0%A4%A');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.body).not.toContain('api-answers');
+    expect(broken.json()).toMatchObject({ message: expect.stringContaining('not a valid url') });
+  });
 });
