@@ -479,6 +479,7 @@ async function runEngines(state: ScanState): Promise<void> {
     url: state.finalUrl,
     viewport: viewportOf(state.options),
     level: state.options.level ?? 'AA',
+    engines: state.engines.map((engine) => engine.id),
   };
   const timeoutMs = state.options.engineTimeoutMs ?? scanDefaults.engineTimeoutMs;
   for (const [index, engine] of state.engines.entries()) {

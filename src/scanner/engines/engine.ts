@@ -32,6 +32,11 @@ export interface EngineContext {
   viewport: { width: number; height: number };
   /** The WCAG level the scan tests: an engine with AAA rules runs them only at AAA. */
   level: ConformanceLevel;
+  /**
+   * Every engine this scan runs. An engine may leave a rule out where another of them tests the
+   * same thing on the same page (IBM's obscured-focus rule beside the keyboard walk).
+   */
+  engines?: readonly EngineId[];
 }
 
 export interface EngineRun<R> {

@@ -390,4 +390,39 @@ describe('keyboardEngine', () => {
     expect(without.raw.keyboardRaw).toBeUndefined();
     expect(without.issues.some((issue) => issue.ruleKey === 'keyboard-trap')).toBe(false);
   });
+
+  it('leaves obscured focus to the walk when IBM runs beside it, and to IBM when it runs alone', async () => {
+    const options = { allowPrivateNetwork: true, screenshots: false, networkQuietCapMs: 0 };
+    const obscured = (scan: {
+      issues: readonly { ruleKey: string; engines: readonly string[] }[];
+    }) =>
+      scan.issues
+        .filter((issue) =>
+          ['focus-obscured', 'ibm:element_tabbable_unobscured'].includes(issue.ruleKey),
+        )
+        .map((issue) => `${issue.ruleKey} ${issue.engines.join('+')}`);
+
+    // The walk tabs to the last link and finds the fixed banner over it; IBM's layout rule did not.
+    const covered = await scanPage(pool, `${site.url}/focus-covered.html`, {
+      ...options,
+      engines: ['ibm', 'keyboard'],
+    });
+    expect(obscured(covered)).toEqual(['focus-obscured keyboard']);
+
+    // A cookie wall that keeps focus: the link behind it is never reached, so nothing is obscured.
+    const wall = await scanPage(pool, `${site.url}/overlay-ok.html`, {
+      ...options,
+      engines: ['ibm', 'keyboard'],
+    });
+    expect(obscured(wall)).toEqual([]);
+    const ruleIds = wall.raw.ibmRaw?.report.results.map((result) => result.ruleId) ?? [];
+    expect(ruleIds).not.toContain('element_tabbable_unobscured');
+
+    // Without the walk, IBM's rule still runs and judges the same page from its layout.
+    const ibmAlone = await scanPage(pool, `${site.url}/overlay-ok.html`, {
+      ...options,
+      engines: ['ibm'],
+    });
+    expect(obscured(ibmAlone)).toEqual(['ibm:element_tabbable_unobscured ibm']);
+  });
 });
