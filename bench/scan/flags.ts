@@ -103,6 +103,31 @@ const variants: { name: string; why: string; options: LibraryRunOptions }[] = [
     options: { chromiumArgs: ['--js-flags=--no-optimize-for-size'] },
   },
   {
+    name: 'js-memory-saver-mode',
+    why: "V8's memory saver in place of the memory-saving mode: more collections, compiled code as usual",
+    options: { chromiumArgs: ['--js-flags=--memory-saver-mode'] },
+  },
+  {
+    name: 'js-max-semi-space-size=4',
+    why: 'in place of the memory-saving mode, only a smaller young generation (4 MB semi-spaces)',
+    options: { chromiumArgs: ['--js-flags=--max-semi-space-size=4'] },
+  },
+  {
+    name: 'js-heap-growing-percent=25',
+    why: 'in place of the memory-saving mode, only a slower-growing old generation (x1.25 a step)',
+    options: { chromiumArgs: ['--js-flags=--heap-growing-percent=25'] },
+  },
+  {
+    name: 'js-heap-growing-percent=10',
+    why: 'in place of the memory-saving mode, an old generation growing x1.1 a step',
+    options: { chromiumArgs: ['--js-flags=--heap-growing-percent=10'] },
+  },
+  {
+    name: 'js-heap-growing-percent=25 + semi-space 8',
+    why: 'x1.25 old-generation steps and 8 MB semi-spaces, in place of the memory-saving mode',
+    options: { chromiumArgs: ['--js-flags=--heap-growing-percent=25 --max-semi-space-size=8'] },
+  },
+  {
     name: 'low-end + optimize-for-size',
     why: 'both memory switches together',
     options: { chromiumArgs: ['--enable-low-end-device-mode', '--js-flags=--optimize-for-size'] },
