@@ -25,8 +25,7 @@ export interface EarlyLaunch {
  * files from queueing ahead of puppeteer-core's (measured: the launch began 3.5 s into a cold
  * scan when both imports started together, behind every module of the scan command).
  * `tabs`: how many tabs the scan's pool will run at once, which chooses the launch's switches
- * (`launchArgsFor`: V8's heap is tuned for two tabs, and three or more launch in its
- * memory-saving mode).
+ * (`launchArgsFor`: two or more tabs launch in V8's memory-saving mode).
  */
 export async function launchEarly(tabs: number): Promise<EarlyLaunch> {
   const loading = import('#scanner/launch.js');

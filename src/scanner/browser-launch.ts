@@ -36,31 +36,19 @@ export const chromiumArgs = [
 ] as const;
 
 /**
- * V8's memory-saving mode for the renderers, which a pool of three or more tabs launches with
+ * V8's memory-saving mode for the renderers, which a pool of two or more tabs launches with
  * (`launchArgsFor`): each renderer's heap is kept smaller (a smaller young generation, earlier
- * collections, leaner compiled code), so a third tab fits the whole tree's 1 GB (`poolMemory`).
- * Measured on bench's site (`bench/scan/flags.ts`): at 2 tabs peak PSS 586-740 MB against
- * 775-1,135 without it, for 7-13% more CPU a page (docs/decisions/0044-memory-at-two-tabs.md).
+ * collections), so a second and third tab fit the whole tree's 1 GB (`poolMemory`). Measured on
+ * bench's site at 2 tabs (`bench/scan/flags.ts`, variant `js-optimize-for-size`): peak PSS 586-640
+ * MB against 775-923 without it (renderers 197-238 MB against 375-450), for 5-9% more CPU a page
+ * (measured on a busy machine). A single tab stays under the budget without it, so it is spared
+ * the CPU (docs/decisions/0044-memory-at-two-tabs.md).
  */
 export const leanMemoryArgs = ['--js-flags=--optimize-for-size'] as const;
 
-/**
- * What a pool of two tabs launches with: only the heap's growth is tuned, not V8's compiler. The
- * old generation grows by 1.25x a step instead of V8's own larger steps, and the young
- * generation's semi-spaces are capped at 8 MB. Measured at 2 tabs over bench's 50 pages against
- * the memory-saving mode in one run (`bench/scan/flags.ts --ref`, 2026-11-29): 1.44-1.52 s of CPU
- * a page against 1.67, 59-64 pages a minute against 55-60, peak 870-881 MB against 788-833
- * (docs/decisions/0048-two-tabs-without-the-memory-saving-mode.md). A third tab would take the
- * tree past 1 GB with it, so three or more keep `leanMemoryArgs`.
- */
-export const twoTabMemoryArgs = [
-  '--js-flags=--heap-growing-percent=25 --max-semi-space-size=8',
-] as const;
-
 /** Extra Chromium switches for a browser that will run `tabs` tabs at once. */
 export function launchArgsFor(tabs: number): string[] {
-  if (tabs >= 3) return [...leanMemoryArgs];
-  return tabs === 2 ? [...twoTabMemoryArgs] : [];
+  return tabs > 1 ? [...leanMemoryArgs] : [];
 }
 
 /**

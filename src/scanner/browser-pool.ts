@@ -101,28 +101,15 @@ interface Generation {
 const resetTimeoutMs = 5_000;
 
 /**
- * What a pool's whole process tree may take at its peak, and what it was measured to take with
- * each tab count's launch switches (`launchArgsFor`). Peak PSS over bench's site
- * (`bench/scan/flags.ts`, `npm run bench:scan`), rounded up for longer runs:
- * - one tab, no V8 tuning: 818-858 MB over 50 pages, 830 over 150;
- * - two tabs, the heap's growth tuned: 848 MB over 30 pages, 870-881 over 50 (ADR 0048);
- * - three or more, V8's memory-saving mode: 520 MB plus 150 MB a tab (666 MB measured at 3 tabs,
- *   node with the engines and check libraries loaded 270-370 MB, renderers 200-280 MB; ADR 0044).
+ * What a pool's whole process tree may take at its peak, and the line it was measured to follow
+ * with two or more tabs, whose renderers run in V8's memory-saving mode (`launchArgsFor`,
+ * docs/decisions/0044-memory-at-two-tabs.md): peak PSS over bench's site (`bench/scan/flags.ts`,
+ * variant `js-optimize-for-size`) was 586-640 MB at 2 tabs and 666 MB at 3 (node with the
+ * engines and check libraries loaded 270-300 MB, renderers 200-240 MB), against 775-1,075 MB
+ * at 2 tabs without it. The line leaves room for the longer runs' growth: 520 MB plus 150 MB a
+ * tab. One tab runs without the mode and peaked at 830 MB over 150 pages.
  */
-export const poolMemory = {
-  budgetMb: 1_024,
-  oneTabMb: 870,
-  twoTabsMb: 950,
-  baseMb: 520,
-  perTabMb: 150,
-} as const;
-
-/** The peak the whole tree is expected to reach with `tabs` tabs (see `poolMemory`). */
-export function poolPeakMb(tabs: number): number {
-  if (tabs <= 1) return poolMemory.oneTabMb;
-  if (tabs === 2) return poolMemory.twoTabsMb;
-  return poolMemory.baseMb + tabs * poolMemory.perTabMb;
-}
+export const poolMemory = { budgetMb: 1_024, baseMb: 520, perTabMb: 150 } as const;
 
 /** What `defaultPoolSize` reads from the machine (the current one by default). */
 export interface MachineState {
@@ -143,10 +130,9 @@ function machineNow(): MachineState {
  * With the measured figures that is 3 tabs at most, at least 1.
  */
 export function defaultPoolSize(machine: MachineState = machineNow()): number {
+  const { budgetMb, baseMb, perTabMb } = poolMemory;
   const byCores = machine.cores + (machine.load < machine.cores ? 1 : 0);
-  const room = Math.min(poolMemory.budgetMb, machine.freeMb);
-  let byMemory = 1;
-  for (let tabs = 2; tabs <= 4; tabs++) if (poolPeakMb(tabs) <= room) byMemory = tabs;
+  const byMemory = Math.floor((Math.min(budgetMb, machine.freeMb) - baseMb) / perTabMb);
   return Math.max(1, Math.min(4, byCores, byMemory));
 }
 
