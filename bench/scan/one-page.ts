@@ -18,7 +18,7 @@ export interface OnePageOptions {
   separate: (url: string) => ToolCommand[];
   runs: number;
   warmup: number;
-  /** A compiled copy of the CLI (tools.buildConformly), timed beside the source one when given. */
+  /** The npm package's CLI (tools.buildPackage), timed beside the source one when given. */
   builtBin?: string;
   log: (line: string) => void;
 }
@@ -48,7 +48,7 @@ export interface OnePageResult {
     medianMs: number;
     tools: Record<string, { runsMs: number[]; medianMs: number; findings: number }>;
   };
-  /** The compiled CLI, when measured: its runs, median and ratio against the three tools. */
+  /** The npm package's CLI, when measured: its runs, median and ratio against the three tools. */
   conformlyBuilt?: { runsMs: number[]; medianMs: number; ratio: number };
   /** separate median / conformly median. */
   ratio: number;

@@ -26,7 +26,7 @@ import { findChromium } from '../../src/scanner/chromium-path.js';
 import {
   benchDir,
   chromiumBinary,
-  buildConformly,
+  buildPackage,
   ensureTools,
   repoDir,
   separateTools,
@@ -85,7 +85,7 @@ if (args.help) {
   --proxy on|off             off: tabs reach the site without their egress proxy (measuring only)
   --guard open|production    production: only the site's origin allowed, so every request is
                              intercepted and judged as on a public site (default open, as tests)
-  --built                    also time a compiled copy of the CLI in part a (as a published install runs)
+  --built                    also time the npm package's CLI in part a (built and run as installed)
   --chromium-args="--a --b"  extra Chromium flags for parts b and c (to measure a proposed change)
   --smoke                    a short run to check the harness (numbers not comparable)
   --wait-quiet MINUTES       wait up to MINUTES for the 1-minute load average to drop below 1.0`);
@@ -222,7 +222,7 @@ function printOnePage(results: OnePageResult[]): void {
   for (const result of results) {
     if (result.conformlyBuilt) {
       log(
-        `  ${result.label}: compiled CLI (dist/, as published) ${result.conformlyBuilt.medianMs / 1000} s, ratio ${result.conformlyBuilt.ratio}x`,
+        `  ${result.label}: the npm package's CLI (packages/cli, as installed) ${result.conformlyBuilt.medianMs / 1000} s, ratio ${result.conformlyBuilt.ratio}x`,
       );
     }
     const times = result.conformly.processingTimes;
@@ -439,7 +439,7 @@ async function main(): Promise<void> {
           separate: separateTools(workDir, ruleServer!.url),
           runs,
           warmup,
-          builtBin: args.built ? buildConformly(workDir) : undefined,
+          builtBin: args.built ? buildPackage(workDir) : undefined,
           log,
         });
         startup = await measureStartup(Math.max(1, runs));

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readFileSync,
@@ -301,6 +302,27 @@ export function buildConformly(workDir: string): string {
   );
   copyFileSync(join(repoDir, 'package.json'), join(root, 'package.json'));
   copyFileSync(join(repoDir, 'bin/conformly.js'), join(root, 'bin/conformly.js'));
+  symlinkSync(join(repoDir, 'node_modules'), join(root, 'node_modules'));
+  return join(root, 'bin/conformly.js');
+}
+
+/**
+ * The `conformly` npm package as a user installs it: built by scripts/build-cli-package.ts (the
+ * CLI, scanner and reports bundled into packages/cli/dist, pa11y without full puppeteer), then
+ * copied with its bin/ and package.json into a temporary folder whose node_modules gives it the
+ * installed dependencies (puppeteer-core and the engines' browser scripts).
+ */
+export function buildPackage(workDir: string): string {
+  execFileSync(
+    process.execPath,
+    [join(repoDir, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build-cli-package.ts'],
+    { cwd: repoDir, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const root = join(workDir, 'conformly-package');
+  const packageDir = join(repoDir, 'packages/cli');
+  cpSync(join(packageDir, 'bin'), join(root, 'bin'), { recursive: true });
+  cpSync(join(packageDir, 'dist'), join(root, 'dist'), { recursive: true });
+  copyFileSync(join(packageDir, 'package.json'), join(root, 'package.json'));
   symlinkSync(join(repoDir, 'node_modules'), join(root, 'node_modules'));
   return join(root, 'bin/conformly.js');
 }
