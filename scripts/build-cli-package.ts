@@ -28,7 +28,7 @@ import {
 } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
@@ -94,6 +94,29 @@ const puppeteerCore: Plugin = {
   },
 };
 
+/**
+ * The contract's modules only define schemas and constants, so they are marked free of side
+ * effects: the bundle then drops those no command imports, instead of evaluating every zod schema
+ * of the web app's API (billing, teams, triage...) on each start through `#contract/index.js`.
+ */
+const contractWithoutSideEffects: Plugin = {
+  name: 'contract-without-side-effects',
+  setup(builder) {
+    const contractDir = join(repo, 'src/contract') + sep;
+    builder.onResolve({ filter: /.*/ }, async (args) => {
+      if ((args.pluginData as { resolving?: boolean } | undefined)?.resolving) return undefined;
+      const resolved = await builder.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { resolving: true },
+      });
+      if (resolved.errors.length > 0 || !resolved.path.startsWith(contractDir)) return undefined;
+      return { path: resolved.path, sideEffects: false };
+    });
+  },
+};
+
 async function buildCli(): Promise<Metafile> {
   const entryPoints: Record<string, string> = { 'cli/main': join(repo, 'src/cli/main.ts') };
   if (existsSync(libraryEntry)) entryPoints['library/index'] = libraryEntry;
@@ -108,7 +131,7 @@ async function buildCli(): Promise<Metafile> {
     platform: 'node',
     target: 'node20',
     external: installed,
-    plugins: [pa11yApart],
+    plugins: [pa11yApart, contractWithoutSideEffects],
     banner: { js: requireBanner },
     legalComments: 'eof',
     metafile: true,
