@@ -103,8 +103,10 @@ const contractWithoutSideEffects: Plugin = {
   name: 'contract-without-side-effects',
   setup(builder) {
     const contractDir = join(repo, 'src/contract') + sep;
-    builder.onResolve({ filter: /.*/ }, async (args) => {
+    // Contract modules are reached as `#contract/...` from outside, by relative paths inside.
+    builder.onResolve({ filter: /^(#contract\/|\.\.?\/)/ }, async (args) => {
       if ((args.pluginData as { resolving?: boolean } | undefined)?.resolving) return undefined;
+      if (args.path.startsWith('.') && !args.importer.startsWith(contractDir)) return undefined;
       const resolved = await builder.resolve(args.path, {
         kind: args.kind,
         importer: args.importer,
