@@ -287,7 +287,8 @@ export function writePa11yCiConfig(workDir: string, urls: string[], concurrency:
 }
 
 /**
- * The CLI as a published package runs it: one bundled file (bin/conformly.js prefers dist/).
+ * The repository's `build:cli` bundle (bin/conformly.js prefers dist/), built as cold-cli.ts
+ * builds an older commit, so the two compare like with like; the npm package is `buildPackage`.
  * Built into a temporary folder so this checkout's dist/ (and everyone's tests) stay untouched.
  */
 export function buildConformly(workDir: string): string {
